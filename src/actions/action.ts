@@ -1,0 +1,39 @@
+/**
+ * What an action receives (a validated request) and returns (a status, a body, headers).
+ */
+import type { ParsedParameters } from '../validation/parse-parameters.js';
+import type { ApiError } from '../respond/api-error.js';
+import type { StoredRecord, Store } from '../state/store.js';
+import type { Operation } from '../operations/operation.js';
+
+export interface ActionInput {
+  params: ParsedParameters;
+  body: unknown;
+  /** The request path and query, for `Link` headers: `/pets?limit=20`. */
+  url: string;
+}
+
+export interface ActionResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Action = (input: ActionInput) => ActionResult | ApiError;
+
+/** What a business rule sees: the request, the record it targets (if any) and the whole store. */
+export interface RuleContext {
+  operation: Operation;
+  input: ActionInput;
+  store: Store;
+  /** The stored record an item operation targets, before the change. */
+  current?: StoredRecord;
+  /** The record as the generic action stored it (set for `after`). */
+  record?: StoredRecord;
+}
+
+/** Hooks for one operation: `before` may veto with an ApiError or adjust `input.body`. */
+export interface OperationRule {
+  before?: (ctx: RuleContext) => ApiError | void;
+  after?: (ctx: RuleContext) => void;
+}

@@ -1,0 +1,138 @@
+/**
+ * Stage 6 for operations bound to a collection: list, create, read, replace, merge, delete.
+ * One generic implementation; the document decides which operation does what.
+ */
+import type { SchemaObject } from '../document/schema.js';
+import { mergedProperties, singular, type Collection, type CrudBinding } from '../operations/infer-collections.js';
+import type { Operation } from '../operations/operation.js';
+import { errors } from '../respond/api-error.js';
+import type { CollectionState, Store, StoredRecord } from '../state/store.js';
+import type { Action, ActionInput, ActionResult, OperationRule, RuleContext } from './action.js';
+import { compileListQuery } from './list-query.js';
+
+export interface CrudOptions {
+  store: Store;
+  /** Prefix of every route (the path of the document's first server): `''` or `/v1`. */
+  basePath: string;
+  /** Makes a key for a new record of a collection whose keys are not integers. */
+  newKey: (collection: Collection) => unknown;
+  /** Makes a record for an item the document offers no way to create (read-only collections). */
+  materialise: (collection: Collection, key: unknown) => StoredRecord;
+  rule?: OperationRule;
+}
+
+/** @example const act = compileCrudAction(operation, binding, options); act(input) // { status: 201, body: {...} } */
+export function compileCrudAction(operation: Operation, binding: CrudBinding, options: CrudOptions): Action {
+  const { collection } = binding;
+  const state = options.store.collection(collection.name);
+  const success = successStatus(operation, binding.action);
+  const keep = storedProperties(collection.schema);
+  const scopeOf = (input: ActionInput) => collection.scopeParams.map((p) => String(input.params.path[p])).join('/');
+  const context = (input: ActionInput, current?: StoredRecord): RuleContext => ({ operation, input, store: options.store, current });
+  const rule = options.rule ?? {};
+
+  if (binding.action === 'list') {
+    const query = compileListQuery(operation, collection);
+    return (input) => {
+      const vetoed = rule.before?.(context(input));
+      if (vetoed) return vetoed;
+      const page = query(state.records(scopeOf(input)).values(), input);
+      const body = collection.listWrapper
+        ? { [collection.listWrapper.items]: page.items, ...(collection.listWrapper.total ? { [collection.listWrapper.total]: page.total } : {}) }
+        : page.items;
+      return { status: success, body, headers: page.headers };
+    };
+  }
+
+  if (binding.action === 'create') {
+    return (input) => {
+      const ctx = context(input);
+      const vetoed = rule.before?.(ctx);
+      if (vetoed) return vetoed;
+      const scope = scopeOf(input);
+      const key = isIntegerKey(collection) ? state.allocateInteger() : options.newKey(collection);
+      const record = state.put({ ...pick(input.body, keep), [collection.keyProperty]: key }, scope);
+      rule.after?.({ ...ctx, record });
+      const location = `${options.basePath}${fill(collection.path, input)}/${encodeURIComponent(String(key))}`;
+      return { status: success, body: success === 204 ? undefined : record, headers: success === 201 ? { Location: location } : undefined };
+    };
+  }
+
+  // Item operations: find the record first (404), then let the rules look at it.
+  return (input) => {
+    const scope = scopeOf(input);
+    const key = input.params.path[collection.keyParam];
+    let current = state.get(key, scope);
+    if (!current && !collection.notFoundDeclared && !collection.creatable && binding.action !== 'delete') {
+      current = state.put(options.materialise(collection, key), scope);
+    }
+    if (!current) return errors.notFound(describe(collection), `${collection.keyProperty} ${String(key)}`);
+    const ctx = context(input, current);
+    const vetoed = rule.before?.(ctx);
+    if (vetoed) return vetoed;
+    const result = perform(binding.action, state, current, input, keep, collection, scope, success);
+    rule.after?.({ ...ctx, record: result.body as StoredRecord | undefined });
+    return result;
+  };
+}
+
+function perform(
+  action: CrudBinding['action'],
+  state: CollectionState,
+  current: StoredRecord,
+  input: ActionInput,
+  keep: Set<string> | undefined,
+  collection: Collection,
+  scope: string,
+  success: number,
+): ActionResult {
+  const key = current[collection.keyProperty];
+  switch (action) {
+    case 'read':
+      return { status: success, body: current };
+    case 'replace':
+      return { status: success, body: state.put({ ...pick(input.body, keep), [collection.keyProperty]: key }, scope) };
+    case 'merge':
+      return { status: success, body: state.put({ ...current, ...pick(input.body, keep), [collection.keyProperty]: key }, scope) };
+    default:
+      state.delete(key, scope);
+      return success === 204 ? { status: 204 } : { status: success, body: current };
+  }
+}
+
+/** The declared success status: the lowest 2xx, or the conventional one when none is declared. */
+function successStatus(operation: Operation, action: CrudBinding['action']): number {
+  const declared = operation.responses.map((r) => Number(r.status)).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b);
+  return declared[0] ?? (action === 'create' ? 201 : action === 'delete' ? 204 : 200);
+}
+
+/** Only declared properties are stored, unless the schema has none (then everything is kept). */
+function storedProperties(schema: SchemaObject): Set<string> | undefined {
+  const names = Object.keys(mergedProperties(schema));
+  return names.length ? new Set(names) : undefined;
+}
+
+function pick(body: unknown, keep: Set<string> | undefined): StoredRecord {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
+  const out: StoredRecord = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (!keep || keep.has(name)) out[name] = value;
+  }
+  return out;
+}
+
+function isIntegerKey(collection: Collection): boolean {
+  const type = collection.keySchema.type;
+  return type === 'integer' || type === 'number' || (Array.isArray(type) && type.includes('integer'));
+}
+
+/** `/users/{userId}/posts` with the request's `userId`. */
+function fill(template: string, input: ActionInput): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(String(input.params.path[name])));
+}
+
+/** `pet` for `pets`, `inventory item` for `inventory`: used in messages. */
+function describe(collection: Collection): string {
+  const name = singular(collection.name);
+  return name === collection.name ? `${name} item` : name;
+}

@@ -1,0 +1,96 @@
+/**
+ * Lists: the filters and pagination a list operation declares, compiled once per operation.
+ * A query parameter named like a record property filters on it (a repeated one matches any of
+ * its values); `limit`/`offset` (or `page`/`per_page`) paginate; the total goes to `X-Total-Count`.
+ */
+import type { ParameterSpec } from '../document/schema.js';
+import { mergedProperties, type Collection } from '../operations/infer-collections.js';
+import type { Operation } from '../operations/operation.js';
+import type { StoredRecord } from '../state/store.js';
+import type { ActionInput } from './action.js';
+
+const LIMIT_NAMES = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'size'];
+const OFFSET_NAMES = ['offset', 'skip', 'start'];
+const PAGE_NAMES = ['page', 'pageNumber', 'page_number'];
+const DEFAULT_PAGE_SIZE = 20;
+
+export interface Page {
+  items: StoredRecord[];
+  total: number;
+  headers: Record<string, string>;
+}
+
+interface Filter {
+  param: string;
+  property: string;
+}
+
+export function compileListQuery(operation: Operation, collection: Collection): (records: Iterable<StoredRecord>, input: ActionInput) => Page {
+  const query = operation.parameters.filter((p) => p.in === 'query');
+  const named = (names: string[]) => query.find((p) => names.includes(p.name));
+  const limitParam = named(LIMIT_NAMES);
+  const offsetParam = named(OFFSET_NAMES);
+  const pageParam = offsetParam ? undefined : named(PAGE_NAMES);
+  const maxItems = listMaxItems(operation);
+  const defaultLimit = Number(limitParam?.schema.default ?? Math.min(DEFAULT_PAGE_SIZE, maxItems ?? DEFAULT_PAGE_SIZE));
+  const filters = compileFilters(query, [limitParam, offsetParam, pageParam], collection);
+
+  return (records, input) => {
+    const q = input.params.query;
+    const limit = limitParam ? Number(q[limitParam.name] ?? defaultLimit) : (maxItems ?? Infinity);
+    const firstPage = Number(pageParam?.schema.minimum ?? 1);
+    const offset = offsetParam
+      ? Number(q[offsetParam.name] ?? 0)
+      : pageParam
+        ? (Number(q[pageParam.name] ?? firstPage) - firstPage) * limit
+        : 0;
+    const active = filters
+      .filter((f) => q[f.param] !== undefined)
+      .map((f) => ({ property: f.property, values: new Set((Array.isArray(q[f.param]) ? (q[f.param] as unknown[]) : [q[f.param]]).map(String)) }));
+
+    const items: StoredRecord[] = [];
+    let total = 0;
+    for (const record of records) {
+      if (active.length && !active.every((f) => f.values.has(String(record[f.property])))) continue;
+      if (total >= offset && items.length < limit) items.push(record);
+      total++;
+    }
+    return { items, total, headers: pageHeaders(input.url, total, offset, limit, offsetParam ?? pageParam, firstPage) };
+  };
+}
+
+function compileFilters(query: ParameterSpec[], pagination: Array<ParameterSpec | undefined>, collection: Collection): Filter[] {
+  const properties = mergedProperties(collection.schema);
+  return query
+    .filter((p) => !pagination.includes(p))
+    .map((p) => {
+      if (properties[p.name]) return { param: p.name, property: p.name };
+      // `ids` or `id` filter the key when the record has no such property.
+      if (p.name === 'id' || p.name === 'ids') return { param: p.name, property: collection.keyProperty };
+      return undefined;
+    })
+    .filter((f): f is Filter => Boolean(f));
+}
+
+function listMaxItems(operation: Operation): number | undefined {
+  const response = operation.responses.find((r) => /^2/.test(r.status));
+  const schema = response && Object.values(response.content)[0]?.schema;
+  return typeof schema?.maxItems === 'number' ? schema.maxItems : undefined;
+}
+
+/** `X-Total-Count`, and a `Link` header with the next and previous pages (RFC 8288). */
+function pageHeaders(url: string, total: number, offset: number, limit: number, param: ParameterSpec | undefined, firstPage: number): Record<string, string> {
+  const headers: Record<string, string> = { 'X-Total-Count': String(total) };
+  if (!param || !Number.isFinite(limit) || limit <= 0) return headers;
+  const [path, search = ''] = url.split('?');
+  const link = (to: number) => {
+    const params = new URLSearchParams(search);
+    params.set(param.name, String(param.name === 'offset' || OFFSET_NAMES.includes(param.name) ? to : to / limit + firstPage));
+    return `<${path}?${params}>`;
+  };
+  const links: string[] = [];
+  if (offset + limit < total) links.push(`${link(offset + limit)}; rel="next"`);
+  if (offset > 0) links.push(`${link(Math.max(0, offset - limit))}; rel="prev"`);
+  if (links.length) headers.Link = links.join(', ');
+  return headers;
+}

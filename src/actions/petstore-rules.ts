@@ -1,0 +1,131 @@
+/**
+ * The only Petstore-specific code: the business rules the document describes in prose (stock,
+ * pet status transitions, references between records). Everything else in the mock is derived
+ * from the document. These rules switch on only for a document that has every operation and
+ * collection they name, so another document with a `placeOrder` operation is left alone.
+ *
+ * Hooked operations: createPet, replacePet, updatePet, deletePet, deleteCategory, placeOrder,
+ * updateOrder, deleteOrder, updateInventoryItem.
+ */
+import type { Collection } from '../operations/infer-collections.js';
+import { ApiError } from '../respond/api-error.js';
+import type { Store, StoredRecord } from '../state/store.js';
+import type { OperationRule, RuleContext } from './action.js';
+
+const COLLECTIONS = ['pets', 'categories', 'orders', 'inventory'];
+const SHIP_AFTER_MS = 3 * 24 * 3600 * 1000;
+
+type Body = Record<string, unknown>;
+const bodyOf = (ctx: RuleContext) => ctx.input.body as Body;
+
+/** The categoryId of a pet body must name an existing category (422). */
+function checkCategory(ctx: RuleContext): ApiError | void {
+  const categoryId = bodyOf(ctx).categoryId;
+  if (categoryId !== undefined && !ctx.store.collection('categories').get(categoryId)) {
+    return new ApiError(422, 'CATEGORY_NOT_FOUND', `body.categoryId: no category has id ${String(categoryId)}.`);
+  }
+}
+
+function defaultStatus(ctx: RuleContext): void {
+  bodyOf(ctx).status ??= 'available';
+}
+
+function stockOf(store: Store, petId: unknown): StoredRecord {
+  const inventory = store.collection('inventory');
+  return inventory.get(petId) ?? inventory.put({ petId, quantity: 0 });
+}
+
+function openOrders(store: Store, petId: unknown, except?: unknown): StoredRecord[] {
+  return [...store.collection('orders').all()].filter((o) => o.petId === petId && o.status === 'placed' && o.id !== except);
+}
+
+/** Stock going up makes a pet that was pending or sold available again. */
+function restock(store: Store, petId: unknown, quantity: number): void {
+  const item = stockOf(store, petId);
+  const stock = Number(item.quantity) + quantity;
+  item.quantity = stock;
+  const pet = store.collection('pets').get(petId);
+  if (pet && stock > 0 && (pet.status === 'pending' || pet.status === 'sold')) pet.status = 'available';
+}
+
+export const petstoreRules: Record<string, OperationRule> = {
+  createPet: {
+    before: (ctx) => checkCategory(ctx) ?? defaultStatus(ctx),
+    after: (ctx) => void ctx.store.collection('inventory').put({ petId: ctx.record!.id, quantity: 0 }),
+  },
+  replacePet: { before: (ctx) => checkCategory(ctx) ?? defaultStatus(ctx) },
+  updatePet: { before: checkCategory },
+  deletePet: {
+    before: (ctx) => {
+      const open = openOrders(ctx.store, ctx.current!.id);
+      if (open.length) {
+        return new ApiError(409, 'PET_HAS_OPEN_ORDERS', `Pet ${String(ctx.current!.id)} has ${open.length} placed order(s) (${open.map((o) => o.id).join(', ')}); complete or cancel them first.`);
+      }
+    },
+    after: (ctx) => void ctx.store.collection('inventory').delete(ctx.current!.id),
+  },
+  deleteCategory: {
+    before: (ctx) => {
+      const id = ctx.current!.id;
+      const pets = [...ctx.store.collection('pets').all()].filter((p) => p.categoryId === id);
+      if (pets.length) return new ApiError(409, 'CATEGORY_IN_USE', `Category ${String(id)} still has ${pets.length} pet(s); move or delete them first.`);
+    },
+  },
+  placeOrder: {
+    before: (ctx) => {
+      const body = bodyOf(ctx);
+      const pet = ctx.store.collection('pets').get(body.petId);
+      if (!pet) return new ApiError(422, 'PET_NOT_FOUND', `body.petId: no pet has id ${String(body.petId)}.`);
+      if (pet.status !== 'available') return new ApiError(409, 'PET_NOT_AVAILABLE', `Pet ${String(pet.id)} is ${String(pet.status)}, not available.`);
+      const stock = Number(stockOf(ctx.store, pet.id).quantity);
+      if (stock < Number(body.quantity)) {
+        return new ApiError(409, 'INSUFFICIENT_STOCK', `Pet ${String(pet.id)} has ${stock} in stock; the order asks for ${String(body.quantity)}.`);
+      }
+      // The server owns these fields, whatever the client sent.
+      body.status = 'placed';
+      body.complete = false;
+      body.shipDate ??= new Date(Date.now() + SHIP_AFTER_MS).toISOString();
+    },
+    after: (ctx) => {
+      const order = ctx.record!;
+      const item = stockOf(ctx.store, order.petId);
+      item.quantity = Number(item.quantity) - Number(order.quantity);
+      const pet = ctx.store.collection('pets').get(order.petId)!;
+      if (item.quantity === 0) pet.status = 'pending';
+    },
+  },
+  updateOrder: {
+    before: (ctx) => {
+      const from = ctx.current!.status;
+      const to = bodyOf(ctx).status;
+      if (from !== 'placed') {
+        return new ApiError(409, 'ORDER_TRANSITION_NOT_ALLOWED', `Order ${String(ctx.current!.id)} is ${String(from)}; only a placed order can become ${String(to)}.`);
+      }
+      bodyOf(ctx).complete = to === 'completed';
+    },
+    after: (ctx) => {
+      const order = ctx.record!;
+      if (order.status === 'cancelled') return restock(ctx.store, order.petId, Number(order.quantity));
+      const pet = ctx.store.collection('pets').get(order.petId);
+      const stock = Number(stockOf(ctx.store, order.petId).quantity);
+      if (pet && stock === 0 && openOrders(ctx.store, order.petId, order.id).length === 0) pet.status = 'sold';
+    },
+  },
+  deleteOrder: {
+    after: (ctx) => {
+      if (ctx.current!.status === 'placed') restock(ctx.store, ctx.current!.petId, Number(ctx.current!.quantity));
+    },
+  },
+  updateInventoryItem: {
+    after: (ctx) => {
+      const pet = ctx.store.collection('pets').get(ctx.current!.petId);
+      if (pet && Number(ctx.record!.quantity) > 0 && (pet.status === 'pending' || pet.status === 'sold')) pet.status = 'available';
+    },
+  },
+};
+
+/** The rules apply only to a document with every collection and operation they name. */
+export function petstoreRulesApply(operationIds: Set<string>, collections: Collection[]): boolean {
+  const names = new Set(collections.map((c) => c.name));
+  return COLLECTIONS.every((n) => names.has(n)) && Object.keys(petstoreRules).every((id) => operationIds.has(id));
+}

@@ -1,0 +1,205 @@
+/**
+ * The mock, assembled: document -> operations -> collections -> routes. Each route runs
+ * authenticate -> validate -> act on state -> respond. Nothing here reads `process`: everything
+ * comes in through `MockOptions`, so a test builds a mock in one line and calls `app.request()`.
+ */
+import { Faker, en } from '@faker-js/faker';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Action, OperationRule } from './actions/action.js';
+import { compileCrudAction } from './actions/crud.js';
+import { petstoreRules, petstoreRulesApply } from './actions/petstore-rules.js';
+import type { LoadedDocument } from './document/load-document.js';
+import type { SchemaObject } from './document/schema.js';
+import { createGenerator } from './generate/from-schema.js';
+import { buildOperations } from './operations/build-operations.js';
+import { inferCollections, type Collection } from './operations/infer-collections.js';
+import type { Operation } from './operations/operation.js';
+import { ApiError, errorResponse, errors } from './respond/api-error.js';
+import { deprecationPolicy } from './respond/deprecation.js';
+import { staticResponse } from './respond/static-response.js';
+import { compareTemplates, toHonoRoute } from './routing/hono-path.js';
+import { serverBasePath } from './routing/server-base-path.js';
+import { compileAuthenticator } from './security/authenticate.js';
+import { loadFixtures } from './state/load-fixtures.js';
+import { generateRecord, newKey, seedStore } from './state/seed.js';
+import { Store, type StoredRecord } from './state/store.js';
+import { createAjv } from './validation/ajv-instance.js';
+import { SchemaConverter } from './validation/to-json-schema.js';
+import { compileRequestValidator } from './validation/validate-request.js';
+import type { ValidateFunction } from 'ajv';
+
+/** The key `npm start` accepts unless `--api-key` replaces it. */
+export const DEMO_API_KEY = 'petstore-demo-key';
+export const DEFAULT_SEED = 1;
+export const DEFAULT_COUNT = 20;
+/** Request bodies are refused above this size unless the document sets `x-max-body-bytes`. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface MockOptions {
+  /** Keys that open the API (default: the demo key). */
+  apiKeys?: string[];
+  /** Seed for every generated value (default 1): the same seed gives the same data. */
+  seed?: number;
+  /** Generated records per collection: `{ default: 20, pets: 100 }`. */
+  counts?: Record<string, number>;
+  /** A fixtures directory, or records by collection name. */
+  fixtures?: string | Record<string, StoredRecord[]>;
+  /** Apply the Petstore business rules when the document is the Petstore (default `auto`). */
+  rules?: 'auto' | 'none';
+  /** Receives problems found at startup (schemas that cannot be compiled...). */
+  onWarning?: (message: string) => void;
+}
+
+export interface Mock {
+  app: Hono;
+  store: Store;
+  operations: Operation[];
+  collections: Collection[];
+  /** Put the seeded state back (same seed, same data). */
+  reset: () => void;
+  warnings: string[];
+}
+
+/**
+ * @example
+ * const { app } = createMock(await loadDocument('spec/openapi.yaml'));
+ * const res = await app.request('/pets', { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } });
+ */
+export function createMock(document: LoadedDocument, options: MockOptions = {}): Mock {
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    warnings.push(message);
+    options.onWarning?.(message);
+  };
+  const { api } = document;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const operations = buildOperations(api);
+  const { collections, bindings } = inferCollections(operations);
+  const ajv = createAjv(document.dialect);
+  const converter = new SchemaConverter(api, ajv, document.dialect);
+  const compileCtx = { ajv, converter, warn };
+  const responseValidator = memoise((schema: SchemaObject): ValidateFunction | undefined => {
+    try {
+      return ajv.compile(converter.convert(schema, 'response') as SchemaObject);
+    } catch (error) {
+      warn(`A response schema cannot be compiled (${String((error as Error).message).split('\n')[0]}); its values are not checked.`);
+      return undefined;
+    }
+  });
+  const validatorFor = (collection: Collection) => responseValidator(collection.schema);
+
+  const store = new Store(collections);
+  const faker = new Faker({ locale: [en] });
+  const generate = createGenerator(faker);
+  const fixtures =
+    typeof options.fixtures === 'string' ? loadFixtures(options.fixtures, collections, validatorFor) : (options.fixtures ?? {});
+  const seedOptions = { faker, generate, counts: { default: DEFAULT_COUNT, ...options.counts }, fixtures, validatorFor, warn };
+  const reset = () => {
+    faker.seed(seed);
+    seedStore(store, collections, seedOptions);
+  };
+  reset();
+
+  const operationIds = new Set(operations.map((op) => op.id));
+  const rules: Record<string, OperationRule> =
+    options.rules !== 'none' && petstoreRulesApply(operationIds, collections) ? petstoreRules : {};
+  const basePath = serverBasePath(api);
+  const auth = { apiKeys: options.apiKeys ?? [DEMO_API_KEY], realm: String(api.info?.title ?? 'mock') };
+  const maxBodyBytes = Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
+
+  const app = new Hono();
+  app.use('*', bodyLimit({ maxSize: maxBodyBytes, onError: () => errorResponse(errors.payloadTooLarge(maxBodyBytes)) }));
+
+  const byTemplate = groupBy(operations, (op) => op.path);
+  for (const template of [...byTemplate.keys()].sort(compareTemplates)) {
+    const route = toHonoRoute(template, basePath);
+    const pathOps = byTemplate.get(template)!;
+    for (const operation of pathOps) {
+      const binding = bindings.get(operation.id);
+      faker.seed(seed); // a static response does not depend on the order operations are compiled in
+      const action: Action = binding
+        ? compileCrudAction(operation, binding, {
+            store,
+            basePath,
+            rule: rules[operation.id],
+            newKey: (collection) => newKey(collection, store.collection(collection.name), { generate }),
+            materialise: (collection, key) => generateRecord(collection, store.collection(collection.name), store, seedOptions, key),
+          })
+        : constant(staticResponse(operation, { generate, responseValidator, warn }));
+      app.on(operation.method.toUpperCase(), route.honoPath, handler(operation, action, route.params, compileCtx, auth));
+    }
+    const allow = pathOps.map((op) => op.method.toUpperCase());
+    if (allow.includes('GET') && !allow.includes('HEAD')) allow.push('HEAD');
+    app.all(route.honoPath, (c) =>
+      c.req.method === 'OPTIONS'
+        ? new Response(null, { status: 204, headers: { Allow: [...allow, 'OPTIONS'].join(', ') } })
+        : errorResponse(errors.methodNotAllowed(c.req.method, template, allow)),
+    );
+  }
+  app.notFound((c) => errorResponse(errors.routeNotFound(c.req.method, new URL(c.req.url).pathname)));
+  app.onError((error) => {
+    warn(`Unexpected failure while answering a request: ${(error as Error).message}`);
+    return errorResponse(errors.internal());
+  });
+  return { app, store, operations, collections, reset, warnings };
+}
+
+/** The request pipeline of one operation, compiled once. */
+function handler(
+  operation: Operation,
+  action: Action,
+  readParams: ReturnType<typeof toHonoRoute>['params'],
+  compileCtx: Parameters<typeof compileRequestValidator>[1],
+  auth: Parameters<typeof compileAuthenticator>[1],
+) {
+  const authenticate = compileAuthenticator(operation, auth);
+  const validate = compileRequestValidator(operation, compileCtx);
+  const deprecation = deprecationPolicy(operation)?.headers ?? {};
+  return async (c: Context) => {
+    const url = c.req.url;
+    const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+    const queryStart = url.indexOf('?', pathStart);
+    const query = queryStart < 0 ? '' : url.slice(queryStart + 1);
+    const header = (name: string) => c.req.raw.headers.get(name);
+
+    const denied = authenticate?.({ header, query });
+    if (denied) return errorResponse(denied, deprecation);
+    const request = await validate({
+      path: readParams((name) => c.req.param(name)),
+      query,
+      header,
+      body: () => c.req.arrayBuffer(),
+    });
+    if (request instanceof ApiError) return errorResponse(request, deprecation);
+    const result = action({ params: request.params, body: request.body, url: url.slice(pathStart) });
+    if (result instanceof ApiError) return errorResponse(result, deprecation);
+    const headers = { ...deprecation, ...result.headers };
+    if (result.body === undefined) return new Response(null, { status: result.status, headers });
+    if (Buffer.isBuffer(result.body) || typeof result.body === 'string' && headers['Content-Type'] && !/json/.test(headers['Content-Type'])) {
+      return new Response(result.body as string, { status: result.status, headers });
+    }
+    return new Response(JSON.stringify(result.body), { status: result.status, headers: { 'Content-Type': 'application/json', ...headers } });
+  };
+}
+
+function constant(result: ReturnType<typeof staticResponse>): Action {
+  return () => result;
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    groups.set(k, [...(groups.get(k) ?? []), item]);
+  }
+  return groups;
+}
+
+function memoise<A extends object, R>(fn: (arg: A) => R): (arg: A) => R {
+  const cache = new WeakMap<A, R>();
+  return (arg) => {
+    if (!cache.has(arg)) cache.set(arg, fn(arg));
+    return cache.get(arg)!;
+  };
+}

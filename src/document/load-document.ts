@@ -1,0 +1,103 @@
+/**
+ * Stage 1 of the pipeline: read an OpenAPI document from disk, refuse what the mock cannot
+ * serve (with one clear sentence), validate it and dereference it once.
+ */
+import { resolve } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { SchemaObject } from './schema.js';
+
+/** A document that cannot be served. `message` is one sentence meant for the terminal. */
+export class DocumentLoadError extends Error {
+  override readonly name = 'DocumentLoadError';
+}
+
+export interface LoadedDocument {
+  /** The absolute path the document was read from. */
+  file: string;
+  /** `3.0` or `3.1`: decides the JSON Schema dialect of its schemas. */
+  dialect: '3.0' | '3.1';
+  /** The dereferenced document. Circular references stay as `$ref` strings (see `resolveRef`). */
+  api: SchemaObject;
+  /** The document as written (before dereferencing), used to resolve circular `$ref`s. */
+  raw: SchemaObject;
+}
+
+/**
+ * Loads, validates and dereferences an OpenAPI 3.0.x or 3.1.x document.
+ *
+ * @example
+ * const doc = await loadDocument('spec/openapi.yaml');
+ * doc.api.paths['/pets'].get.operationId // 'listPets'
+ * @throws DocumentLoadError for a missing file, bad YAML/JSON, Swagger 2.0 or an invalid document.
+ */
+export async function loadDocument(path: string): Promise<LoadedDocument> {
+  const file = resolve(path);
+  let raw: SchemaObject;
+  try {
+    raw = (await SwaggerParser.parse(file)) as SchemaObject;
+  } catch (error) {
+    throw new DocumentLoadError(describeParseFailure(path, error));
+  }
+  const dialect = detectDialect(path, raw);
+  let api: SchemaObject;
+  try {
+    api = (await SwaggerParser.validate(file, { dereference: { circular: 'ignore' } })) as SchemaObject;
+  } catch (error) {
+    throw new DocumentLoadError(`${path} is not a valid OpenAPI ${raw.openapi} document: ${firstProblem(error)}.`);
+  }
+  return { file, dialect, api, raw };
+}
+
+function detectDialect(path: string, raw: SchemaObject): '3.0' | '3.1' {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new DocumentLoadError(`${path} does not contain an OpenAPI document (expected a YAML or JSON object).`);
+  }
+  if (raw.swagger !== undefined) {
+    throw new DocumentLoadError(
+      `${path} is a Swagger ${raw.swagger} document; only OpenAPI 3.0 and 3.1 are supported (convert it first, for example with swagger2openapi).`,
+    );
+  }
+  const version = String(raw.openapi ?? '');
+  if (/^3\.0\.\d+$/.test(version)) return '3.0';
+  if (/^3\.1\.\d+$/.test(version)) return '3.1';
+  throw new DocumentLoadError(
+    version
+      ? `${path} declares openapi ${version}; only OpenAPI 3.0.x and 3.1.x are supported.`
+      : `${path} has no "openapi" version field, so it is not an OpenAPI 3 document.`,
+  );
+}
+
+function describeParseFailure(path: string, error: unknown): string {
+  const err = error as { code?: string; message?: string };
+  const message = String(err.message ?? error);
+  if (/ENOENT/.test(message)) return `Cannot read the OpenAPI document ${path}: the file does not exist.`;
+  if (/EISDIR/.test(message)) return `Cannot read the OpenAPI document ${path}: it is a directory.`;
+  if (/EACCES/.test(message)) return `Cannot read the OpenAPI document ${path}: permission denied.`;
+  // swagger-parser: "Error parsing /abs/file.yaml: <reason> (3:10)\n\n<excerpt>"
+  const reason = message.split('\n')[0].replace(/^Error parsing [^:]+: /, '');
+  return `${path} is not valid YAML or JSON: ${reason}.`;
+}
+
+/** The first line of a swagger-parser validation error, without its heading. */
+function firstProblem(error: unknown): string {
+  const lines = String((error as Error)?.message ?? error)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !/schema validation failed/i.test(line));
+  return (lines[0] ?? 'unknown problem').replace(/\.$/, '').slice(0, 300);
+}
+
+/**
+ * Follows a local `$ref` (`#/components/schemas/Node`) inside the dereferenced document: only
+ * circular references are left as `$ref` after loading.
+ */
+export function resolveRef(api: SchemaObject, ref: string): SchemaObject | undefined {
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = api;
+  for (const part of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as SchemaObject)[key];
+  }
+  return node as SchemaObject | undefined;
+}

@@ -1,0 +1,22 @@
+/**
+ * The shapes this project reads out of an OpenAPI document. Documents come from anywhere
+ * (3.0.x or 3.1.x, hand-written or generated), so schemas are kept as plain JSON-like records
+ * rather than a closed type: every reader checks what it needs.
+ */
+
+/** A (dereferenced) OpenAPI Schema Object. It may be part of a circular object graph. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type SchemaObject = { [keyword: string]: any };
+
+/** A Parameter Object after dereferencing, with the defaults of OpenAPI applied. */
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  /** `form` for query and cookie, `simple` for path and header, unless the document says otherwise. */
+  style: string;
+  /** True by default for `form`, false for the other styles. */
+  explode: boolean;
+  /** The parameter's schema; `{}` when it has only `content` or nothing. */
+  schema: SchemaObject;
+}

@@ -1,0 +1,186 @@
+/**
+ * Stage 2b: find the collections a document describes, from its paths and methods alone.
+ *
+ * A collection path (`/pets`) and its item path (`/pets/{petId}`) form one collection. On the
+ * collection path GET lists and POST creates; on the item path GET reads, PUT replaces, PATCH
+ * merges and DELETE removes. Nothing here knows about the Petstore.
+ */
+import type { SchemaObject } from '../document/schema.js';
+import type { Operation } from './operation.js';
+
+export type CrudAction = 'list' | 'create' | 'read' | 'replace' | 'merge' | 'delete';
+
+export interface Reference {
+  /** The property holding another record's key: `categoryId`. */
+  property: string;
+  /** The collection it points into: `categories`. */
+  collection: string;
+}
+
+export interface Collection {
+  /** `pets`: used for fixture file names and `--count pets=N`. */
+  name: string;
+  /** The collection path template: `/pets`, `/users/{userId}/posts`. */
+  path: string;
+  /** The item path template: `/pets/{petId}`. */
+  itemPath: string;
+  /** The item path's own parameter: `petId`. */
+  keyParam: string;
+  /** The record property that holds the key: the parameter's name if the schema has it, else `id`. */
+  keyProperty: string;
+  /** The key's schema (integer keys are allocated in sequence, others generated). */
+  keySchema: SchemaObject;
+  /** Parameters of the collection path (`userId` in `/users/{userId}/posts`): records are scoped by them. */
+  scopeParams: string[];
+  /** The schema of one stored record, as responses show it. */
+  schema: SchemaObject;
+  /** When the list is wrapped (`{items: [...], total: 3}`), the array and total property names. */
+  listWrapper?: { items: string; total?: string };
+  /** Properties that reference other collections' keys. */
+  references: Reference[];
+  /** True when the document offers a way to create records (a POST on the collection path). */
+  creatable: boolean;
+  /** True when a missing item is answered 404; false when the document declares no 404 for it. */
+  notFoundDeclared: boolean;
+}
+
+export interface CrudBinding {
+  action: CrudAction;
+  collection: Collection;
+}
+
+const JSON_MEDIA = /^application\/(.+\+)?json\b/i;
+
+/** The schema of the first JSON media type of the first 2xx response, if any. */
+export function successSchema(op: Operation | undefined): SchemaObject | undefined {
+  const response = op?.responses.find((r) => /^2/.test(r.status));
+  if (!response) return undefined;
+  const media = Object.keys(response.content).find((type) => JSON_MEDIA.test(type));
+  return media ? response.content[media].schema : undefined;
+}
+
+/**
+ * @example
+ * const { collections, bindings } = inferCollections(operations);
+ * bindings.get('createPet') // { action: 'create', collection: { name: 'pets', ... } }
+ */
+export function inferCollections(operations: Operation[]): {
+  collections: Collection[];
+  bindings: Map<string, CrudBinding>;
+} {
+  const byPath = new Map<string, Map<string, Operation>>();
+  for (const op of operations) {
+    if (!byPath.has(op.path)) byPath.set(op.path, new Map());
+    byPath.get(op.path)!.set(op.method, op);
+  }
+
+  const collections: Collection[] = [];
+  const bindings = new Map<string, CrudBinding>();
+  for (const [itemPath, itemOps] of byPath) {
+    const match = /^(.*)\/\{([^}/]+)\}$/.exec(itemPath);
+    if (!match) continue;
+    const [, path, keyParam] = match;
+    const listOps = byPath.get(path) ?? new Map<string, Operation>();
+    const list = listOps.get('get');
+    const create = listOps.get('post');
+    const listShape = list ? arrayShape(successSchema(list)) : undefined;
+    const schema =
+      successSchema(itemOps.get('get')) ??
+      successSchema(itemOps.get('put')) ??
+      successSchema(itemOps.get('patch')) ??
+      successSchema(create) ??
+      listShape?.items;
+    if (!schema || !isObjectSchema(schema)) continue;
+
+    const keyOp = [...itemOps.values()][0];
+    const keySchema = keyOp.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema ?? { type: 'string' };
+    const collection: Collection = {
+      name: '',
+      path,
+      itemPath,
+      keyParam,
+      keyProperty: propertyNames(schema).includes(keyParam) ? keyParam : 'id',
+      keySchema,
+      scopeParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
+      schema,
+      listWrapper: listShape?.wrapper,
+      references: [],
+      creatable: Boolean(create),
+      notFoundDeclared: [...itemOps.values()].some((op) => op.responses.some((r) => r.status === '404')),
+    };
+    collections.push(collection);
+
+    const bind = (op: Operation | undefined, action: CrudAction) => op && bindings.set(op.id, { action, collection });
+    if (listShape) bind(list, 'list');
+    bind(create, 'create');
+    bind(itemOps.get('get'), 'read');
+    bind(itemOps.get('put'), 'replace');
+    bind(itemOps.get('patch'), 'merge');
+    bind(itemOps.get('delete'), 'delete');
+  }
+  nameCollections(collections);
+  for (const collection of collections) collection.references = findReferences(collection, collections);
+  return { collections, bindings };
+}
+
+/** The item schema of a list response: a bare array, or an object wrapping one array. */
+function arrayShape(schema: SchemaObject | undefined): { items: SchemaObject; wrapper?: Collection['listWrapper'] } | undefined {
+  if (!schema) return undefined;
+  if (schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'))) {
+    return schema.items && typeof schema.items === 'object' ? { items: schema.items } : undefined;
+  }
+  const properties = mergedProperties(schema);
+  const arrays = Object.entries(properties).filter(([, s]) => s?.type === 'array' && s.items);
+  if (arrays.length !== 1) return undefined;
+  const [itemsName, arraySchema] = arrays[0];
+  const total = Object.keys(properties).find((name) => /^(total|totalCount|total_count|count)$/.test(name));
+  return { items: arraySchema.items, wrapper: { items: itemsName, total } };
+}
+
+function isObjectSchema(schema: SchemaObject): boolean {
+  return schema.type === 'object' || Boolean(schema.properties) || Array.isArray(schema.allOf);
+}
+
+/** Properties of a schema, including those brought in by `allOf`. */
+export function mergedProperties(schema: SchemaObject, seen = new Set<SchemaObject>()): Record<string, SchemaObject> {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return {};
+  seen.add(schema);
+  const merged: Record<string, SchemaObject> = {};
+  for (const part of schema.allOf ?? []) Object.assign(merged, mergedProperties(part, seen));
+  return Object.assign(merged, schema.properties ?? {});
+}
+
+export function propertyNames(schema: SchemaObject): string[] {
+  return Object.keys(mergedProperties(schema));
+}
+
+/** `pets` from `/pets`, `orders` from `/store/orders`; the full path when two would clash. */
+function nameCollections(collections: Collection[]): void {
+  const literal = (path: string) => path.split('/').filter((s) => s && !s.includes('{'));
+  const last = (c: Collection) => literal(c.path).at(-1) ?? (literal(c.itemPath).at(-1) || 'items');
+  const counts = new Map<string, number>();
+  for (const c of collections) counts.set(last(c), (counts.get(last(c)) ?? 0) + 1);
+  for (const c of collections) c.name = counts.get(last(c))! > 1 ? literal(c.path).join('-') || last(c) : last(c);
+}
+
+/** `categories` -> `category`, `boxes` -> `box`, `pets` -> `pet`. */
+export function singular(word: string): string {
+  if (/ies$/i.test(word)) return word.slice(0, -3) + 'y';
+  if (/(s|x|z|ch|sh)es$/i.test(word)) return word.slice(0, -2);
+  if (/[^s]s$/i.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+/** `categoryId` and `category_id` point into `categories`. */
+function findReferences(collection: Collection, all: Collection[]): Reference[] {
+  const references: Reference[] = [];
+  for (const property of propertyNames(collection.schema)) {
+    const match = /^(.+?)_?[iI]d$/.exec(property);
+    if (!match) continue;
+    const target = all.find((c) => singular(c.name).toLowerCase() === match[1].toLowerCase());
+    if (target && (target !== collection || property !== collection.keyProperty)) {
+      references.push({ property, collection: target.name });
+    }
+  }
+  return references;
+}

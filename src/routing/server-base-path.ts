@@ -1,0 +1,13 @@
+/**
+ * The path prefix of the document's first server, with its variables at their defaults:
+ * `https://api.example.com/v1` gives `/v1`; `http://localhost:4010` gives ``.
+ */
+import type { SchemaObject } from '../document/schema.js';
+
+export function serverBasePath(api: SchemaObject): string {
+  const server = Array.isArray(api.servers) ? api.servers[0] : undefined;
+  if (!server || typeof server.url !== 'string') return '';
+  const url = server.url.replace(/\{([^}]+)\}/g, (_: string, name: string) => String(server.variables?.[name]?.default ?? ''));
+  const path = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') : url;
+  return path.replace(/\/+$/, '').replace(/^(?!\/)(.)/, '/$1');
+}

@@ -1,0 +1,109 @@
+/**
+ * Seeding: fixtures first, then Faker-generated records, collection by collection in the order
+ * their references need (categories before the pets that point at them). Everything random
+ * comes from one Faker seeded with `seed`, so the same seed gives the same data.
+ */
+import type { Faker } from '@faker-js/faker';
+import type { ValidateFunction } from 'ajv';
+import type { SchemaObject } from '../document/schema.js';
+import type { Collection } from '../operations/infer-collections.js';
+import type { CollectionState, Store, StoredRecord } from './store.js';
+
+export interface SeedOptions {
+  faker: Faker;
+  generate: (schema: SchemaObject, hints?: { propertyName?: string; collection?: string }) => unknown;
+  /** Generated records per collection: `default` and per-name overrides. */
+  counts: { default: number } & Record<string, number>;
+  fixtures: Record<string, StoredRecord[]>;
+  validatorFor: (collection: Collection) => ValidateFunction | undefined;
+  warn: (message: string) => void;
+}
+
+const ATTEMPTS = 5;
+
+/** @example seedStore(store, collections, { faker, generate, counts: { default: 20 }, fixtures: {}, ... }) */
+export function seedStore(store: Store, collections: Collection[], options: SeedOptions): void {
+  for (const collection of dependencyOrder(collections)) {
+    const state = store.collection(collection.name);
+    state.clear();
+    const fixtures = options.fixtures[collection.name] ?? [];
+    const sorted = [...fixtures].sort((a, b) => compareKeys(a[collection.keyProperty], b[collection.keyProperty]));
+    for (const record of sorted) state.put(structuredClone(record));
+    if (collection.scopeParams.length) continue; // nested collections have no parent to hang generated records on
+
+    const parent = keyedBy(collection);
+    if (parent) {
+      // A sub-resource keyed by another collection's key (`/store/inventory/{petId}`): one per parent.
+      for (const owner of store.collection(parent.collection).all()) {
+        const key = owner[store.collection(parent.collection).collection.keyProperty];
+        if (!state.get(key)) state.put(generateRecord(collection, state, store, options, key));
+      }
+      continue;
+    }
+    const count = options.counts[collection.name] ?? (fixtures.length ? 0 : options.counts.default);
+    for (let i = 0; i < count; i++) state.put(generateRecord(collection, state, store, options));
+  }
+}
+
+/** A generated record that satisfies the schema, with a fresh key and references to existing records. */
+export function generateRecord(collection: Collection, state: CollectionState, store: Store, options: SeedOptions, key?: unknown): StoredRecord {
+  const validate = options.validatorFor(collection);
+  const recordKey = key ?? newKey(collection, state, options);
+  let record: StoredRecord = {};
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    record = asObject(options.generate(collection.schema, { collection: collection.name }));
+    record[collection.keyProperty] = recordKey;
+    for (const reference of collection.references) {
+      if (reference.property === collection.keyProperty) continue;
+      const target = store.collections.get(reference.collection);
+      const keys = target ? [...target.records().keys()] : [];
+      if (keys.length) {
+        const picked = options.faker.helpers.arrayElement(keys);
+        record[reference.property] = target!.get(picked)![target!.collection.keyProperty];
+      } else {
+        delete record[reference.property];
+      }
+    }
+    if (!validate || validate(record)) return record;
+  }
+  options.warn(`${collection.name}: generated records do not satisfy the schema; check it for contradictions.`);
+  return record;
+}
+
+export function newKey(collection: Collection, state: CollectionState, options: Pick<SeedOptions, 'generate'>): unknown {
+  const type = collection.keySchema.type;
+  if (type === 'integer' || type === 'number' || (Array.isArray(type) && type.includes('integer'))) return state.allocateInteger();
+  for (;;) {
+    const key = options.generate(collection.keySchema, { propertyName: collection.keyProperty });
+    if (!state.get(key)) return key;
+  }
+}
+
+function asObject(value: unknown): StoredRecord {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as StoredRecord) : {};
+}
+
+/** The collection this one is keyed by, when its key property is a reference (`petId` -> pets). */
+function keyedBy(collection: Collection) {
+  return collection.references.find((r) => r.property === collection.keyProperty && r.collection !== collection.name);
+}
+
+function dependencyOrder(collections: Collection[]): Collection[] {
+  const ordered: Collection[] = [];
+  const visiting = new Set<Collection>();
+  const visit = (c: Collection) => {
+    if (ordered.includes(c) || visiting.has(c)) return; // a reference cycle is broken arbitrarily
+    visiting.add(c);
+    for (const r of c.references) {
+      const target = collections.find((t) => t.name === r.collection);
+      if (target && target !== c) visit(target);
+    }
+    ordered.push(c);
+  };
+  collections.forEach(visit);
+  return ordered;
+}
+
+function compareKeys(a: unknown, b: unknown): number {
+  return typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
+}

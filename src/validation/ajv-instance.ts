@@ -1,0 +1,35 @@
+/**
+ * One Ajv instance per document, set up for OpenAPI: the 3.0 dialect (close to draft-07) or the
+ * 3.1 dialect (JSON Schema 2020-12), ajv-formats, and the OpenAPI formats Ajv does not know.
+ */
+import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+
+// ajv-formats is CommonJS with a `default` property: under NodeNext the default import is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
+type AjvCore = Ajv;
+
+export type { AjvCore };
+
+const INT32 = { min: -2147483648, max: 2147483647 };
+
+/** Creates the validator factory for a document's dialect. */
+export function createAjv(dialect: '3.0' | '3.1'): AjvCore {
+  const options = { strict: false, allErrors: true, logger: false as const, code: { optimize: true } };
+  const ajv: AjvCore = dialect === '3.1' ? (new Ajv2020(options) as unknown as Ajv) : new Ajv(options);
+  addFormats(ajv);
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= INT32.min && n <= INT32.max });
+  // A JSON number beyond 2^53 has already been rounded by the parser: refuse it rather than
+  // letting it silently address another record.
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+  for (const name of ['float', 'double']) ajv.addFormat(name, { type: 'number', validate: Number.isFinite });
+  ajv.addFormat('byte', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
+  for (const name of ['binary', 'password']) ajv.addFormat(name, true);
+  return ajv;
+}
+
+/** Makes an unknown format (`uri-map`, `iso-country-code`) accepted instead of an error. */
+export function allowFormat(ajv: AjvCore, name: string): void {
+  if (!ajv.formats[name]) ajv.addFormat(name, true);
+}

@@ -1,0 +1,119 @@
+/**
+ * Stage 5: validate a request against its operation. Parameters are deserialised by style and
+ * checked with one compiled schema; the body is checked for presence, media type, encoding and
+ * JSON syntax, then against its schema. All problems of one request come back together.
+ */
+import type { ValidateFunction } from 'ajv';
+import type { SchemaObject } from '../document/schema.js';
+import type { Operation } from '../operations/operation.js';
+import { ApiError, errors } from '../respond/api-error.js';
+import type { AjvCore } from './ajv-instance.js';
+import { toProblems } from './ajv-problems.js';
+import { isJsonMediaType, matchMediaType, parseMediaType } from './media-type.js';
+import { compileParameterParser, type ParsedParameters, type RawParameters } from './parse-parameters.js';
+import type { Problem } from './problem.js';
+import type { SchemaConverter } from './to-json-schema.js';
+
+export interface RawRequest extends RawParameters {
+  /** Reads the body bytes (called only when the operation declares a body). */
+  body: () => Promise<ArrayBuffer>;
+}
+
+export interface ValidRequest {
+  params: ParsedParameters;
+  body: unknown;
+}
+
+export interface CompileContext {
+  ajv: AjvCore;
+  converter: SchemaConverter;
+  /** Collects schemas Ajv could not compile: the mock then skips that check rather than failing. */
+  warn: (message: string) => void;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** @example const validate = compileRequestValidator(op, ctx); const result = await validate(raw); */
+export function compileRequestValidator(operation: Operation, ctx: CompileContext): (raw: RawRequest) => Promise<ValidRequest | ApiError> {
+  const parseParameters = compileParameterParser(operation.parameters);
+  const checkParameters = compileSafely(ctx, parametersSchema(operation, ctx.converter), `${operation.id} parameters`);
+  const declared = Object.keys(operation.requestBody?.content ?? {});
+  const bodyValidators = new Map<string, ValidateFunction | undefined>(
+    declared.map((media) => [
+      media,
+      compileSafely(ctx, ctx.converter.convert(operation.requestBody!.content[media]?.schema, 'request'), `${operation.id} ${media} body`),
+    ]),
+  );
+  const accepted = declared.length ? declared : ['application/json'];
+
+  return async (raw) => {
+    const { values, problems } = parseParameters(raw);
+    if (checkParameters && !checkParameters(values)) problems.push(...toProblems(checkParameters.errors, ''));
+    if (!operation.requestBody) return problems.length ? errors.validation(problems) : { params: values, body: undefined };
+
+    const bytes = await raw.body();
+    if (bytes.byteLength === 0) {
+      if (operation.requestBody.required) return errors.missingBody();
+      return problems.length ? errors.validation(problems) : { params: values, body: undefined };
+    }
+    const contentType = raw.header('content-type') ?? undefined;
+    const media = parseMediaType(contentType);
+    const declaredMedia = media && matchMediaType(declared, media.essence);
+    if (!media || !declaredMedia) return errors.invalidContentType(contentType, accepted);
+    const decoded = decodeBody(bytes, media.essence, media.charset);
+    if (decoded instanceof ApiError) return decoded;
+    const validate = bodyValidators.get(declaredMedia);
+    if (validate) {
+      try {
+        if (!validate(decoded)) problems.push(...toProblems(validate.errors, 'body'));
+      } catch {
+        // Only pathological input (nesting deep enough to exhaust the stack) gets here.
+        problems.push({ path: 'body', rule: 'depth', message: 'is nested too deeply to be checked' });
+      }
+    }
+    return problems.length ? errors.validation(problems) : { params: values, body: decoded };
+  };
+}
+
+function decodeBody(bytes: ArrayBuffer, essence: string, charset: string | undefined): unknown {
+  const json = isJsonMediaType(essence);
+  const form = essence === 'application/x-www-form-urlencoded';
+  if (!json && !form) return Buffer.from(bytes); // other media types are accepted as they are
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+    return new ApiError(400, 'INVALID_CONTENT_TYPE', `Bodies must be UTF-8 (RFC 8259); charset ${charset} is not accepted.`);
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return errors.invalidJson('it is not valid UTF-8');
+  }
+  if (form) return Object.fromEntries(new URLSearchParams(text));
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return errors.invalidJson(error instanceof RangeError ? 'it is nested too deeply' : String((error as Error).message).replace(/\.$/, ''));
+  }
+}
+
+/** One object schema for every parameter location, so one Ajv call checks them all. */
+function parametersSchema(operation: Operation, converter: SchemaConverter): SchemaObject | undefined {
+  if (operation.parameters.length === 0) return undefined;
+  const properties: SchemaObject = {};
+  for (const p of operation.parameters) {
+    properties[p.in] ??= { type: 'object', properties: {} };
+    properties[p.in].properties[p.name] = converter.convert(p.schema, 'request');
+  }
+  return { type: 'object', properties };
+}
+
+function compileSafely(ctx: CompileContext, schema: SchemaObject | boolean | undefined, what: string): ValidateFunction | undefined {
+  if (schema === undefined || schema === true) return undefined;
+  try {
+    return ctx.ajv.compile(schema as SchemaObject);
+  } catch (error) {
+    ctx.warn(`${what}: the schema cannot be compiled (${String((error as Error).message).split('\n')[0]}); this check is skipped.`);
+    return undefined;
+  }
+}
+
