@@ -47,6 +47,8 @@ export interface MockOptions {
   fixtures?: string | Record<string, StoredRecord[]>;
   /** Apply the Petstore business rules when the document is the Petstore (default `auto`). */
   rules?: 'auto' | 'none';
+  /** The clock, for sunset dates (default: the real time). */
+  now?: () => Date;
   /** Receives problems found at startup (schemas that cannot be compiled...). */
   onWarning?: (message: string) => void;
 }
@@ -124,10 +126,14 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
             basePath,
             rule: rules[operation.id],
             newKey: (collection) => newKey(collection, store.collection(collection.name), { generate }),
-            materialise: (collection, key) => generateRecord(collection, store.collection(collection.name), store, seedOptions, key),
+            materialise: (collection, key) => {
+              const typed = /^(integer|number)$/.test(String(collection.keySchema.type)) && /^-?\d+$/.test(String(key)) ? Number(key) : key;
+              const fits = responseValidator(collection.keySchema);
+              return !fits || fits(typed) ? generateRecord(collection, store.collection(collection.name), store, seedOptions, typed) : undefined;
+            },
           })
         : constant(staticResponse(operation, { generate, responseValidator, warn }));
-      app.on(operation.method.toUpperCase(), route.honoPath, handler(operation, action, route.params, compileCtx, auth));
+      app.on(operation.method.toUpperCase(), route.honoPath, handler(operation, action, route.params, compileCtx, auth, options.now ?? (() => new Date())));
     }
     const allow = pathOps.map((op) => op.method.toUpperCase());
     if (allow.includes('GET') && !allow.includes('HEAD')) allow.push('HEAD');
@@ -152,10 +158,13 @@ function handler(
   readParams: ReturnType<typeof toHonoRoute>['params'],
   compileCtx: Parameters<typeof compileRequestValidator>[1],
   auth: Parameters<typeof compileAuthenticator>[1],
+  now: () => Date,
 ) {
   const authenticate = compileAuthenticator(operation, auth);
   const validate = compileRequestValidator(operation, compileCtx);
-  const deprecation = deprecationPolicy(operation)?.headers ?? {};
+  const policy = deprecationPolicy(operation);
+  const deprecation = policy?.headers ?? {};
+  const gone = policy?.sunset && sunsetError(operation, policy.sunset);
   return async (c: Context) => {
     const url = c.req.url;
     const pathStart = url.indexOf('/', url.indexOf('//') + 2);
@@ -165,6 +174,7 @@ function handler(
 
     const denied = authenticate?.({ header, query });
     if (denied) return errorResponse(denied, deprecation);
+    if (gone && now() >= policy!.sunset!) return errorResponse(gone, deprecation);
     const request = await validate({
       path: readParams((name) => c.req.param(name)),
       query,
@@ -181,6 +191,15 @@ function handler(
     }
     return new Response(JSON.stringify(result.body), { status: result.status, headers: { 'Content-Type': 'application/json', ...headers } });
   };
+}
+
+function sunsetError(operation: Operation, sunset: Date): ApiError {
+  const docs = operation.source.externalDocs?.url;
+  return new ApiError(
+    410,
+    'SUNSET',
+    `${operation.method.toUpperCase()} ${operation.path} was sunset on ${sunset.toISOString().slice(0, 10)}${docs ? `; see ${docs}` : ''}.`,
+  );
 }
 
 function constant(result: ReturnType<typeof staticResponse>): Action {

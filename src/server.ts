@@ -5,7 +5,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
-import type { Hono } from 'hono';
 
 export interface ServeOptions {
   port: number;
@@ -26,7 +25,7 @@ export interface RunningServer {
 }
 
 /** @example const running = await startServer(mock.app, { port: 0, host: '127.0.0.1' }); await running.close(); */
-export function startServer(app: Hono, options: ServeOptions): Promise<RunningServer> {
+export function startServer(app: { fetch: (request: Request) => Response | Promise<Response> }, options: ServeOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = serve(
       {

@@ -16,8 +16,8 @@ export interface CrudOptions {
   basePath: string;
   /** Makes a key for a new record of a collection whose keys are not integers. */
   newKey: (collection: Collection) => unknown;
-  /** Makes a record for an item the document offers no way to create (read-only collections). */
-  materialise: (collection: Collection, key: unknown) => StoredRecord;
+  /** Makes a record for an item the document offers no way to create (read-only collections), or undefined if the key cannot be one. */
+  materialise: (collection: Collection, key: unknown) => StoredRecord | undefined;
   rule?: OperationRule;
 }
 
@@ -26,6 +26,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   const { collection } = binding;
   const state = options.store.collection(collection.name);
   const success = successStatus(operation, binding.action);
+  const hasBody = success !== 204 && declaresContent(operation, success);
   const keep = storedProperties(collection.schema);
   const scopeOf = (input: ActionInput) => collection.scopeParams.map((p) => String(input.params.path[p])).join('/');
   const context = (input: ActionInput, current?: StoredRecord): RuleContext => ({ operation, input, store: options.store, current });
@@ -40,7 +41,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       const body = collection.listWrapper
         ? { [collection.listWrapper.items]: page.items, ...(collection.listWrapper.total ? { [collection.listWrapper.total]: page.total } : {}) }
         : page.items;
-      return { status: success, body, headers: page.headers };
+      return { status: success, body: hasBody ? body : undefined, headers: page.headers };
     };
   }
 
@@ -54,7 +55,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       const record = state.put({ ...pick(input.body, keep), [collection.keyProperty]: key }, scope);
       rule.after?.({ ...ctx, record });
       const location = `${options.basePath}${fill(collection.path, input)}/${encodeURIComponent(String(key))}`;
-      return { status: success, body: success === 204 ? undefined : record, headers: success === 201 ? { Location: location } : undefined };
+      return { status: success, body: hasBody ? record : undefined, headers: success === 201 ? { Location: location } : undefined };
     };
   }
 
@@ -64,7 +65,8 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     const key = input.params.path[collection.keyParam];
     let current = state.get(key, scope);
     if (!current && !collection.notFoundDeclared && !collection.creatable && binding.action !== 'delete') {
-      current = state.put(options.materialise(collection, key), scope);
+      const made = options.materialise(collection, key);
+      if (made) current = state.put(made, scope);
     }
     if (!current) return errors.notFound(describe(collection), `${collection.keyProperty} ${String(key)}`);
     const ctx = context(input, current);
@@ -72,7 +74,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     if (vetoed) return vetoed;
     const result = perform(binding.action, state, current, input, keep, collection, scope, success);
     rule.after?.({ ...ctx, record: result.body as StoredRecord | undefined });
-    return result;
+    return hasBody ? result : { ...result, body: undefined };
   };
 }
 
@@ -104,6 +106,11 @@ function perform(
 function successStatus(operation: Operation, action: CrudBinding['action']): number {
   const declared = operation.responses.map((r) => Number(r.status)).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b);
   return declared[0] ?? (action === 'create' ? 201 : action === 'delete' ? 204 : 200);
+}
+
+function declaresContent(operation: Operation, status: number): boolean {
+  const response = operation.responses.find((r) => r.status === String(status)) ?? operation.responses.find((r) => /^2/.test(r.status));
+  return Object.keys(response?.content ?? {}).length > 0;
 }
 
 /** Only declared properties are stored, unless the schema has none (then everything is kept). */

@@ -93,13 +93,16 @@ export function inferCollections(operations: Operation[]): {
     if (!schema || !isObjectSchema(schema)) continue;
 
     const keyOp = [...itemOps.values()][0];
-    const keySchema = keyOp.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema ?? { type: 'string' };
+    const keyProperty = propertyNames(schema).includes(keyParam) ? keyParam : 'id';
+    // The record's own key property decides the key's type; the path parameter is only its spelling.
+    const keySchema =
+      mergedProperties(schema)[keyProperty] ?? keyOp.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema ?? { type: 'string' };
     const collection: Collection = {
       name: '',
       path,
       itemPath,
       keyParam,
-      keyProperty: propertyNames(schema).includes(keyParam) ? keyParam : 'id',
+      keyProperty,
       keySchema,
       scopeParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
       schema,
@@ -110,7 +113,9 @@ export function inferCollections(operations: Operation[]): {
     };
     collections.push(collection);
 
-    const bind = (op: Operation | undefined, action: CrudAction) => op && bindings.set(op.id, { action, collection });
+    // An operation that declares no success response is left to the static responder.
+    const bind = (op: Operation | undefined, action: CrudAction) =>
+      op && op.responses.some((r) => /^2/.test(r.status)) && bindings.set(op.id, { action, collection });
     if (listShape) bind(list, 'list');
     bind(create, 'create');
     bind(itemOps.get('get'), 'read');

@@ -65,7 +65,7 @@ function checkRecords(where: string, data: unknown, collection: Collection, vali
     if (seen.has(String(key))) throw new FixtureError(`${where}: ${label} repeats ${collection.keyProperty} ${JSON.stringify(key)}.`);
     seen.add(String(key));
     if (validate && !validate(record)) {
-      const problem = toProblems(validate.errors, collection.name.replace(/s$/, ''))[0];
+      const problem = toProblems(validate.errors, '')[0];
       throw new FixtureError(`${where}: ${label} does not match the schema: ${formatProblem(problem)}.`);
     }
     return record as StoredRecord;

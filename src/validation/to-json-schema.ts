@@ -18,6 +18,7 @@ const DROPPED = ['discriminator', 'xml', 'externalDocs', 'example', 'nullable', 
 export class SchemaConverter {
   private readonly memo = { request: new WeakMap<object, SchemaObject>(), response: new WeakMap<object, SchemaObject>() };
   private readonly registered = new Set<string>();
+  private readonly failed = new Set<string>();
 
   constructor(
     private readonly api: SchemaObject,
@@ -33,7 +34,10 @@ export class SchemaConverter {
     if (cached) return cached;
     const out: SchemaObject = {};
     this.memo[direction].set(schema, out); // set before recursing: a shared subschema is converted once
-    if (typeof schema.$ref === 'string') return Object.assign(out, { $ref: this.register(schema.$ref, direction) });
+    if (typeof schema.$ref === 'string') {
+      const id = this.register(schema.$ref, direction);
+      return id ? Object.assign(out, { $ref: id }) : out;
+    }
 
     for (const [key, value] of Object.entries(schema)) {
       if (key.startsWith('x-') || DROPPED.includes(key)) continue;
@@ -53,16 +57,22 @@ export class SchemaConverter {
     return out;
   }
 
-  /** Registers a circular `#/components/schemas/X` once per direction and returns its Ajv id. */
-  private register(ref: string, direction: Direction): string {
-    const id = `openapi:${direction}:${ref}`;
+  /**
+   * Registers a circular `#/components/schemas/X` once per direction and returns its Ajv id, or
+   * undefined when Ajv refuses the schema (then the reference accepts anything).
+   */
+  private register(ref: string, direction: Direction): string | undefined {
+    const id = `openapi-${direction}${ref.slice(1)}`;
     if (!this.registered.has(id)) {
       this.registered.add(id);
-      const target = resolveRef(this.api, ref);
-      const converted = this.convert(target ?? {}, direction);
-      this.ajv.addSchema(typeof converted === 'object' ? { ...converted, $id: id } : converted, id);
+      const converted = this.convert(resolveRef(this.api, ref) ?? {}, direction);
+      try {
+        this.ajv.addSchema(typeof converted === 'object' ? { ...converted, $id: id } : converted, id);
+      } catch {
+        this.failed.add(id);
+      }
     }
-    return id;
+    return this.failed.has(id) ? undefined : id;
   }
 }
 

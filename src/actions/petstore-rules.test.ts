@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { petstore } from '../test-support/petstore.js';
+
+/** A pet with a known stock and status, created through the API. */
+async function setUp(stock = 3) {
+  const mock = await petstore();
+  const pet = (await mock.call('POST', '/pets', { name: 'Bella', categoryId: 2 })).body;
+  await mock.call('PUT', `/store/inventory/${pet.id}`, { quantity: stock });
+  const stockOf = async () => (await mock.call('GET', `/store/inventory/${pet.id}`)).body.quantity;
+  const statusOf = async () => (await mock.call('GET', `/pets?id=${pet.id}`)).body[0].status;
+  return { ...mock, pet, stockOf, statusOf };
+}
+
+describe('Petstore rules', () => {
+  it('creates an inventory item with quantity 0 for a new pet, and removes it with the pet', async () => {
+    const { call } = await petstore();
+    const pet = (await call('POST', '/pets', { name: 'Nemo' })).body;
+    expect((await call('GET', `/store/inventory/${pet.id}`)).body).toEqual({ petId: pet.id, quantity: 0 });
+    expect((await call('DELETE', `/pets/${pet.id}`)).status).toBe(204);
+    expect((await call('GET', `/store/inventory/${pet.id}`)).status).toBe(404);
+  });
+
+  it('refuses a pet whose category does not exist with 422 CATEGORY_NOT_FOUND, on create, replace and update', async () => {
+    const { call } = await petstore();
+    for (const [method, path] of [['POST', '/pets'], ['PUT', '/pets/1'], ['PATCH', '/pets/1']]) {
+      const { status, body } = await call(method, path, { name: 'Ghost', categoryId: 999 });
+      expect({ method, status, code: body.code }).toEqual({ method, status: 422, code: 'CATEGORY_NOT_FOUND' });
+    }
+  });
+
+  it('refuses to delete a category that pets use (409 CATEGORY_IN_USE) and deletes it once unused', async () => {
+    const { call } = await petstore();
+    const category = (await call('POST', '/categories', { name: 'Ferrets' })).body;
+    const pet = (await call('POST', '/pets', { name: 'Slinky', categoryId: category.id })).body;
+    const refused = await call('DELETE', `/categories/${category.id}`);
+    expect([refused.status, refused.body.code]).toEqual([409, 'CATEGORY_IN_USE']);
+    await call('PATCH', `/pets/${pet.id}`, { categoryId: 1 });
+    expect((await call('DELETE', `/categories/${category.id}`)).status).toBe(204);
+  });
+
+  it('places an order: stock goes down, the order is placed, the pet stays available while stock remains', async () => {
+    const { call, pet, stockOf, statusOf } = await setUp(3);
+    const order = await call('POST', '/store/orders', { petId: pet.id, quantity: 2, status: 'completed', complete: true });
+    expect(order.status).toBe(201);
+    expect(order.body).toMatchObject({ petId: pet.id, quantity: 2, status: 'placed', complete: false });
+    expect(order.headers.get('Location')).toBe(`/store/orders/${order.body.id}`);
+    expect(await stockOf()).toBe(1);
+    expect(await statusOf()).toBe('available');
+  });
+
+  it('makes the pet pending when an order takes its last stock, and refuses further orders', async () => {
+    const { call, pet, stockOf, statusOf } = await setUp(2);
+    await call('POST', '/store/orders', { petId: pet.id, quantity: 2 });
+    expect([await stockOf(), await statusOf()]).toEqual([0, 'pending']);
+    const refused = await call('POST', '/store/orders', { petId: pet.id, quantity: 1 });
+    expect([refused.status, refused.body.code]).toEqual([409, 'PET_NOT_AVAILABLE']);
+  });
+
+  it('refuses an order larger than the stock (409 INSUFFICIENT_STOCK) and for a missing pet (422 PET_NOT_FOUND)', async () => {
+    const { call, pet, stockOf } = await setUp(2);
+    const tooMany = await call('POST', '/store/orders', { petId: pet.id, quantity: 3 });
+    expect([tooMany.status, tooMany.body.code, tooMany.body.message]).toEqual([409, 'INSUFFICIENT_STOCK', `Pet ${pet.id} has 2 in stock; the order asks for 3.`]);
+    expect(await stockOf()).toBe(2);
+    const missing = await call('POST', '/store/orders', { petId: 99999, quantity: 1 });
+    expect([missing.status, missing.body.code]).toEqual([422, 'PET_NOT_FOUND']);
+  });
+
+  it('completing the last open order of a pet without stock makes it sold', async () => {
+    const { call, pet, statusOf } = await setUp(2);
+    const a = (await call('POST', '/store/orders', { petId: pet.id, quantity: 1 })).body;
+    const b = (await call('POST', '/store/orders', { petId: pet.id, quantity: 1 })).body;
+    expect((await call('PATCH', `/store/orders/${a.id}`, { status: 'completed' })).body).toMatchObject({ status: 'completed', complete: true });
+    expect(await statusOf()).toBe('pending'); // order b is still open
+    await call('PATCH', `/store/orders/${b.id}`, { status: 'completed' });
+    expect(await statusOf()).toBe('sold');
+  });
+
+  it('cancelling an order puts the stock back and makes the pet available again', async () => {
+    const { call, pet, stockOf, statusOf } = await setUp(1);
+    const order = (await call('POST', '/store/orders', { petId: pet.id, quantity: 1 })).body;
+    expect(await statusOf()).toBe('pending');
+    expect((await call('PATCH', `/store/orders/${order.id}`, { status: 'cancelled' })).body).toMatchObject({ status: 'cancelled', complete: false });
+    expect([await stockOf(), await statusOf()]).toEqual([1, 'available']);
+  });
+
+  it('allows no transition out of completed or cancelled (409 ORDER_TRANSITION_NOT_ALLOWED)', async () => {
+    const { call, pet, stockOf } = await setUp(3);
+    const order = (await call('POST', '/store/orders', { petId: pet.id, quantity: 1 })).body;
+    await call('PATCH', `/store/orders/${order.id}`, { status: 'cancelled' });
+    for (const status of ['completed', 'cancelled']) {
+      const refused = await call('PATCH', `/store/orders/${order.id}`, { status });
+      expect([refused.status, refused.body.code]).toEqual([409, 'ORDER_TRANSITION_NOT_ALLOWED']);
+    }
+    expect(await stockOf()).toBe(3); // cancelled once, restocked once
+    expect((await call('PATCH', `/store/orders/${order.id}`, { status: 'placed' })).status).toBe(400);
+  });
+
+  it('deleting a placed order cancels it first; deleting a completed one keeps the stock', async () => {
+    const { call, pet, stockOf } = await setUp(3);
+    const placed = (await call('POST', '/store/orders', { petId: pet.id, quantity: 2 })).body;
+    expect(await stockOf()).toBe(1);
+    expect((await call('DELETE', `/store/orders/${placed.id}`)).status).toBe(204);
+    expect(await stockOf()).toBe(3);
+    const done = (await call('POST', '/store/orders', { petId: pet.id, quantity: 1 })).body;
+    await call('PATCH', `/store/orders/${done.id}`, { status: 'completed' });
+    await call('DELETE', `/store/orders/${done.id}`);
+    expect(await stockOf()).toBe(2);
+  });
+
+  it('refuses to delete a pet with placed orders (409 PET_HAS_OPEN_ORDERS)', async () => {
+    const { call, pet } = await setUp(3);
+    const order = (await call('POST', '/store/orders', { petId: pet.id, quantity: 1 })).body;
+    const refused = await call('DELETE', `/pets/${pet.id}`);
+    expect([refused.status, refused.body.code]).toEqual([409, 'PET_HAS_OPEN_ORDERS']);
+    await call('PATCH', `/store/orders/${order.id}`, { status: 'completed' });
+    expect((await call('DELETE', `/pets/${pet.id}`)).status).toBe(204);
+  });
+
+  it('restocking a sold pet makes it available', async () => {
+    const { call, pet, statusOf } = await setUp(0);
+    await call('PATCH', `/pets/${pet.id}`, { status: 'sold' });
+    await call('PUT', `/store/inventory/${pet.id}`, { quantity: 4 });
+    expect(await statusOf()).toBe('available');
+  });
+
+  it('defaults a new pet to available', async () => {
+    const { call } = await petstore();
+    expect((await call('POST', '/pets', { name: 'Rex' })).body.status).toBe('available');
+  });
+
+  it('stays off for another document, even one with a placeOrder operation', async () => {
+    const { createMock } = await import('../app.js');
+    const { loadDocument } = await import('../document/load-document.js');
+    const mock = createMock(await loadDocument('/work/shared/corpus/specs/swagger-petstore3.yaml'));
+    expect(mock.operations.some((op) => op.id === 'placeOrder')).toBe(true);
+    const response = await mock.app.request('/api/v3/store/order', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', api_key: 'petstore-demo-key' },
+      body: JSON.stringify({ petId: 1, quantity: 1 }),
+    });
+    expect(response.status).toBe(200);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * The real CLI, started as a child process on a free port, spoken to over HTTP.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './test-support/petstore.js';
+
+const CLI = join(ROOT, 'dist/cli.js');
+
+/** Starts the CLI and resolves with its URL once the banner says it listens. */
+export function startCli(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcessWithoutNullStreams; url: string; banner: string }> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env, PORT: '' } });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match && out.includes('try')) resolve({ child, url: match[1], banner: out });
+    });
+    child.stderr.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${out}`)));
+  });
+}
+
+/** Runs the CLI to completion and returns its exit code and output. */
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args]);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('the CLI over HTTP', () => {
+  let server: Awaited<ReturnType<typeof startCli>>;
+  const auth = { Authorization: 'Bearer petstore-demo-key' };
+  beforeAll(async () => (server = await startCli([])));
+  afterAll(() => server?.child.kill('SIGKILL'));
+
+  it('prints a banner with the URL, the demo key and the record counts', () => {
+    expect(server.banner).toMatch(/Mock of 19 operations listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(server.banner).toContain('petstore-demo-key');
+    expect(server.banner).toContain('records   pets 20, categories 6, orders 20, inventory 20 (seed 1)');
+  });
+
+  it('serves a stateful Petstore: create, read, list, delete', async () => {
+    const created = await fetch(`${server.url}/pets`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('Location')!;
+    const pet = (await created.json()) as { id: number };
+    expect(((await (await fetch(`${server.url}${location}`, { headers: auth })).json()) as { name: string }).name).toBe('Rex');
+    const list = await fetch(`${server.url}/pets?id=${pet.id}`, { headers: auth });
+    expect(await list.json()).toHaveLength(1);
+    expect((await fetch(`${server.url}${location}`, { method: 'DELETE', headers: auth })).status).toBe(204);
+    expect((await fetch(`${server.url}${location}`, { headers: auth })).status).toBe(404);
+  });
+
+  it('answers 401 without a key', async () => {
+    const response = await fetch(`${server.url}/pets`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('WWW-Authenticate')).toBe('Bearer realm="Petstore"');
+  });
+
+  it('stops cleanly on SIGTERM with exit code 0', async () => {
+    const other = await startCli(['--api-key', 'secret-key']);
+    expect(other.banner).not.toContain('secret-key');
+    expect((await fetch(`${other.url}/pets`, { headers: { Authorization: 'Bearer secret-key' } })).status).toBe(200);
+    const exited = new Promise((resolve) => other.child.on('exit', resolve));
+    other.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
+
+describe('the CLI refusing to start', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+  const cases: Array<[string, string[], RegExp]> = [
+    ['a missing document', ['serve', '--spec', join(dir, 'missing.yaml')], /^Cannot read the OpenAPI document .*missing\.yaml: the file does not exist\.\n$/],
+    ['bad YAML', ['serve', '--spec', (writeFileSync(join(dir, 'bad.yaml'), 'a: [1,'), join(dir, 'bad.yaml'))], /bad\.yaml is not valid YAML or JSON: /],
+    ['Swagger 2.0', ['serve', '--spec', '/work/shared/corpus/specs/oai-swagger2-uber.yaml'], /is a Swagger 2\.0 document; only OpenAPI 3\.0 and 3\.1 are supported/],
+    ['an invalid document', ['serve', '--spec', (writeFileSync(join(dir, 'inv.yaml'), 'openapi: 3.0.3\ninfo: {}\npaths: {}\n'), join(dir, 'inv.yaml'))], /is not a valid OpenAPI 3\.0\.3 document: /],
+    ['a bad fixture', ['serve', '--fixtures', (writeFileSync(join(dir, 'pets.json'), '[{"id":1}]'), dir)], /pets\.json: record 1 \(id 1\) does not match the schema: name: is required\./],
+  ];
+  for (const [what, args, message] of cases) {
+    it(`exits 1 with one clear sentence and no stack trace for ${what}`, async () => {
+      const { code, stderr } = await runCli(args);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(message);
+      expect(stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+
+  it('exits 2 on a bad flag, and 0 with --help listing every flag', async () => {
+    expect((await runCli(['serve', '--port', 'x'])).code).toBe(2);
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    for (const flag of ['--spec', '--port', '--host', '--seed', '--api-key', '--fixtures', '--count', '--help']) expect(help.stdout).toContain(flag);
+  });
+});

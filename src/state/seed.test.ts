@@ -1,0 +1,91 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createMock } from '../app.js';
+import { FIXTURES, petstore, petstoreDocument } from '../test-support/petstore.js';
+import { FixtureError } from './load-fixtures.js';
+
+const dump = (mock: Awaited<ReturnType<typeof petstore>>) =>
+  Object.fromEntries([...mock.store.collections].map(([name, state]) => [name, [...state.all()]]));
+
+function fixturesDir(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+async function fixtureFailure(files: Record<string, string>): Promise<string> {
+  const doc = await petstoreDocument();
+  try {
+    createMock(doc, { fixtures: fixturesDir(files) });
+  } catch (error) {
+    expect(error).toBeInstanceOf(FixtureError);
+    return (error as Error).message;
+  }
+  throw new Error('the fixtures were accepted');
+}
+
+describe('seeding', () => {
+  it('gives the same data for the same seed and different data for another', async () => {
+    expect(dump(await petstore({ seed: 7 }))).toEqual(dump(await petstore({ seed: 7 })));
+    expect(dump(await petstore({ seed: 7 })).pets).not.toEqual(dump(await petstore({ seed: 8 })).pets);
+  });
+
+  it('generates 20 records per collection by default, none for a collection with fixtures, one inventory item per pet', async () => {
+    const { store } = await petstore();
+    expect(store.counts()).toEqual({ pets: 20, categories: 6, orders: 20, inventory: 20 });
+  });
+
+  it('honours per-collection and default counts', async () => {
+    const { store } = await petstore({ counts: { default: 3, pets: 50, categories: 2 } });
+    expect(store.counts()).toEqual({ pets: 50, categories: 8, orders: 3, inventory: 50 });
+  });
+
+  it('generates records that reference existing records', async () => {
+    const { store } = await petstore({ counts: { pets: 100, orders: 100 } });
+    const categories = store.collection('categories');
+    const pets = store.collection('pets');
+    for (const pet of pets.all()) if (pet.categoryId !== undefined) expect(categories.get(pet.categoryId)).toBeDefined();
+    for (const order of store.collection('orders').all()) expect(pets.get(order.petId)).toBeDefined();
+  });
+
+  it('generates realistic values: pet names, and statuses from the enum', async () => {
+    const { store } = await petstore();
+    for (const pet of store.collection('pets').all()) {
+      expect(pet.name).toMatch(/^[A-Z][\w' -]+$/);
+      expect(['available', 'pending', 'sold']).toContain(pet.status);
+    }
+  });
+
+  it('loads the embedded category fixtures as written', async () => {
+    const { store } = await petstore();
+    expect(store.collection('categories').get(1)).toEqual({ id: 1, name: 'Dogs', description: 'Loyal companions of every size.' });
+  });
+
+  it('gives created records ids after the largest fixture id', async () => {
+    const { call } = await petstore();
+    expect((await call('POST', '/categories', { name: 'Ferrets' })).body.id).toBe(7);
+  });
+
+  it('stops on a fixture that breaks the schema, naming the file, the record and the field', async () => {
+    const message = await fixtureFailure({ 'categories.json': '[{"id": 1, "name": "Dogs"}, {"id": 2, "name": 42}]' });
+    expect(message).toMatch(/categories\.json: record 2 \(id 2\) does not match the schema: name: must be string\.$/);
+  });
+
+  it('stops on a fixture file that is not JSON, not an array, for no collection, or with a repeated id', async () => {
+    expect(await fixtureFailure({ 'pets.json': '[{' })).toMatch(/pets\.json is not valid JSON/);
+    expect(await fixtureFailure({ 'pets.json': '{}' })).toMatch(/pets\.json must contain a JSON array of pets records/);
+    expect(await fixtureFailure({ 'dragons.json': '[]' })).toMatch(/no collection named "dragons" \(it has: pets, categories, orders, inventory\)/);
+    expect(await fixtureFailure({ 'pets.json': '[{"id":1,"name":"a"},{"id":1,"name":"b"}]' })).toMatch(/record 2 \(id 1\) repeats id 1/);
+    expect(await fixtureFailure({ 'pets.json': '[{"name":"a"}]' })).toMatch(/record 1 has no "id"/);
+  });
+
+  it('refuses a fixtures path that does not exist', async () => {
+    const doc = await petstoreDocument();
+    expect(() => createMock(doc, { fixtures: join(FIXTURES, 'nope') })).toThrow(/Cannot read the fixtures directory/);
+    const file = fixturesDir({ 'x.txt': '' });
+    mkdirSync(join(file, 'sub'));
+    expect(() => createMock(doc, { fixtures: join(file, 'x.txt') })).toThrow(/is not a directory/);
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * Test helpers: the Petstore document loaded once per test file, a mock built from it in one
+ * line, and requests with the demo key.
+ */
+import { fileURLToPath } from 'node:url';
+import { createMock, DEMO_API_KEY, type Mock, type MockOptions } from '../app.js';
+import { loadDocument, type LoadedDocument } from '../document/load-document.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SPEC = `${ROOT}spec/openapi.yaml`;
+export const FIXTURES = `${ROOT}fixtures`;
+export const AUTH = { Authorization: `Bearer ${DEMO_API_KEY}` };
+
+let document: Promise<LoadedDocument> | undefined;
+export function petstoreDocument(): Promise<LoadedDocument> {
+  return (document ??= loadDocument(SPEC));
+}
+
+/** A fresh Petstore mock with the embedded fixtures (options override). */
+export async function petstore(options: MockOptions = {}): Promise<Mock & { call: Call }> {
+  const mock = createMock(await petstoreDocument(), { fixtures: FIXTURES, ...options });
+  return { ...mock, call: caller(mock) };
+}
+
+export type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; headers: Headers; body: any }>;
+
+/** `call('POST', '/pets', { name: 'Rex' })`: JSON in, parsed JSON out, demo key included. */
+export function caller(mock: Mock): Call {
+  return async (method, path, body, headers = {}) => {
+    const init: RequestInit = { method, headers: { ...AUTH, ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+    }
+    const response = await mock.app.request(path, init);
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  };
+}
