@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from './test-support/petstore.js';
+import { CORPUS, ROOT } from './test-support/petstore.js';
 
 const CLI = join(ROOT, 'dist/cli.js');
 
@@ -80,7 +80,7 @@ describe('the CLI refusing to start', () => {
   const cases: Array<[string, string[], RegExp]> = [
     ['a missing document', ['serve', '--spec', join(dir, 'missing.yaml')], /^Cannot read the OpenAPI document .*missing\.yaml: the file does not exist\.\n$/],
     ['bad YAML', ['serve', '--spec', (writeFileSync(join(dir, 'bad.yaml'), 'a: [1,'), join(dir, 'bad.yaml'))], /bad\.yaml is not valid YAML or JSON: /],
-    ['Swagger 2.0', ['serve', '--spec', '/work/shared/corpus/specs/oai-swagger2-uber.yaml'], /is a Swagger 2\.0 document; only OpenAPI 3\.0 and 3\.1 are supported/],
+    ['Swagger 2.0', ['serve', '--spec', `${CORPUS}/oai-swagger2-uber.yaml`], /is a Swagger 2\.0 document; only OpenAPI 3\.0 and 3\.1 are supported/],
     ['an invalid document', ['serve', '--spec', (writeFileSync(join(dir, 'inv.yaml'), 'openapi: 3.0.3\ninfo: {}\npaths: {}\n'), join(dir, 'inv.yaml'))], /is not a valid OpenAPI 3\.0\.3 document: /],
     ['a bad fixture', ['serve', '--fixtures', (writeFileSync(join(dir, 'pets.json'), '[{"id":1}]'), dir)], /pets\.json: record 1 \(id 1\) does not match the schema: name: is required\./],
   ];

@@ -11,8 +11,8 @@ import { DocumentLoadError, loadDocument } from './document/load-document.js';
 import { createGenerator } from './generate/from-schema.js';
 import type { Operation } from './operations/operation.js';
 import { responseCheckerFor } from './test-support/response-checker.js';
+import { CORPUS } from './test-support/petstore.js';
 
-const CORPUS = '/work/shared/corpus/specs';
 const files = readdirSync(CORPUS).filter((f) => /\.(ya?ml|json)$/.test(f));
 
 /** Credentials for the first security alternative of an operation, made of the demo key. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { petstore } from '../test-support/petstore.js';
+import { CORPUS, petstore } from '../test-support/petstore.js';
 
 /** A pet with a known stock and status, created through the API. */
 async function setUp(stock = 3) {
@@ -131,7 +131,7 @@ describe('Petstore rules', () => {
   it('stays off for another document, even one with a placeOrder operation', async () => {
     const { createMock } = await import('../app.js');
     const { loadDocument } = await import('../document/load-document.js');
-    const mock = createMock(await loadDocument('/work/shared/corpus/specs/swagger-petstore3.yaml'));
+    const mock = createMock(await loadDocument(`${CORPUS}/swagger-petstore3.yaml`));
     expect(mock.operations.some((op) => op.id === 'placeOrder')).toBe(true);
     const response = await mock.app.request('/api/v3/store/order', {
       method: 'POST',

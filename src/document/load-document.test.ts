@@ -2,10 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SPEC } from '../test-support/petstore.js';
+import { CORPUS, SPEC } from '../test-support/petstore.js';
 import { DocumentLoadError, loadDocument } from './load-document.js';
 
-const CORPUS = '/work/shared/corpus/specs';
 const dir = mkdtempSync(join(tmpdir(), 'load-document-'));
 const file = (name: string, text: string) => {
   const path = join(dir, name);

@@ -2,6 +2,7 @@
  * Test helpers: the Petstore document loaded once per test file, a mock built from it in one
  * line, and requests with the demo key.
  */
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMock, DEMO_API_KEY, type Mock, type MockOptions } from '../app.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
@@ -9,6 +10,8 @@ import { loadDocument, type LoadedDocument } from '../document/load-document.js'
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SPEC = `${ROOT}spec/openapi.yaml`;
 export const FIXTURES = `${ROOT}fixtures`;
+/** The shared corpus of third-party documents, next to the checkout. */
+export const CORPUS = resolve(ROOT, '../shared/corpus/specs');
 export const AUTH = { Authorization: `Bearer ${DEMO_API_KEY}` };
 
 let document: Promise<LoadedDocument> | undefined;
