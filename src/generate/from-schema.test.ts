@@ -8,6 +8,7 @@ import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import type { SchemaObject } from '../document/schema.js';
 import { createGenerator } from './from-schema.js';
+import { CORPUS } from '../test-support/petstore.js';
 
 // ajv-formats is CommonJS with a `default` export; under NodeNext the default import is the module.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
@@ -330,7 +331,7 @@ describe('createGenerator', () => {
   });
 
   it('generates JSON for every schema of every corpus document', async () => {
-    const dir = '/work/shared/corpus/specs';
+    const dir = CORPUS;
     const files = readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f));
     let schemas = 0;
     let checked = 0;

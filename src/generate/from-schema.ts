@@ -5,6 +5,8 @@
  */
 import type { Faker } from '@faker-js/faker';
 import type { SchemaObject } from '../document/schema.js';
+import { attempt, isObject, num, own, toJson } from './helpers.js';
+import { generateString } from './strings.js';
 
 export interface GenerateHints {
   /** The property this value is for (`name`, `email`, `createdAt`), used for realistic strings. */
@@ -30,21 +32,11 @@ const INT_FORMATS: Record<string, [number, number]> = {
   int32: [-(2 ** 31), 2 ** 31 - 1], uint32: [0, 2 ** 32 - 1], uint64: [0, Number.MAX_SAFE_INTEGER],
 };
 const COMPOSITION = ['allOf', 'oneOf', 'anyOf'];
-// A fixed window rather than faker.date.recent(), which moves with today's date and breaks seeding.
-const DATE_WINDOW = { from: '2020-01-01T00:00:00Z', to: '2025-12-31T23:59:59Z' };
-
-const isObject = (v: unknown): v is SchemaObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const own = <T>(table: Record<string, T>, key: unknown): T | undefined =>
-  typeof key === 'string' && Object.hasOwn(table, key) ? table[key] : undefined;
 const omit = (s: SchemaObject, keys: string[]): SchemaObject =>
   Object.fromEntries(Object.entries(s).filter(([k]) => !keys.includes(k)));
 // defineProperty, so a key named `__proto__` stays data instead of replacing the prototype.
 const setOwn = (target: object, key: string, value: unknown) =>
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-const attempt = <T>(make: () => T): T | undefined => { try { return make(); } catch { return undefined; } };
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
-const isoDateTime = (f: Faker): string => f.date.between(DATE_WINDOW).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
  * Returns a function that generates one value for a schema, drawing all randomness from `faker`
@@ -113,18 +105,6 @@ function matchesKind(value: unknown, kind: Kind): boolean {
   return kind === 'null' ? value === null : typeof value === kind;
 }
 
-/** Plain JSON from a document value: YAML hands over `Date`s, and callers may mutate what they get. */
-function toJson(value: unknown, s: SchemaObject): unknown {
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) return undefined;
-    const iso = value.toISOString();
-    const dateOnly = s.format === 'date' || (s.format !== 'date-time' && iso.endsWith('T00:00:00.000Z'));
-    return dateOnly ? iso.slice(0, 10) : iso;
-  }
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'object' && value !== null) return attempt(() => JSON.parse(JSON.stringify(value)));
-  return typeof value === 'string' || typeof value === 'boolean' || value === null ? value : undefined;
-}
 
 /** `x-faker: animal.petName` or `{ "lorem.words": 3 }`; undefined when it names nothing usable. */
 function callXFaker(faker: Faker, spec: unknown, s: SchemaObject): unknown {
@@ -283,210 +263,6 @@ function generateNumber(faker: Faker, s: SchemaObject, integer: boolean): number
   // Validators test multipleOf by division, which floating point fails for some multiples (0.07 / 0.01).
   for (let tries = 0; usable && tries < 10 && (value / step) % 1 !== 0; tries++) value = draw();
   return value || 0;
-}
-
-// ---- Strings
-
-const FORMATS: Record<string, (f: Faker) => string> = {
-  'date-time': isoDateTime, 'iso-date-time': isoDateTime,
-  date: (f) => isoDateTime(f).slice(0, 10),
-  time: (f) => isoDateTime(f).slice(11), 'iso-time': (f) => isoDateTime(f).slice(11),
-  email: (f) => f.internet.email(), 'idn-email': (f) => f.internet.email(),
-  uri: (f) => f.internet.url(), url: (f) => f.internet.url(), 'uri-reference': (f) => f.internet.url(),
-  iri: (f) => f.internet.url(), 'iri-reference': (f) => f.internet.url(), 'uri-template': (f) => f.internet.url(),
-  hostname: (f) => f.internet.domainName(), 'idn-hostname': (f) => f.internet.domainName(),
-  ipv4: (f) => f.internet.ipv4(), ipv6: (f) => f.internet.ipv6(), uuid: (f) => f.string.uuid(),
-  byte: (f) => Buffer.from(f.lorem.words(3)).toString('base64'),
-  binary: (f) => f.string.alphanumeric(16), password: (f) => f.internet.password({ length: 12 }),
-  duration: (f) => `P${f.number.int({ min: 1, max: 30 })}D`, 'json-pointer': (f) => `/${f.lorem.word()}`,
-};
-
-const PEOPLE = /^(users?|people|persons?|customers?|owners?|employees?|members?|authors?|accounts?|contacts?)$/i;
-const ANIMALS = /^(pets?|animals?|dogs?|cats?|birds?|horses?)$/i;
-const nameIn = (f: Faker, collection = ''): string => {
-  if (ANIMALS.test(collection)) return f.animal.petName();
-  return PEOPLE.test(collection) ? f.person.fullName() : capitalise(f.word.noun());
-};
-const BY_PROPERTY: [RegExp, (f: Faker, collection?: string) => string][] = [
-  [/^(id|uuid|guid)$|_id$|[a-z0-9]Id$|ID$/, (f) => f.string.uuid()],
-  [/^(first|given)_?name$/i, (f) => f.person.firstName()],
-  [/^(last|family|sur)_?name$/i, (f) => f.person.lastName()],
-  [/^(full_?|display_?)?name$/i, nameIn],
-  [/user_?name|login|nickname/i, (f) => f.internet.username()],
-  [/e_?mail/i, (f) => f.internet.email()],
-  [/phone|mobile|^tel|fax/i, (f) => f.phone.number()],
-  [/password|secret/i, (f) => f.internet.password({ length: 12 })],
-  [/^title$|headline|subject/i, (f) => capitalise(f.lorem.words(3))],
-  [/description|summary|bio|comment|note|message|text/i, (f) => f.lorem.sentence()],
-  [/(At|Date|Time|_at|_date|_on)$|^(date|time|timestamp)$/, isoDateTime],
-  [/city|town/i, (f) => f.location.city()],
-  // A short list, because location.countryCode() needs the `base` locale, which callers may not load.
-  [/country_?code/i, (f) => f.helpers.arrayElement(['US', 'GB', 'DE', 'FR', 'NL', 'ES', 'IT', 'SE', 'JP', 'CA'])],
-  [/country/i, (f) => f.location.country()],
-  [/^ip(v4)?(_?address)?$/i, (f) => f.internet.ipv4()],
-  [/street|address/i, (f) => f.location.streetAddress()],
-  [/zip|postal/i, (f) => f.location.zipCode()],
-  [/company|organi[sz]ation|employer/i, (f) => f.company.name()],
-  [/image|photo|avatar|picture|thumbnail|logo/i, (f) => f.image.url()],
-  [/url|website|homepage|link|href/i, (f) => f.internet.url()],
-  [/colou?r/i, (f) => f.color.human()],
-  [/^tags?$|label|keyword/i, (f) => f.lorem.word().toLowerCase()],
-  [/status/i, (f) => f.helpers.arrayElement(['active', 'pending', 'inactive'])],
-  [/currency/i, (f) => f.finance.currencyCode()],
-];
-
-function generateString(faker: Faker, s: SchemaObject, hints: GenerateHints): string {
-  const min = Math.max(0, Math.floor(num(s.minLength) ?? 0));
-  const max = Math.max(min, Math.floor(num(s.maxLength) ?? Infinity));
-  const fits = (v: string) => v.length >= min && v.length <= max;
-  const regex = typeof s.pattern === 'string' ? compileRegex(s.pattern) : undefined;
-  if (regex) {
-    const matched = fromPattern(faker, s.pattern, regex, fits) ?? documentedString(faker, s, (v) => regex.test(v));
-    if (matched !== undefined) return matched;
-  }
-  const format = own(FORMATS, s.format);
-  const heuristic = format ? undefined : BY_PROPERTY.find(([test]) => test.test(hints.propertyName ?? ''))?.[1];
-  // A Faker method can throw for data the caller's locale lacks: then fall through to plain words.
-  const produce = (): string =>
-    attempt(() => format?.(faker) ?? heuristic?.(faker, hints.collection))
-    ?? (faker.datatype.boolean() ? documentedString(faker, s, fits) : undefined)
-    ?? faker.lorem.words({ min: 1, max: 3 });
-  let value = produce();
-  // Another try is better than cutting an email or a date into something malformed.
-  for (let tries = 0; tries < 5 && !fits(value); tries++) value = produce();
-  const cut = value.length > max ? value.slice(0, max).trimEnd() : value;
-  return cut.length < min ? cut + faker.string.alpha({ length: min - cut.length, casing: 'lower' }) : cut;
-}
-
-/** One of the schema's own `example`/`examples`/`default` strings that passes `accept`. */
-function documentedString(faker: Faker, s: SchemaObject, accept: (v: string) => boolean): string | undefined {
-  const candidates = [s.example, ...(Array.isArray(s.examples) ? s.examples : []), s.default];
-  const usable = candidates.map((v) => toJson(v, s)).filter((v): v is string => typeof v === 'string' && accept(v));
-  return usable.length > 0 ? faker.helpers.arrayElement(usable) : undefined;
-}
-
-function compileRegex(pattern: string): RegExp | undefined {
-  return attempt(() => new RegExp(pattern, 'u')) ?? attempt(() => new RegExp(pattern));
-}
-
-/** A string matching `regex`, preferably one that `fits`: Faker's fromRegExp first, then our sampler. */
-function fromPattern(faker: Faker, pattern: string, regex: RegExp, fits: (v: string) => boolean) {
-  let fallback: string | undefined;
-  // fromRegExp reads escapes (`\d`), groups and alternation literally: those go straight to our sampler.
-  const fakerCan = !/[\\(|]/.test(pattern);
-  for (let tries = 0; tries < 10; tries++) {
-    const useFaker = fakerCan && tries < 3;
-    const candidate = attempt(() => (useFaker ? faker.helpers.fromRegExp(regex) : sampleRegex(faker, pattern)));
-    if (candidate === undefined || !regex.test(candidate)) continue;
-    if (fits(candidate)) return candidate;
-    fallback ??= candidate;
-  }
-  return fallback;
-}
-
-const DIGITS = '0123456789';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const UPPER = LOWER.toUpperCase();
-const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
-const ESCAPES: Record<string, string> = {
-  d: DIGITS, w: LOWER + UPPER + DIGITS + '_', s: ' ', D: LOWER + UPPER, W: '-.', S: LOWER + UPPER + DIGITS,
-};
-
-/** Samples a regex, covering what fromRegExp lacks: groups, alternation and `\d`-style escapes. */
-function sampleRegex(faker: Faker, source: string): string {
-  let i = 0;
-  const pick = (chars: string): string => (chars ? faker.helpers.arrayElement([...chars]) : '');
-  const escape = (): string => {
-    const e = source[i++] ?? '';
-    if (e === 'p' || e === 'P') {
-      const close = source.indexOf('}', i);
-      const name = close < 0 ? '' : source.slice(i + 1, close);
-      i = close < 0 ? source.length : close + 1;
-      if (e === 'P' || name[0] === 'N') return DIGITS;
-      return name === 'Lu' ? UPPER : name === 'Ll' ? LOWER : LOWER + UPPER;
-    }
-    const hexPattern = e === 'x' ? /^[\da-f]{2}/i : e === 'u' ? /^\{[\da-f]+\}|^[\da-f]{4}/i : undefined;
-    const hex = hexPattern?.exec(source.slice(i));
-    if (hex) {
-      i += hex[0].length;
-      return String.fromCodePoint(parseInt(hex[0].replace(/[{}]/g, ''), 16));
-    }
-    if (/[bB1-9]/.test(e)) return ''; // word boundaries and backreferences: nothing to add
-    return own(ESCAPES, e) ?? own<string>({ n: '\n', t: '\t', r: '\r', f: '\f', v: '\v', 0: '\0' }, e) ?? e;
-  };
-  const classChar = (): string => (source[i++] === '\\' ? escape() : source[i - 1]);
-  const charClass = (): string => {
-    const negate = source[i] === '^';
-    if (negate) i++;
-    let set = '';
-    while (i < source.length && source[i] !== ']') {
-      const first = classChar();
-      if (first.length !== 1 || source[i] !== '-' || source[i + 1] === ']' || i + 1 >= source.length) {
-        set += first;
-        continue;
-      }
-      i++;
-      const [from, to] = [first.codePointAt(0)!, classChar().codePointAt(0) ?? 0];
-      for (let c = from; c <= Math.min(to, from + 255); c++) set += String.fromCodePoint(c);
-    }
-    i++;
-    const outside = (chars: string) => [...chars].filter((ch) => !set.includes(ch)).join('');
-    return negate ? outside(LOWER + UPPER + DIGITS) || outside(PRINTABLE) : set;
-  };
-  const atom = (): string => {
-    const c = source[i++];
-    if (c === '[') return pick(charClass());
-    if (c === '\\') return pick(escape());
-    if (c === '.') return pick(LOWER + UPPER + DIGITS);
-    if (c === '^' || c === '$') return '';
-    if (c !== '(') return c;
-    let lookaround = false;
-    if (source[i] === '?') {
-      const named = source[i + 1] === '<' && !'=!'.includes(source[i + 2]);
-      lookaround = !named && source[i + 1] !== ':';
-      i = named ? source.indexOf('>', i) + 1 : i + (source[i + 1] === '<' ? 3 : 2);
-    }
-    const inner = alternation();
-    i++;
-    return lookaround ? '' : inner;
-  };
-  const repeats = (): number => {
-    const braces = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i));
-    const q = source[i];
-    const low = braces ? +braces[1] : q === '+' ? 1 : 0;
-    const upTo = braces?.[2] === undefined ? low : braces[3] ? +braces[3] : low + 3;
-    const high = braces ? upTo : q === '?' ? 1 : low + 3;
-    if (!braces && !'*+?'.includes(q ?? 'x')) return 1;
-    i += braces ? braces[0].length : 1;
-    if (source[i] === '?' || source[i] === '+') i++; // lazy or possessive: the same strings
-    return faker.number.int({ min: low, max: Math.max(low, Math.min(high, low + 10)) });
-  };
-  const sequence = (): string => {
-    let out = '';
-    while (i < source.length && source[i] !== '|' && source[i] !== ')') {
-      const start = i;
-      const first = atom();
-      const count = repeats();
-      const end = i;
-      let piece = count === 0 ? '' : first;
-      for (let n = 1; n < count; n++) {
-        i = start;
-        piece += atom(); // re-parse the atom, so each repetition of a group or class is drawn anew
-      }
-      i = end;
-      out += piece;
-    }
-    return out;
-  };
-  const alternation = (): string => {
-    const options = [sequence()];
-    while (source[i] === '|') {
-      i++;
-      options.push(sequence());
-    }
-    return faker.helpers.arrayElement(options);
-  };
-  return alternation();
 }
 
 // ---- Containers

@@ -1,0 +1,30 @@
+/**
+ * Small helpers shared by the generator's modules.
+ */
+import type { Faker } from '@faker-js/faker';
+import type { SchemaObject } from '../document/schema.js';
+
+// A fixed window rather than faker.date.recent(), which moves with today's date and breaks seeding.
+const DATE_WINDOW = { from: '2020-01-01T00:00:00Z', to: '2025-12-31T23:59:59Z' };
+
+export const isObject = (v: unknown): v is SchemaObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+export const own = <T>(table: Record<string, T>, key: unknown): T | undefined =>
+  typeof key === 'string' && Object.hasOwn(table, key) ? table[key] : undefined;
+export const attempt = <T>(make: () => T): T | undefined => { try { return make(); } catch { return undefined; } };
+export const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+export const isoDateTime = (f: Faker): string => f.date.between(DATE_WINDOW).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Plain JSON from a document value: YAML hands over `Date`s, and callers may mutate what they get. */
+export function toJson(value: unknown, s: SchemaObject): unknown {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return undefined;
+    const iso = value.toISOString();
+    const dateOnly = s.format === 'date' || (s.format !== 'date-time' && iso.endsWith('T00:00:00.000Z'));
+    return dateOnly ? iso.slice(0, 10) : iso;
+  }
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'object' && value !== null) return attempt(() => JSON.parse(JSON.stringify(value)));
+  return typeof value === 'string' || typeof value === 'boolean' || value === null ? value : undefined;
+}
+

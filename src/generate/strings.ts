@@ -1,0 +1,106 @@
+/**
+ * Realistic strings: by format, then by property name (`email`, `city`, a pet's `name`), within
+ * the schema's lengths, or matching its pattern.
+ */
+import type { Faker } from '@faker-js/faker';
+import type { SchemaObject } from '../document/schema.js';
+import type { GenerateHints } from './from-schema.js';
+import { attempt, capitalise, isoDateTime, num, own, toJson } from './helpers.js';
+import { sampleRegex } from './sample-regex.js';
+
+const FORMATS: Record<string, (f: Faker) => string> = {
+  'date-time': isoDateTime, 'iso-date-time': isoDateTime,
+  date: (f) => isoDateTime(f).slice(0, 10),
+  time: (f) => isoDateTime(f).slice(11), 'iso-time': (f) => isoDateTime(f).slice(11),
+  email: (f) => f.internet.email(), 'idn-email': (f) => f.internet.email(),
+  uri: (f) => f.internet.url(), url: (f) => f.internet.url(), 'uri-reference': (f) => f.internet.url(),
+  iri: (f) => f.internet.url(), 'iri-reference': (f) => f.internet.url(), 'uri-template': (f) => f.internet.url(),
+  hostname: (f) => f.internet.domainName(), 'idn-hostname': (f) => f.internet.domainName(),
+  ipv4: (f) => f.internet.ipv4(), ipv6: (f) => f.internet.ipv6(), uuid: (f) => f.string.uuid(),
+  byte: (f) => Buffer.from(f.lorem.words(3)).toString('base64'),
+  binary: (f) => f.string.alphanumeric(16), password: (f) => f.internet.password({ length: 12 }),
+  duration: (f) => `P${f.number.int({ min: 1, max: 30 })}D`, 'json-pointer': (f) => `/${f.lorem.word()}`,
+};
+
+const PEOPLE = /^(users?|people|persons?|customers?|owners?|employees?|members?|authors?|accounts?|contacts?)$/i;
+const ANIMALS = /^(pets?|animals?|dogs?|cats?|birds?|horses?)$/i;
+const nameIn = (f: Faker, collection = ''): string => {
+  if (ANIMALS.test(collection)) return f.animal.petName();
+  return PEOPLE.test(collection) ? f.person.fullName() : capitalise(f.word.noun());
+};
+const BY_PROPERTY: [RegExp, (f: Faker, collection?: string) => string][] = [
+  [/^(id|uuid|guid)$|_id$|[a-z0-9]Id$|ID$/, (f) => f.string.uuid()],
+  [/^(first|given)_?name$/i, (f) => f.person.firstName()],
+  [/^(last|family|sur)_?name$/i, (f) => f.person.lastName()],
+  [/^(full_?|display_?)?name$/i, nameIn],
+  [/user_?name|login|nickname/i, (f) => f.internet.username()],
+  [/e_?mail/i, (f) => f.internet.email()],
+  [/phone|mobile|^tel|fax/i, (f) => f.phone.number()],
+  [/password|secret/i, (f) => f.internet.password({ length: 12 })],
+  [/^title$|headline|subject/i, (f) => capitalise(f.lorem.words(3))],
+  [/description|summary|bio|comment|note|message|text/i, (f) => f.lorem.sentence()],
+  [/(At|Date|Time|_at|_date|_on)$|^(date|time|timestamp)$/, isoDateTime],
+  [/city|town/i, (f) => f.location.city()],
+  // A short list, because location.countryCode() needs the `base` locale, which callers may not load.
+  [/country_?code/i, (f) => f.helpers.arrayElement(['US', 'GB', 'DE', 'FR', 'NL', 'ES', 'IT', 'SE', 'JP', 'CA'])],
+  [/country/i, (f) => f.location.country()],
+  [/^ip(v4)?(_?address)?$/i, (f) => f.internet.ipv4()],
+  [/street|address/i, (f) => f.location.streetAddress()],
+  [/zip|postal/i, (f) => f.location.zipCode()],
+  [/company|organi[sz]ation|employer/i, (f) => f.company.name()],
+  [/image|photo|avatar|picture|thumbnail|logo/i, (f) => f.image.url()],
+  [/url|website|homepage|link|href/i, (f) => f.internet.url()],
+  [/colou?r/i, (f) => f.color.human()],
+  [/^tags?$|label|keyword/i, (f) => f.word.adjective().toLowerCase()],
+  [/status/i, (f) => f.helpers.arrayElement(['active', 'pending', 'inactive'])],
+  [/currency/i, (f) => f.finance.currencyCode()],
+];
+
+export function generateString(faker: Faker, s: SchemaObject, hints: GenerateHints): string {
+  const min = Math.max(0, Math.floor(num(s.minLength) ?? 0));
+  const max = Math.max(min, Math.floor(num(s.maxLength) ?? Infinity));
+  const fits = (v: string) => v.length >= min && v.length <= max;
+  const regex = typeof s.pattern === 'string' ? compileRegex(s.pattern) : undefined;
+  if (regex) {
+    const matched = fromPattern(faker, s.pattern, regex, fits) ?? documentedString(faker, s, (v) => regex.test(v));
+    if (matched !== undefined) return matched;
+  }
+  const format = own(FORMATS, s.format);
+  const heuristic = format ? undefined : BY_PROPERTY.find(([test]) => test.test(hints.propertyName ?? ''))?.[1];
+  // A Faker method can throw for data the caller's locale lacks: then fall through to plain words.
+  const produce = (): string =>
+    attempt(() => format?.(faker) ?? heuristic?.(faker, hints.collection))
+    ?? (faker.datatype.boolean() ? documentedString(faker, s, fits) : undefined)
+    ?? faker.lorem.words({ min: 1, max: 3 });
+  let value = produce();
+  // Another try is better than cutting an email or a date into something malformed.
+  for (let tries = 0; tries < 5 && !fits(value); tries++) value = produce();
+  const cut = value.length > max ? value.slice(0, max).trimEnd() : value;
+  return cut.length < min ? cut + faker.string.alpha({ length: min - cut.length, casing: 'lower' }) : cut;
+}
+
+/** One of the schema's own `example`/`examples`/`default` strings that passes `accept`. */
+function documentedString(faker: Faker, s: SchemaObject, accept: (v: string) => boolean): string | undefined {
+  const candidates = [s.example, ...(Array.isArray(s.examples) ? s.examples : []), s.default];
+  const usable = candidates.map((v) => toJson(v, s)).filter((v): v is string => typeof v === 'string' && accept(v));
+  return usable.length > 0 ? faker.helpers.arrayElement(usable) : undefined;
+}
+
+function compileRegex(pattern: string): RegExp | undefined {
+  return attempt(() => new RegExp(pattern, 'u')) ?? attempt(() => new RegExp(pattern));
+}
+
+/** A string matching `regex`, preferably one that `fits`: Faker's fromRegExp first, then our sampler. */
+function fromPattern(faker: Faker, pattern: string, regex: RegExp, fits: (v: string) => boolean) {
+  let fallback: string | undefined;
+  // fromRegExp reads escapes (`\d`), groups and alternation literally: those go straight to our sampler.
+  const fakerCan = !/[\\(|]/.test(pattern);
+  for (let tries = 0; tries < 10; tries++) {
+    const useFaker = fakerCan && tries < 3;
+    const candidate = attempt(() => (useFaker ? faker.helpers.fromRegExp(regex) : sampleRegex(faker, pattern)));
+    if (candidate === undefined || !regex.test(candidate)) continue;
+    if (fits(candidate)) return candidate;
+    fallback ??= candidate;
+  }
+  return fallback;
+}
