@@ -186,7 +186,7 @@ function handler(
     if (result instanceof ApiError) return errorResponse(result, deprecation);
     const headers = { ...deprecation, ...result.headers };
     if (result.body === undefined) return new Response(null, { status: result.status, headers });
-    if (Buffer.isBuffer(result.body) || typeof result.body === 'string' && headers['Content-Type'] && !/json/.test(headers['Content-Type'])) {
+    if (Buffer.isBuffer(result.body) || (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json'))) {
       return new Response(result.body as string, { status: result.status, headers });
     }
     return new Response(JSON.stringify(result.body), { status: result.status, headers: { 'Content-Type': 'application/json', ...headers } });

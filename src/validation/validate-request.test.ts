@@ -124,3 +124,18 @@ describe('request validation', () => {
     expect(body.id).not.toBe(999);
   });
 });
+
+describe('form bodies (any document)', () => {
+  it('types form fields by their schema, and names the ones that break it', async () => {
+    const { createMock } = await import('../app.js');
+    const { loadDocument } = await import('../document/load-document.js');
+    const { CORPUS } = await import('../test-support/petstore.js');
+    const { app } = createMock(await loadDocument(`${CORPUS}/oai-uspto.yaml`));
+    const post = (body: string) =>
+      app.request('/ds-api/oa_citations/v1/records', { method: 'POST', body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect((await post('criteria=*:*&start=0&rows=10')).status).toBe(200);
+    const refused = await post('criteria=*:*&start=zero');
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as any).message).toBe('body.start: must be integer');
+  });
+});

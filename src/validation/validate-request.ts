@@ -38,6 +38,11 @@ export function compileRequestValidator(operation: Operation, ctx: CompileContex
   const parseParameters = compileParameterParser(operation.parameters);
   const checkParameters = compileSafely(ctx, parametersSchema(operation, ctx.converter), `${operation.id} parameters`);
   const declared = Object.keys(operation.requestBody?.content ?? {});
+  const formParsers = new Map(
+    declared
+      .filter((media) => media.toLowerCase().startsWith('application/x-www-form-urlencoded'))
+      .map((media) => [media, formParser(operation.requestBody!.content[media]?.schema)]),
+  );
   const bodyValidators = new Map<string, ValidateFunction | undefined>(
     declared.map((media) => [
       media,
@@ -60,8 +65,14 @@ export function compileRequestValidator(operation: Operation, ctx: CompileContex
     const media = parseMediaType(contentType);
     const declaredMedia = media && matchMediaType(declared, media.essence);
     if (!media || !declaredMedia) return errors.invalidContentType(contentType, accepted);
-    const decoded = decodeBody(bytes, media.essence, media.charset);
+    let decoded = decodeBody(bytes, media.essence, media.charset);
     if (decoded instanceof ApiError) return decoded;
+    const parseForm = formParsers.get(declaredMedia);
+    if (parseForm) {
+      const form = parseForm(decoded as string);
+      problems.push(...form.problems);
+      decoded = form.values;
+    }
     const validate = bodyValidators.get(declaredMedia);
     if (validate) {
       try {
@@ -88,12 +99,27 @@ function decodeBody(bytes: ArrayBuffer, essence: string, charset: string | undef
   } catch {
     return errors.invalidJson('it is not valid UTF-8');
   }
-  if (form) return Object.fromEntries(new URLSearchParams(text));
+  if (form) return text; // typed by the form parser of the operation
   try {
     return JSON.parse(text);
   } catch (error) {
     return errors.invalidJson(error instanceof RangeError ? 'it is nested too deeply' : String((error as Error).message).replace(/\.$/, ''));
   }
+}
+
+/**
+ * A form body is a query string whose fields are the schema's properties: the parameter parser
+ * (form style, exploded) decodes and types it.
+ */
+function formParser(schema: SchemaObject | undefined) {
+  const properties = Object.entries<SchemaObject>(schema?.properties ?? {});
+  const parse = compileParameterParser(
+    properties.map(([name, property]) => ({ name, in: 'query', required: false, style: 'form', explode: true, schema: property })),
+  );
+  return (text: string) => {
+    const { values, problems } = parse({ path: {}, query: text, header: () => undefined });
+    return { values: values.query, problems: problems.map((p) => ({ ...p, path: p.path.replace(/^query\./, 'body.') })) };
+  };
 }
 
 /** One object schema for every parameter location, so one Ajv call checks them all. */
