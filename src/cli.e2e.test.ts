@@ -1,29 +1,13 @@
 /**
  * The real CLI, started as a child process on a free port, spoken to over HTTP.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, ROOT } from './test-support/petstore.js';
-
-const CLI = join(ROOT, 'dist/cli.js');
-
-/** Starts the CLI and resolves with its URL once the banner says it listens. */
-export function startCli(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcessWithoutNullStreams; url: string; banner: string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env, PORT: '' } });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match && out.includes('try')) resolve({ child, url: match[1], banner: out });
-    });
-    child.stderr.on('data', (chunk) => (out += chunk));
-    child.on('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${out}`)));
-  });
-}
+import { CORPUS } from './test-support/petstore.js';
+import { CLI, startCli } from './test-support/processes.js';
 
 /** Runs the CLI to completion and returns its exit code and output. */
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

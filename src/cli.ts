@@ -11,7 +11,8 @@ import { DocumentLoadError, loadDocument } from './document/load-document.js';
 import { startServer } from './server.js';
 import { FixtureError } from './state/load-fixtures.js';
 
-const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+// This file runs as dist/src/cli.js: the package root is two levels up.
+const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 const EMBEDDED_SPEC = `${packageRoot}spec/openapi.yaml`;
 const EMBEDDED_FIXTURES = `${packageRoot}fixtures`;
 

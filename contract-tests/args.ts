@@ -1,0 +1,84 @@
+/**
+ * The contract CLI's flags, parsed without side effects.
+ */
+import { parseArgs } from 'node:util';
+import { CHECK_IDS, type CheckId } from './case.js';
+
+export interface ContractArgs {
+  command: 'run';
+  baseUrl: string;
+  token?: string;
+  spec?: string;
+  junit?: string;
+  coverage: string;
+  only?: CheckId[];
+  operations?: string[];
+  readOnly: boolean;
+  seed?: number;
+}
+
+export const CONTRACT_USAGE = `Usage: npm run contract -- --base-url URL [--token TOKEN] [options]
+
+Checks a live implementation against the OpenAPI document: status codes, response schemas, the
+Error shape, headers, authentication, rejection of bad input, and stateful behaviour. Exits 0 only
+when everything conforms. Creates its own data through the API and deletes it afterwards.
+
+Options:
+  --base-url URL      where the implementation answers (stands in for the document's server URL)
+  --token TOKEN       the API key to authenticate with (also CONTRACT_TOKEN)
+  --spec FILE         the document (default: the embedded spec/openapi.yaml)
+  --junit FILE        write a JUnit XML report
+  --coverage FILE     write the operation x status coverage as JSON (default contract-coverage.json)
+  --only CHECK        run only this check; repeat or separate with commas
+  --operation ID      only cases of this operation id; repeat or separate with commas
+  --read-only         send only requests that change nothing
+  --seed N            seed for generated request data (default 1)
+  -h, --help          show this help
+
+Checks: ${CHECK_IDS.join(', ')}
+`;
+
+const list = (values: string[] | undefined) => values?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+
+export function parseContractArgs(argv: string[], env: Record<string, string | undefined>): ContractArgs | { command: 'help' } | { command: 'error'; message: string } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        'base-url': { type: 'string' },
+        token: { type: 'string' },
+        spec: { type: 'string' },
+        junit: { type: 'string' },
+        coverage: { type: 'string' },
+        only: { type: 'string', multiple: true },
+        operation: { type: 'string', multiple: true },
+        'read-only': { type: 'boolean' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    return { command: 'error', message: `${(error as Error).message.split('\n')[0]} (see --help).` };
+  }
+  if (values.help) return { command: 'help' };
+  const baseUrl = values['base-url'];
+  if (!baseUrl || !/^https?:\/\/[^/]/.test(baseUrl)) return { command: 'error', message: '--base-url must be an http(s) URL, e.g. --base-url http://127.0.0.1:4010.' };
+  const only = list(values.only);
+  const unknown = only?.filter((id) => !(CHECK_IDS as readonly string[]).includes(id));
+  if (unknown?.length) return { command: 'error', message: `Unknown check ${unknown.join(', ')}; the checks are: ${CHECK_IDS.join(', ')}.` };
+  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) return { command: 'error', message: `--seed must be a non-negative integer, not "${values.seed}".` };
+  return {
+    command: 'run',
+    baseUrl,
+    token: values.token ?? env.CONTRACT_TOKEN,
+    spec: values.spec,
+    junit: values.junit,
+    coverage: values.coverage ?? 'contract-coverage.json',
+    only: only as CheckId[] | undefined,
+    operations: list(values.operation),
+    readOnly: values['read-only'] ?? false,
+    seed: values.seed === undefined ? undefined : Number(values.seed),
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * The contract suite against the mock, three ways: in-process, over a real socket against the
+ * started CLI, and behind `prism proxy --errors` (Prism validating every request and response).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from '../src/server.js';
+import { petstore, petstoreDocument, ROOT } from '../src/test-support/petstore.js';
+import { startCli, startProcess, freePort } from '../src/test-support/processes.js';
+import { describeFailure } from './case.js';
+import { FAULTS } from './faults.js';
+import { formatCoverage, formatSummary } from './report/console.js';
+import { ContractSetupError, runContract } from './run-contract.js';
+
+const document = await petstoreDocument();
+const TOKEN = 'petstore-demo-key';
+const inProcess = (handler: (request: Request) => Promise<Response> | Response) => (url: string, init: RequestInit) => Promise.resolve(handler(new Request(url, init)));
+const stop: Array<() => unknown> = [];
+afterAll(async () => {
+  for (const s of stop.reverse()) await s();
+});
+
+describe('the contract suite against the mock', () => {
+  it('passes in-process, exercises every declared status but the sunset 410, and leaves no data behind', async () => {
+    const mock = await petstore();
+    const before = JSON.stringify(mock.store.counts());
+    const report = await runContract({ document, baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(mock.app.fetch) });
+    process.stdout.write(formatCoverage(report.coverage) + formatSummary(report));
+    expect(report.failures.map(describeFailure)).toEqual([]);
+    expect(report.requests).toBeGreaterThan(300);
+    expect(report.coverage.filter((r) => !r.exercised).map((r) => `${r.operationId} ${r.status}`)).toEqual(['getPet 410']);
+    expect(JSON.stringify(mock.store.counts())).toBe(before);
+  });
+
+  it('passes over a real socket against the started CLI', async () => {
+    const cli = await startCli([]);
+    stop.push(() => cli.child.kill('SIGKILL'));
+    const report = await runContract({ document, baseUrl: cli.url, token: TOKEN });
+    expect(report.failures.map(describeFailure)).toEqual([]);
+  });
+
+  it('passes behind prism proxy --errors, and Prism reports no violation', async () => {
+    const cli = await startCli([]);
+    stop.push(() => cli.child.kill('SIGKILL'));
+    const port = await freePort();
+    const prism = await startProcess(join(ROOT, 'node_modules/.bin/prism'), ['proxy', join(ROOT, 'spec/openapi.yaml'), cli.url, '--errors', '--port', String(port), '--host', '127.0.0.1'], /Prism is listening/);
+    stop.push(() => prism.child.kill('SIGKILL'));
+    // Prism refuses invalid requests itself, so only checks whose requests are valid go through it.
+    const only = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance', 'response_headers_conformance', 'error_shape', 'unknown_resource', 'create_read_back', 'update_persists', 'list_contains_created', 'filter_conformance', 'pagination_conformance', 'use_after_delete', 'repeated_delete', 'referential_integrity', 'state_transitions'] as const;
+    const report = await runContract({ document, baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, only: [...only] });
+    expect(report.failures.map(describeFailure)).toEqual([]);
+    expect(report.requests).toBeGreaterThan(100);
+    expect(prism.output()).toMatch(/Forwarding "get" request/);
+    expect(prism.output()).not.toMatch(/violation|Violation|✖/);
+  }, 60_000);
+
+  it('fails behind Prism when the upstream breaks the document (Prism sees it too)', async () => {
+    const mock = await petstore();
+    const broken = FAULTS.find((f) => f.name === 'pet-without-name')!.wrap(mock);
+    const upstream = await startServer({ fetch: broken }, { port: 0, host: '127.0.0.1' });
+    stop.push(() => upstream.close());
+    const port = await freePort();
+    const prism = await startProcess(join(ROOT, 'node_modules/.bin/prism'), ['proxy', join(ROOT, 'spec/openapi.yaml'), upstream.url, '--errors', '--port', String(port), '--host', '127.0.0.1'], /Prism is listening/);
+    stop.push(() => prism.child.kill('SIGKILL'));
+    const report = await runContract({ document, baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, only: ['not_a_server_error', 'response_schema_conformance'] });
+    expect(report.failures.length).toBeGreaterThan(0);
+    expect(prism.output()).toMatch(/VIOLATIONS: Request\/Response not valid/);
+  }, 60_000);
+
+  it('stops, rather than passing, when the server refuses its token', async () => {
+    const mock = await petstore();
+    await expect(runContract({ document, baseUrl: 'http://mock.test', token: 'wrong', fetch: inProcess(mock.app.fetch) })).rejects.toThrow(ContractSetupError);
+  });
+
+  it('narrows to one check and one operation, and sends nothing that changes state with readOnly', async () => {
+    const mock = await petstore();
+    const requests: string[] = [];
+    const spy = (r: Request) => (requests.push(r.method), mock.app.fetch(r));
+    const only = await runContract({ document, baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(spy), only: ['auth_enforced'], operations: ['listPets'] });
+    expect(only.checks).toEqual(['auth_enforced']);
+    expect(only.coverage.map((r) => r.operationId)).toEqual(['listPets', 'listPets', 'listPets']);
+    requests.length = 0;
+    const readOnly = await runContract({ document, baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(spy), readOnly: true });
+    expect(readOnly.failures).toEqual([]);
+    expect(new Set(requests)).toEqual(new Set(['GET']));
+  });
+});
+
+describe('proof of strength: broken implementations', () => {
+  const killed: string[] = [];
+  afterAll(() => {
+    process.stdout.write(`kill rate: ${killed.length}/${FAULTS.length} faults caught\n`);
+  });
+
+  for (const fault of FAULTS) {
+    it(`catches ${fault.name} (${fault.breaks}) with ${fault.caughtBy}`, async () => {
+      const mock = await petstore();
+      const report = await runContract({ document, baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(fault.wrap(mock)) });
+      const caught = report.failures.filter((f) => f.check === fault.caughtBy);
+      expect(caught.length, `${fault.name} was not caught by ${fault.caughtBy}; failures: ${report.failures.map((f) => f.check).join(', ') || 'none'}`).toBeGreaterThan(0);
+      expect(describeFailure(caught[0])).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \/\S*: received .+, documented .+/);
+      killed.push(fault.name);
+    });
+  }
+});
+
+describe('npm run contract', () => {
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(ROOT, 'dist/contract-tests/cli.js'), ...args], { cwd: mkdtempSync(join(tmpdir(), 'contract-')) });
+      let out = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (out += c));
+      child.on('exit', (code) => resolve({ code, out }));
+    });
+
+  it('exits 0 against the mock and writes JUnit XML and the coverage JSON', async () => {
+    const cli = await startCli([]);
+    stop.push(() => cli.child.kill('SIGKILL'));
+    const dir = mkdtempSync(join(tmpdir(), 'junit-'));
+    const result = await run(['--base-url', cli.url, '--token', TOKEN, '--junit', join(dir, 'junit.xml'), '--coverage', join(dir, 'coverage.json')]);
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toMatch(/PASS: the implementation conforms \(\d+ requests, 18 checks, [\d.]+ s\)/);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="contract" tests="\d+" failures="0"/);
+    expect(JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8'))[0]).toEqual({ operationId: 'listPets', operation: 'GET /pets', status: '200', exercised: true });
+  });
+
+  it('exits 1 against a broken server, listing what is wrong, with failures in the JUnit XML', async () => {
+    const mock = await petstore();
+    const upstream = await startServer({ fetch: FAULTS.find((f) => f.name === 'pet-without-name')!.wrap(mock) }, { port: 0, host: '127.0.0.1' });
+    stop.push(() => upstream.close());
+    const dir = mkdtempSync(join(tmpdir(), 'junit-'));
+    const result = await run(['--base-url', upstream.url, '--token', TOKEN, '--junit', join(dir, 'junit.xml')]);
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('[response_schema_conformance] GET /pets/{petId}: received 200 without body.name, documented 200 requires field `name`');
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<failure message="GET \/pets\/\{petId\}: received 200 without body.name/);
+  });
+
+  it('exits 2 with a sentence for a refused token, an unreachable server or a bad flag', async () => {
+    const cli = await startCli([]);
+    stop.push(() => cli.child.kill('SIGKILL'));
+    expect(await run(['--base-url', cli.url, '--token', 'wrong'])).toMatchObject({ code: 2, out: expect.stringMatching(/refused the credentials: GET \/pets answered 401/) });
+    const nobody = await freePort();
+    expect(await run(['--base-url', `http://127.0.0.1:${nobody}`, '--token', TOKEN])).toMatchObject({ code: 2, out: expect.stringMatching(new RegExp(`Cannot talk to http://127\\.0\\.0\\.1:${nobody}: ECONNREFUSED`)) });
+    expect(await run(['--base-url', cli.url, '--only', 'nope'])).toMatchObject({ code: 2, out: expect.stringMatching(/Unknown check nope/) });
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * The stateful lifecycle of every collection the document defines: create, read back equal,
+ * update, read back updated, find it in the list, filter, paginate, delete, read gives 404,
+ * delete again gives 404. A collection without a create (a sub-resource) gets read and update,
+ * and its record is put back as it was.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Collection } from '../../src/operations/infer-collections.js';
+import { mergedProperties } from '../../src/operations/infer-collections.js';
+import type { Exchange } from '../case.js';
+import type { ContractContext } from '../context.js';
+import type { Phase, Targets } from './phase.js';
+import { successStatuses } from './phase.js';
+import { createRecord, listItems, listedRecord } from './records.js';
+
+type Row = Record<string, unknown>;
+const PAGINATION = /^(limit|offset|page|per_page|perPage|pageSize|page_size|size|skip|start|cursor)$/;
+
+/** What differs between two records, or undefined when they are equal. */
+function difference(expected: Row, actual: unknown, fields = Object.keys(expected)): string | undefined {
+  if (!actual || typeof actual !== 'object') return `with body ${JSON.stringify(actual)}`;
+  const wrong = fields.find((field) => !isDeepStrictEqual(expected[field], (actual as Row)[field]));
+  return wrong && `with ${wrong} = ${JSON.stringify((actual as Row)[wrong]) ?? 'nothing'} instead of ${JSON.stringify(expected[wrong])}`;
+}
+
+async function readBack(ctx: ContractContext, collection: Collection, key: unknown, check: 'create_read_back' | 'update_persists', expected: Row, fields?: string[]) {
+  const read = ctx.operation(collection, 'read');
+  if (!read) return;
+  await ctx.request(read, {
+    label: check === 'create_read_back' ? 'read back the created record' : 'read back the updated record',
+    params: { [collection.keyParam]: key },
+    expect: { check, status: [200], documented: check === 'create_read_back' ? 'the record as created' : 'the record with the update applied', body: (body) => difference(expected, body, fields) },
+  });
+}
+
+async function update(ctx: ContractContext, collection: Collection, record: Row, targets: Targets): Promise<void> {
+  const key = record[collection.keyProperty];
+  for (const action of ['replace', 'merge'] as const) {
+    const op = ctx.operation(collection, action);
+    if (!op) continue;
+    const refs = Object.fromEntries(collection.references.map((r) => [r.property, record[r.property]]));
+    const body = ctx.validBody(op, refs, await targets.prepare[`${collection.name}:${action}`]?.(ctx));
+    if (!body) continue;
+    const exchange = await ctx.request(op, {
+      label: `${action} the record`,
+      params: { [collection.keyParam]: key },
+      body,
+      expect: { check: 'update_persists', status: successStatuses(op), documented: `${successStatuses(op).join(' or ')} for a valid ${op.method.toUpperCase()}` },
+    });
+    if (exchange.status < 300) {
+      const fields = Object.keys(body).filter((f) => f in mergedProperties(collection.schema) && f !== collection.keyProperty);
+      await readBack(ctx, collection, key, 'update_persists', body, fields);
+    }
+  }
+}
+
+async function findInList(ctx: ContractContext, collection: Collection, record: Row): Promise<void> {
+  const list = ctx.operation(collection, 'list');
+  if (!list) return;
+  const key = record[collection.keyProperty];
+  const keyFilter = list.parameters.find((p) => p.in === 'query' && (p.name === collection.keyProperty || p.name === `${collection.keyProperty}s`));
+  const has = (json: unknown) => listItems(collection, json).some((item) => String(item[collection.keyProperty]) === String(key));
+  const documented = `the list contains ${collection.keyProperty} ${String(key)}`;
+  if (keyFilter) {
+    await ctx.request(list, { label: `list by ${keyFilter.name}`, query: `${keyFilter.name}=${encodeURIComponent(String(key))}`, expect: { check: 'list_contains_created', status: [200], documented, body: (json) => (has(json) ? undefined : 'without it') } });
+    return;
+  }
+  const limit = list.parameters.find((p) => p.in === 'query' && /^(limit|per_page|pageSize|size)$/.test(p.name));
+  const offset = list.parameters.find((p) => p.in === 'query' && /^(offset|skip|start)$/.test(p.name));
+  const size = Number(limit?.schema.maximum ?? 100);
+  for (let page = 0; page < 50; page++) {
+    const query = [limit && `${limit.name}=${size}`, offset && `${offset.name}=${page * size}`].filter(Boolean).join('&');
+    const exchange = await ctx.request(list, { label: 'look for the created record in the list', query });
+    if (has(exchange.json)) return;
+    if (!offset || listItems(collection, exchange.json).length < size) break;
+  }
+  ctx.fail(list, 'list_contains_created', 'look for the created record in the list', 'a list without it on any page', documented);
+}
+
+async function filters(ctx: ContractContext, collection: Collection, record: Row): Promise<void> {
+  const list = ctx.operation(collection, 'list');
+  if (!list) return;
+  const properties = mergedProperties(collection.schema);
+  const limit = list.parameters.find((p) => p.in === 'query' && /^(limit|per_page|pageSize|size)$/.test(p.name));
+  const keyFilter = list.parameters.find((p) => p.in === 'query' && p.name === collection.keyProperty);
+  const page = limit ? `&${limit.name}=${Number(limit.schema.maximum ?? 100)}` : '';
+  for (const p of list.parameters.filter((p) => p.in === 'query' && !PAGINATION.test(p.name) && p !== keyFilter && properties[p.name])) {
+    const value = record[p.name];
+    if (value === undefined || value === null || typeof value === 'object') continue;
+    const matches = (json: unknown) => listItems(collection, json).find((item) => String(item[p.name]) !== String(value));
+    await ctx.request(list, {
+      label: `filter ${p.name}=${String(value)}`,
+      query: `${p.name}=${encodeURIComponent(String(value))}${page}`,
+      expect: { check: 'filter_conformance', status: [200], documented: `only records with ${p.name} = ${JSON.stringify(value)}`, body: (json) => { const other = matches(json); return other && `with a record whose ${p.name} is ${JSON.stringify(other[p.name])}`; } },
+    });
+    // The record must not come back under another value of the filter.
+    const schema = p.schema.type === 'array' ? p.schema.items : p.schema;
+    const other = Array.isArray(schema?.enum) ? schema.enum.find((v: unknown) => v !== value) : undefined;
+    if (other !== undefined && keyFilter) {
+      await ctx.request(list, {
+        label: `filter ${p.name}=${String(other)} with ${keyFilter.name}=${String(record[collection.keyProperty])}`,
+        query: `${p.name}=${encodeURIComponent(String(other))}&${keyFilter.name}=${encodeURIComponent(String(record[collection.keyProperty]))}`,
+        expect: { check: 'filter_conformance', status: [200], documented: `no record with ${p.name} = ${JSON.stringify(value)} under ${p.name}=${String(other)}`, body: (json) => (listItems(collection, json).length ? `with ${collection.keyProperty} ${String(record[collection.keyProperty])}, whose ${p.name} is ${JSON.stringify(value)}` : undefined) },
+      });
+    }
+  }
+}
+
+async function paginate(ctx: ContractContext, collection: Collection): Promise<void> {
+  const list = ctx.operation(collection, 'list');
+  const limit = list?.parameters.find((p) => p.in === 'query' && /^(limit|per_page|pageSize|size)$/.test(p.name));
+  const offset = list?.parameters.find((p) => p.in === 'query' && /^(offset|skip|start)$/.test(p.name));
+  if (!list || !limit || !offset) return;
+  const keys = (json: unknown) => listItems(collection, json).map((item) => String(item[collection.keyProperty]));
+  /** The page must hold min(2, total - start) records when the total is known, at most 2 otherwise. */
+  const size = (start: number) => (json: unknown, ex: Exchange) => {
+    const n = keys(json).length;
+    const total = Number(ex.headers.get('x-total-count') ?? NaN);
+    const expected = Number.isNaN(total) ? undefined : Math.max(0, Math.min(2, total - start));
+    if (n > 2) return `with ${n} records`;
+    return expected !== undefined && n !== expected ? `with ${n} records of ${total}` : undefined;
+  };
+  const page = (start: number) => `${limit.name}=2&${offset.name}=${start}`;
+  const first = await ctx.request(list, { label: 'page 1 of size 2', query: page(0), expect: { check: 'pagination_conformance', status: [200], documented: 'min(2, total) records at offset 0', body: size(0) } });
+  const firstKeys = new Set(keys(first.json));
+  await ctx.request(list, {
+    label: 'page 2 of size 2',
+    query: page(2),
+    expect: {
+      check: 'pagination_conformance',
+      status: [200],
+      documented: 'min(2, total - 2) records at offset 2, none of them on page 1',
+      body: (json, ex) => size(2)(json, ex) ?? (keys(json).some((k) => firstKeys.has(k)) ? `with records also on page 1 (${keys(json).join(', ')})` : undefined),
+    },
+  });
+}
+
+async function remove(ctx: ContractContext, collection: Collection, key: unknown): Promise<void> {
+  const del = ctx.operation(collection, 'delete');
+  if (!del) return;
+  const params = { [collection.keyParam]: key };
+  const deleted = await ctx.request(del, { label: 'delete the record', params, expect: { check: 'use_after_delete', status: successStatuses(del), documented: `${successStatuses(del).join(' or ')} for the DELETE of an existing record` } });
+  if (deleted.status >= 300) return;
+  const read = ctx.operation(collection, 'read');
+  if (read) await ctx.request(read, { label: 'read after delete', params, expect: { check: 'use_after_delete', status: [404], documented: '404 after DELETE' } });
+  await ctx.request(del, { label: 'delete again', params, expect: { check: 'repeated_delete', status: [404], documented: '404 for a second DELETE' } });
+}
+
+export const lifecyclePhase: Phase = {
+  name: 'lifecycle',
+  checks: ['create_read_back', 'update_persists', 'list_contains_created', 'filter_conformance', 'pagination_conformance', 'use_after_delete', 'repeated_delete'],
+  changesState: true,
+  async run(ctx, targets) {
+    for (const collection of ctx.collections.filter((c) => c.scopeParams.length === 0)) {
+      if (!ctx.operation(collection, 'create')) {
+        const record = await listedRecord(ctx, collection, targets.prepare);
+        if (!record) continue;
+        await update(ctx, collection, record, targets);
+        const restore = ctx.operation(collection, 'replace');
+        const body = restore && Object.fromEntries(Object.entries(record).filter(([k]) => k !== collection.keyProperty));
+        if (restore && body) await ctx.request(restore, { label: 'put the record back as it was', params: { [collection.keyParam]: record[collection.keyProperty] }, body });
+        continue;
+      }
+      const create = ctx.operation(collection, 'create')!;
+      const record = await createRecord(ctx, collection, {}, targets.prepare);
+      if (!record) {
+        await ctx.request(create, { label: 'a valid create', body: ctx.validBody(create), expect: { check: 'create_read_back', status: successStatuses(create), documented: `${successStatuses(create).join(' or ')} for a valid create` } });
+        continue;
+      }
+      const key = record[collection.keyProperty];
+      await readBack(ctx, collection, key, 'create_read_back', record);
+      await findInList(ctx, collection, record);
+      await filters(ctx, collection, record);
+      await paginate(ctx, collection);
+      await update(ctx, collection, record, targets);
+      await remove(ctx, collection, key);
+    }
+  },
+};

@@ -1,0 +1,109 @@
+/**
+ * The Petstore's own business rules, written by hand from the document's descriptions:
+ * references between records (422, 409) and the stock and status transitions of orders.
+ * Runs only against the Petstore document (every operation it names must exist).
+ */
+import type { CheckId } from '../case.js';
+import type { ContractContext } from '../context.js';
+import type { Phase } from './phase.js';
+import type { CreatePreparation } from './records.js';
+
+const OPERATIONS = ['createPet', 'updatePet', 'deletePet', 'createCategory', 'deleteCategory', 'placeOrder', 'updateOrder', 'listPets', 'getInventoryItem', 'updateInventoryItem'];
+
+type Row = Record<string, unknown>;
+
+export function isPetstore(ctx: ContractContext): boolean {
+  const ids = new Set(ctx.operations.map((op) => op.id));
+  return OPERATIONS.every((id) => ids.has(id));
+}
+
+/** A body test: the field has the expected value. */
+const field = (name: string, expected: unknown) => (body: unknown) => {
+  const actual = (body as Row | undefined)?.[name];
+  return actual === expected ? undefined : `with ${name} = ${JSON.stringify(actual)}`;
+};
+
+/** A small DSL over the operations: each step sends one request and may state what it expects. */
+function steps(ctx: ContractContext) {
+  const op = (id: string) => ctx.operations.find((o) => o.id === id)!;
+  const send = (id: string, label: string, params: Row, body?: unknown, check?: CheckId, status?: number[], documented?: string, expectBody?: (b: unknown) => string | undefined) =>
+    ctx.request(op(id), { label, params, body, expect: check && { check, status, documented: documented ?? `${status?.join(' or ')} for ${label}`, body: expectBody } });
+  return {
+    async pet(stock: number, categoryId?: unknown): Promise<Row> {
+      const pet = (await send('createPet', 'create a pet for a scenario', {}, { name: 'Scenario', ...(categoryId === undefined ? {} : { categoryId }) })).json as Row;
+      await send('updateInventoryItem', `stock the pet with ${stock}`, { petId: pet.id }, { quantity: stock });
+      return pet;
+    },
+    order: (petId: unknown, quantity: number, check?: CheckId, status?: number[], documented?: string) => send('placeOrder', `order ${quantity} of pet ${String(petId)}`, {}, { petId, quantity }, check, status, documented),
+    move: (orderId: unknown, to: string, status = [200], documented?: string) => send('updateOrder', `move order ${String(orderId)} to ${to}`, { orderId }, { status: to }, 'state_transitions', status, documented),
+    expectStock: (petId: unknown, quantity: number, why: string) =>
+      send('getInventoryItem', `stock of pet ${String(petId)} ${why}`, { petId }, undefined, 'state_transitions', [200], `stock ${quantity} ${why}`, field('quantity', quantity)),
+    expectStatus: (petId: unknown, status: string, why: string) =>
+      ctx.request(op('listPets'), {
+        label: `status of pet ${String(petId)} ${why}`,
+        query: `id=${String(petId)}`,
+        expect: { check: 'state_transitions', status: [200], documented: `pet status ${status} ${why}`, body: (b) => field('status', status)(Array.isArray(b) ? b[0] : undefined) },
+      }),
+    send,
+  };
+}
+
+/** The lifecycle of orders needs a pet with stock: prepared here. */
+export const petstorePreparations: Record<string, CreatePreparation> = {
+  async orders(ctx) {
+    const pet = await steps(ctx).pet(5);
+    return { petId: pet.id, quantity: 1 };
+  },
+  // The generic update of an order may only complete or cancel it.
+  'orders:merge': async () => ({ status: 'cancelled' }),
+};
+
+export const petstorePhase: Phase = {
+  name: 'petstore rules',
+  checks: ['referential_integrity', 'state_transitions'],
+  changesState: true,
+  async run(ctx) {
+    if (!isPetstore(ctx)) return;
+    const s = steps(ctx);
+    const missing = 9_007_199_254_740_000;
+
+    // References.
+    await s.send('createPet', 'a pet in a category that does not exist', {}, { name: 'Ghost', categoryId: missing }, 'referential_integrity', [422], '422 CATEGORY_NOT_FOUND', field('code', 'CATEGORY_NOT_FOUND'));
+    await s.order(missing, 1, 'referential_integrity', [422], '422 PET_NOT_FOUND for an order of a pet that does not exist');
+    const category = (await s.send('createCategory', 'a category for a scenario', {}, { name: 'Scenario' })).json as Row;
+    const member = await s.pet(0, category.id);
+    await s.send('deleteCategory', 'delete a category that a pet uses', { categoryId: category.id }, undefined, 'referential_integrity', [409], '409 CATEGORY_IN_USE', field('code', 'CATEGORY_IN_USE'));
+    await s.send('updatePet', 'move the pet to a category that does not exist', { petId: member.id }, { categoryId: missing }, 'referential_integrity', [422], '422 CATEGORY_NOT_FOUND');
+
+    // Placing orders takes stock; the last unit makes the pet pending.
+    const pet = await s.pet(2);
+    const first = (await s.order(pet.id, 1, 'state_transitions', [201], '201 for an order within the stock')).json as Row;
+    await s.expectStock(pet.id, 1, 'after an order of 1 out of 2');
+    await s.expectStatus(pet.id, 'available', 'while stock remains');
+    const second = (await s.order(pet.id, 1, 'state_transitions', [201], '201 for an order of the last unit')).json as Row;
+    await s.expectStock(pet.id, 0, 'after the last unit was ordered');
+    await s.expectStatus(pet.id, 'pending', 'once its last unit is in a placed order');
+    await s.order(pet.id, 1, 'state_transitions', [409], '409 PET_NOT_AVAILABLE for an order of a pending pet');
+    await s.send('deletePet', 'delete a pet with placed orders', { petId: pet.id }, undefined, 'referential_integrity', [409], '409 PET_HAS_OPEN_ORDERS');
+
+    // Completing the last open order sells the pet; a finished order moves no more.
+    await s.move(first?.id, 'completed');
+    await s.expectStatus(pet.id, 'pending', 'while another order is placed');
+    await s.move(second?.id, 'completed');
+    await s.expectStatus(pet.id, 'sold', 'after its last open order was completed');
+    await s.move(first?.id, 'cancelled', [409], '409 ORDER_TRANSITION_NOT_ALLOWED for a completed order');
+
+    // Restocking makes it available again.
+    await s.send('updateInventoryItem', 'restock a sold pet', { petId: pet.id }, { quantity: 3 });
+    await s.expectStatus(pet.id, 'available', 'after restocking');
+
+    // Cancelling puts the stock back; too large an order is refused and takes nothing.
+    const other = await s.pet(1);
+    await s.order(other.id, 2, 'state_transitions', [409], '409 INSUFFICIENT_STOCK for an order above the stock');
+    await s.expectStock(other.id, 1, 'after a refused order');
+    const third = (await s.order(other.id, 1)).json as Row;
+    await s.move(third?.id, 'cancelled');
+    await s.expectStock(other.id, 1, 'after the order was cancelled');
+    await s.expectStatus(other.id, 'available', 'after its order was cancelled');
+  },
+};

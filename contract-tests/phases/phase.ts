@@ -1,0 +1,69 @@
+/**
+ * A phase generates one family of cases from the document and sends them.
+ */
+import type { Collection } from '../../src/operations/infer-collections.js';
+import type { Operation } from '../../src/operations/operation.js';
+import type { CheckId } from '../case.js';
+import type { ContractContext } from '../context.js';
+import { listedRecord, someRecord, type CreatePreparation } from './records.js';
+
+export interface Phase {
+  name: string;
+  /** The checks its cases feed; it runs when one of them is selected (response-level checks judge all traffic). */
+  checks: CheckId[];
+  /** Phases that change state are skipped with --read-only. */
+  changesState: boolean;
+  run: (ctx: ContractContext, targets: Targets) => Promise<void>;
+}
+
+/** One existing record per collection, found or created once and shared by the phases. */
+export class Targets {
+  private readonly cache = new Map<string, Promise<Record<string, unknown> | undefined>>();
+  constructor(
+    private readonly ctx: ContractContext,
+    readonly prepare: Record<string, CreatePreparation> = {},
+  ) {}
+
+  record(collection: Collection): Promise<Record<string, unknown> | undefined> {
+    if (!this.cache.has(collection.name)) {
+      const find = collection.references.some((r) => r.property === collection.keyProperty) || this.ctx.options.readOnly
+        ? listedRecord(this.ctx, collection, this.prepare)
+        : someRecord(this.ctx, collection, this.prepare);
+      this.cache.set(collection.name, find);
+    }
+    return this.cache.get(collection.name)!;
+  }
+
+  /** Path parameters for an operation: the target record's key for an item path. */
+  async params(op: Operation): Promise<Record<string, unknown> | undefined> {
+    const binding = this.ctx.binding(op);
+    const collection = binding?.collection ?? this.ctx.collections.find((c) => c.itemPath === op.path);
+    if (collection && op.path === collection.itemPath) {
+      const record = await this.record(collection);
+      return record ? { [collection.keyParam]: record[collection.keyProperty] } : undefined;
+    }
+    const params: Record<string, unknown> = {};
+    for (const p of op.parameters.filter((p) => p.in === 'path')) params[p.name] = this.ctx.generate(p.schema, { propertyName: p.name });
+    return params;
+  }
+}
+
+/** Query parameters the operation requires, generated valid. */
+export function requiredQuery(ctx: ContractContext, op: Operation): string {
+  return op.parameters
+    .filter((p) => p.in === 'query' && p.required)
+    .map((p) => {
+      const value = ctx.generate(p.schema, { propertyName: p.name });
+      return `${encodeURIComponent(p.name)}=${encodeURIComponent(String(Array.isArray(value) ? value[0] : value))}`;
+    })
+    .join('&');
+}
+
+/** The statuses of 2xx responses an operation declares. */
+export function successStatuses(op: Operation): number[] {
+  return op.responses.filter((r) => /^2\d\d$/.test(r.status)).map((r) => Number(r.status));
+}
+
+export function isItemOperation(ctx: ContractContext, op: Operation): boolean {
+  return ctx.collections.some((c) => c.itemPath === op.path);
+}
