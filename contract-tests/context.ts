@@ -80,6 +80,7 @@ export class ContractContext {
     this.checkContext = {
       checkResponse,
       errorShape: usesErrorShape(document.api),
+      createsRecord: (op) => this.bindings.get(op.id)?.action === 'create',
       problems: (ex) => {
         if (!problems.has(ex)) problems.set(ex, checkResponse(ex.case.operation, ex));
         return problems.get(ex)!;
@@ -188,6 +189,13 @@ export class ContractContext {
     const media = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/i.test(m));
     const schema = media ? op.requestBody!.content[media].schema : undefined;
     if (!schema) return undefined;
+    const sample = this.generate(schema, { collection: this.binding(op)?.collection.name });
+    // A body that is not an object (a JSON Patch array, a string) is sent as generated.
+    if (!sample || typeof sample !== 'object' || Array.isArray(sample)) return sample as Record<string, unknown>;
+    return this.validObject(op, schema, refs, overrides);
+  }
+
+  private validObject(op: Operation, schema: SchemaObject, refs: Record<string, unknown>, overrides: Record<string, unknown>): Record<string, unknown> {
     const validate = this.requestValidator(schema);
     let body: Record<string, unknown> = {};
     for (let attempt = 0; attempt < 10; attempt++) {

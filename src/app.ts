@@ -17,6 +17,7 @@ import { inferCollections, type Collection } from './operations/infer-collection
 import type { Operation } from './operations/operation.js';
 import { ApiError, errorResponse, errors } from './respond/api-error.js';
 import { deprecationPolicy } from './respond/deprecation.js';
+import { compileErrorResponder } from './respond/error-response.js';
 import { staticResponse } from './respond/static-response.js';
 import { compareTemplates, toHonoRoute } from './routing/hono-path.js';
 import { serverBasePath } from './routing/server-base-path.js';
@@ -133,7 +134,8 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
             },
           })
         : constant(staticResponse(operation, { generate, responseValidator, warn }));
-      app.on(operation.method.toUpperCase(), route.honoPath, handler(operation, action, route.params, compileCtx, auth, options.now ?? (() => new Date())));
+      const respondError = compileErrorResponder(operation, { generate, responseValidator });
+      app.on(operation.method.toUpperCase(), route.honoPath, handler(operation, action, route.params, { ...compileCtx, respondError }, auth, options.now ?? (() => new Date())));
     }
     const allow = pathOps.map((op) => op.method.toUpperCase());
     if (allow.includes('GET') && !allow.includes('HEAD')) allow.push('HEAD');
@@ -156,10 +158,11 @@ function handler(
   operation: Operation,
   action: Action,
   readParams: ReturnType<typeof toHonoRoute>['params'],
-  compileCtx: Parameters<typeof compileRequestValidator>[1],
+  compileCtx: Parameters<typeof compileRequestValidator>[1] & { respondError: ReturnType<typeof compileErrorResponder> },
   auth: Parameters<typeof compileAuthenticator>[1],
   now: () => Date,
 ) {
+  const errorResponse = compileCtx.respondError;
   const authenticate = compileAuthenticator(operation, auth);
   const validate = compileRequestValidator(operation, compileCtx);
   const policy = deprecationPolicy(operation);

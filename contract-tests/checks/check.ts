@@ -13,6 +13,8 @@ export interface CheckContext {
   /** True when the document's errors use the `Error {code, message, status}` shape. */
   errorShape: boolean;
   checkResponse: (operation: Operation, response: ReceivedResponse) => Problem[];
+  /** True for an operation that creates a record of a collection (so a 201 can say where it is). */
+  createsRecord: (operation: Operation) => boolean;
 }
 
 export interface Verdict {

@@ -6,7 +6,7 @@
 import type { Operation } from '../../src/operations/operation.js';
 import type { ContractContext } from '../context.js';
 import type { Phase } from './phase.js';
-import { isItemOperation, requiredQuery } from './phase.js';
+import { isItemOperation, pathParams, requiredQuery } from './phase.js';
 import { missingKey } from './records.js';
 
 function variants(op: Operation): Array<{ label: string; headers: Record<string, string> }> {
@@ -41,7 +41,7 @@ export const authPhase: Phase = {
       const safe = op.method === 'get' || op.method === 'head';
       if (ctx.options.readOnly && !safe) continue;
       const collection = ctx.collections.find((c) => c.itemPath === op.path);
-      const params = safe || !isItemOperation(ctx, op) ? await targets.params(op) : { [collection!.keyParam]: missingKey(ctx, collection!) };
+      const params = safe || !isItemOperation(ctx, op) ? await targets.params(op) : pathParams(ctx, op, { [collection!.keyParam]: missingKey(ctx, collection!) });
       if (!params) continue;
       for (const variant of variants(op)) {
         await ctx.request(op, {

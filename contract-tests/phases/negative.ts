@@ -90,6 +90,13 @@ function parameterMutations(ctx: ContractContext, op: Operation, params: Record<
   return mutations;
 }
 
+/** 400 where the operation declares it; otherwise any 4xx it declares (a document may use 422). */
+function rejectionStatuses(op: Operation): number[] {
+  const declared = op.responses.map((r) => Number(r.status)).filter((s) => s >= 400 && s < 500 && s !== 401 && s !== 403 && s !== 404);
+  if (declared.includes(400)) return [400];
+  return declared.length ? declared : Array.from({ length: 100 }, (_, i) => 400 + i);
+}
+
 function omit(body: Record<string, unknown>, key: string): Record<string, unknown> {
   const copy = { ...body };
   delete copy[key];
@@ -106,6 +113,7 @@ export const negativePhase: Phase = {
       const params = await targets.params(op);
       if (!params) continue;
       const valid = ctx.validBody(op);
+      const rejection = rejectionStatuses(op);
       for (const mutation of [...bodyMutations(ctx, op), ...parameterMutations(ctx, op, params)]) {
         await ctx.request(op, {
           label: mutation.label,
@@ -114,7 +122,7 @@ export const negativePhase: Phase = {
           body: mutation.rawBody === undefined ? (mutation.body ?? valid) : undefined,
           rawBody: mutation.rawBody,
           headers: mutation.headers,
-          expect: { check: 'negative_data_rejection', status: [400], documented: `400 for ${mutation.label}` },
+          expect: { check: 'negative_data_rejection', status: rejection, documented: `${rejection.length === 1 ? rejection[0] : 'a declared 4xx'} for ${mutation.label}` },
         });
       }
       for (const mutation of oversized(ctx, op)) {

@@ -42,10 +42,15 @@ export class Targets {
       const record = await this.record(collection);
       return record ? { [collection.keyParam]: record[collection.keyProperty] } : undefined;
     }
-    const params: Record<string, unknown> = {};
-    for (const p of op.parameters.filter((p) => p.in === 'path')) params[p.name] = this.ctx.generate(p.schema, { propertyName: p.name });
-    return params;
+    return pathParams(this.ctx, op);
   }
+}
+
+/** Every path parameter of an operation, generated valid, then the given ones on top. */
+export function pathParams(ctx: ContractContext, op: Operation, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const p of op.parameters.filter((p) => p.in === 'path')) params[p.name] = ctx.generate(p.schema, { propertyName: p.name });
+  return { ...params, ...overrides };
 }
 
 /** Query parameters the operation requires, generated valid. */

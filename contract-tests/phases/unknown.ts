@@ -2,6 +2,7 @@
  * unknown_resource: every item operation that declares 404 answers 404 for a key no record has.
  */
 import type { Phase } from './phase.js';
+import { pathParams } from './phase.js';
 import { missingKey } from './records.js';
 
 export const unknownPhase: Phase = {
@@ -15,7 +16,7 @@ export const unknownPhase: Phase = {
         const key = missingKey(ctx, collection);
         await ctx.request(op, {
           label: `${collection.keyParam} ${String(key)}, which no record has`,
-          params: { [collection.keyParam]: key },
+          params: pathParams(ctx, op, { [collection.keyParam]: key }),
           body: ctx.validBody(op),
           expect: { check: 'unknown_resource', status: [404], documented: `404 for a ${collection.keyParam} no record has` },
         });

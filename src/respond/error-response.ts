@@ -1,0 +1,86 @@
+/**
+ * Error responses shaped by the document. The mock's own `Error {code, message, status}` is sent
+ * where the operation's declared response accepts it (the Petstore). Where a document declares
+ * another error schema (`{code: integer}`, RFC 7807 problem+json) or no error body at all, the
+ * response follows the declaration, with the code and message carried in the fields it has.
+ */
+import type { ValidateFunction } from 'ajv';
+import type { SchemaObject } from '../document/schema.js';
+import { findResponse } from '../operations/build-operations.js';
+import { mergedProperties } from '../operations/infer-collections.js';
+import type { Operation, ResponseSpec } from '../operations/operation.js';
+import { isJsonMediaType } from '../validation/media-type.js';
+import { ApiError, errorResponse } from './api-error.js';
+
+export interface ErrorResponderContext {
+  generate: (schema: SchemaObject, hints?: { propertyName?: string }) => unknown;
+  responseValidator: (schema: SchemaObject) => ValidateFunction | undefined;
+}
+
+type Shape = (error: ApiError, headers: Record<string, string>) => Response;
+
+/** Fields that can carry the error's text or code, by common name. */
+const TEXT_FIELDS = /^(message|detail|details|error|error_description|description|reason)$/i;
+const CODE_FIELDS = /^(code|error_code|errorCode)$/;
+
+/** A schema that names no fields, or names `code` or `message`, reads the native Error as meant. */
+function speaksNative(schema: SchemaObject): boolean {
+  const names = Object.keys(mergedProperties(schema));
+  return names.length === 0 || names.includes('code') || names.includes('message');
+}
+
+/** @example const respond = compileErrorResponder(op, ctx); respond(errors.notFound('pet', 'id 7'), {}) */
+export function compileErrorResponder(operation: Operation, ctx: ErrorResponderContext): (error: ApiError, headers?: Record<string, string>) => Response {
+  const shapes = new Map<number, Shape>();
+  return (error, headers = {}) => {
+    if (!shapes.has(error.status)) shapes.set(error.status, shapeFor(findResponse(operation, error.status), error, ctx));
+    return shapes.get(error.status)!(error, headers);
+  };
+}
+
+function shapeFor(declared: ResponseSpec | undefined, sample: ApiError, ctx: ErrorResponderContext): Shape {
+  if (!declared) return (error, headers) => errorResponse(error, headers);
+  const mediaTypes = Object.keys(declared.content);
+  if (mediaTypes.length === 0) return (error, headers) => new Response(null, { status: error.status, headers: { ...error.headers, ...headers } });
+  const media = mediaTypes.find((m) => m.toLowerCase() === 'application/json') ?? mediaTypes.find((m) => isJsonMediaType(m.toLowerCase())) ?? mediaTypes[0];
+  const contentType = media.includes('*') ? 'application/json' : media;
+  const schema = declared.content[media].schema;
+  const send = (body: string, error: ApiError, headers: Record<string, string>) =>
+    new Response(body, { status: error.status, headers: { 'Content-Type': contentType, ...error.headers, ...headers } });
+  if (!isJsonMediaType(media.toLowerCase()) && !media.includes('*')) return (error, headers) => send(error.message, error, headers);
+  const validate = schema ? ctx.responseValidator(schema) : undefined;
+  if (!schema || !validate || (validate(sample.toBody()) && speaksNative(schema))) return (error, headers) => send(JSON.stringify(error.toBody()), error, headers);
+
+  // Another schema: a template generated once, with the error's text and code put in its fields.
+  const template = templateFor(schema, sample, ctx, validate);
+  return (error, headers) => {
+    const filled = template && fill(template, error);
+    return send(JSON.stringify(filled && validate(filled) ? filled : (template ?? error.toBody())), error, headers);
+  };
+}
+
+function templateFor(schema: SchemaObject, sample: ApiError, ctx: ErrorResponderContext, validate: ValidateFunction): unknown {
+  let fallback: unknown;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const candidate = ctx.generate(schema);
+    if (!validate(candidate)) continue;
+    fallback ??= candidate;
+    if (validate(fill(candidate, sample))) return candidate;
+  }
+  return fallback;
+}
+
+/** The template with the error's status, code and message in the fields that can hold them. */
+function fill(template: unknown, error: ApiError): unknown {
+  if (!template || typeof template !== 'object' || Array.isArray(template)) return template;
+  const out: Record<string, unknown> = { ...(template as Record<string, unknown>) };
+  for (const [name, value] of Object.entries(out)) {
+    if (name === 'status' && typeof value === 'number') out[name] = error.status;
+    // RFC 7807: `type` defaults to about:blank, `title` summarises the kind of problem.
+    else if (name === 'type' && typeof value === 'string') out[name] = 'about:blank';
+    else if (name === 'title' && typeof value === 'string') out[name] = error.code.charAt(0) + error.code.slice(1).toLowerCase().replace(/_/g, ' ');
+    else if (CODE_FIELDS.test(name)) out[name] = typeof value === 'number' ? error.status : error.code;
+    else if (TEXT_FIELDS.test(name) && typeof value === 'string') out[name] = error.message;
+  }
+  return out;
+}
