@@ -4,14 +4,19 @@
  */
 import type { Operation } from '../src/operations/operation.js';
 
-/** Every check, by the id used on the command line (`--only`) and in reports. */
-export const CHECK_IDS = [
+/** Checks that judge every response, whatever the case was about. */
+export const RESPONSE_CHECK_IDS = [
   'not_a_server_error',
   'status_code_conformance',
   'content_type_conformance',
   'response_schema_conformance',
   'response_headers_conformance',
   'error_shape',
+] as const;
+
+/** Every check, by the id used on the command line (`--only`) and in reports. */
+export const CHECK_IDS = [
+  ...RESPONSE_CHECK_IDS,
   'auth_enforced',
   'negative_data_rejection',
   'unknown_resource',

@@ -4,7 +4,7 @@
  * comes in through `MockOptions`, so a test builds a mock in one line and calls `app.request()`.
  */
 import { Faker, en } from '@faker-js/faker';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Action, OperationRule } from './actions/action.js';
 import { compileCrudAction } from './actions/crud.js';
@@ -15,9 +15,9 @@ import { createGenerator } from './generate/from-schema.js';
 import { buildOperations } from './operations/build-operations.js';
 import { inferCollections, type Collection } from './operations/infer-collections.js';
 import type { Operation } from './operations/operation.js';
-import { ApiError, errorResponse, errors } from './respond/api-error.js';
-import { deprecationPolicy } from './respond/deprecation.js';
+import { errorResponse, errors } from './respond/api-error.js';
 import { compileErrorResponder } from './respond/error-response.js';
+import { handleOperation } from './handle-operation.js';
 import { staticResponse } from './respond/static-response.js';
 import { compareTemplates, toHonoRoute } from './routing/hono-path.js';
 import { serverBasePath } from './routing/server-base-path.js';
@@ -128,14 +128,26 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
             rule: rules[operation.id],
             newKey: (collection) => newKey(collection, store.collection(collection.name), { generate }),
             materialise: (collection, key) => {
+              // A path value is a string; the record's key may be a number, and must fit its schema.
               const typed = /^(integer|number)$/.test(String(collection.keySchema.type)) && /^-?\d+$/.test(String(key)) ? Number(key) : key;
               const fits = responseValidator(collection.keySchema);
               return !fits || fits(typed) ? generateRecord(collection, store.collection(collection.name), store, seedOptions, typed) : undefined;
             },
           })
         : constant(staticResponse(operation, { generate, responseValidator, warn }));
-      const respondError = compileErrorResponder(operation, { generate, responseValidator });
-      app.on(operation.method.toUpperCase(), route.honoPath, handler(operation, action, route.params, { ...compileCtx, respondError }, auth, options.now ?? (() => new Date())));
+      app.on(
+        operation.method.toUpperCase(),
+        route.honoPath,
+        handleOperation({
+          operation,
+          readParams: route.params,
+          authenticate: compileAuthenticator(operation, auth),
+          validate: compileRequestValidator(operation, compileCtx),
+          action,
+          respondError: compileErrorResponder(operation, { generate, responseValidator }),
+          now: options.now ?? (() => new Date()),
+        }),
+      );
     }
     const allow = pathOps.map((op) => op.method.toUpperCase());
     if (allow.includes('GET') && !allow.includes('HEAD')) allow.push('HEAD');
@@ -151,58 +163,6 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     return errorResponse(errors.internal());
   });
   return { app, store, operations, collections, reset, warnings };
-}
-
-/** The request pipeline of one operation, compiled once. */
-function handler(
-  operation: Operation,
-  action: Action,
-  readParams: ReturnType<typeof toHonoRoute>['params'],
-  compileCtx: Parameters<typeof compileRequestValidator>[1] & { respondError: ReturnType<typeof compileErrorResponder> },
-  auth: Parameters<typeof compileAuthenticator>[1],
-  now: () => Date,
-) {
-  const errorResponse = compileCtx.respondError;
-  const authenticate = compileAuthenticator(operation, auth);
-  const validate = compileRequestValidator(operation, compileCtx);
-  const policy = deprecationPolicy(operation);
-  const deprecation = policy?.headers ?? {};
-  const gone = policy?.sunset && sunsetError(operation, policy.sunset);
-  return async (c: Context) => {
-    const url = c.req.url;
-    const pathStart = url.indexOf('/', url.indexOf('//') + 2);
-    const queryStart = url.indexOf('?', pathStart);
-    const query = queryStart < 0 ? '' : url.slice(queryStart + 1);
-    const header = (name: string) => c.req.raw.headers.get(name);
-
-    const denied = authenticate?.({ header, query });
-    if (denied) return errorResponse(denied, deprecation);
-    if (gone && now() >= policy!.sunset!) return errorResponse(gone, deprecation);
-    const request = await validate({
-      path: readParams((name) => c.req.param(name)),
-      query,
-      header,
-      body: () => c.req.arrayBuffer(),
-    });
-    if (request instanceof ApiError) return errorResponse(request, deprecation);
-    const result = action({ params: request.params, body: request.body, url: url.slice(pathStart) });
-    if (result instanceof ApiError) return errorResponse(result, deprecation);
-    const headers = { ...deprecation, ...result.headers };
-    if (result.body === undefined) return new Response(null, { status: result.status, headers });
-    if (Buffer.isBuffer(result.body) || (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json'))) {
-      return new Response(result.body as string, { status: result.status, headers });
-    }
-    return new Response(JSON.stringify(result.body), { status: result.status, headers: { 'Content-Type': 'application/json', ...headers } });
-  };
-}
-
-function sunsetError(operation: Operation, sunset: Date): ApiError {
-  const docs = operation.source.externalDocs?.url;
-  return new ApiError(
-    410,
-    'SUNSET',
-    `${operation.method.toUpperCase()} ${operation.path} was sunset on ${sunset.toISOString().slice(0, 10)}${docs ? `; see ${docs}` : ''}.`,
-  );
 }
 
 function constant(result: ReturnType<typeof staticResponse>): Action {

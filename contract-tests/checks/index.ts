@@ -1,7 +1,7 @@
 /**
  * Every check by id, in the order they are reported.
  */
-import type { CheckId } from '../case.js';
+import { RESPONSE_CHECK_IDS, type CheckId } from '../case.js';
 import type { Check } from './check.js';
 import * as expectations from './expectation-checks.js';
 import * as responses from './response-checks.js';
@@ -28,11 +28,4 @@ export const CHECKS: Record<CheckId, Check> = {
 };
 
 /** Checks that apply to every response, whatever the case. */
-export const RESPONSE_CHECKS: CheckId[] = [
-  'not_a_server_error',
-  'status_code_conformance',
-  'content_type_conformance',
-  'response_schema_conformance',
-  'response_headers_conformance',
-  'error_shape',
-];
+export const RESPONSE_CHECKS: CheckId[] = [...RESPONSE_CHECK_IDS];

@@ -1,0 +1,58 @@
+/**
+ * The pipeline of one route, compiled once per operation: authenticate, check the sunset,
+ * validate, act on state, respond. Errors at any stage go through the operation's error responder.
+ */
+import type { Context } from 'hono';
+import type { Action } from './actions/action.js';
+import type { Operation } from './operations/operation.js';
+import { ApiError } from './respond/api-error.js';
+import { deprecationPolicy } from './respond/deprecation.js';
+import type { compileErrorResponder } from './respond/error-response.js';
+import type { HonoRoute } from './routing/hono-path.js';
+import type { compileAuthenticator } from './security/authenticate.js';
+import type { compileRequestValidator } from './validation/validate-request.js';
+
+export interface OperationParts {
+  operation: Operation;
+  readParams: HonoRoute['params'];
+  authenticate: ReturnType<typeof compileAuthenticator>;
+  validate: ReturnType<typeof compileRequestValidator>;
+  action: Action;
+  respondError: ReturnType<typeof compileErrorResponder>;
+  now: () => Date;
+}
+
+export function handleOperation({ operation, readParams, authenticate, validate, action, respondError, now }: OperationParts) {
+  const policy = deprecationPolicy(operation);
+  const deprecation = policy?.headers ?? {};
+  const sunset = policy?.sunset;
+  const gone = sunset && sunsetError(operation, sunset);
+  return async (c: Context): Promise<Response> => {
+    const url = c.req.url;
+    const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+    const queryStart = url.indexOf('?', pathStart);
+    const query = queryStart < 0 ? '' : url.slice(queryStart + 1);
+    const header = (name: string) => c.req.raw.headers.get(name);
+
+    const denied = authenticate?.({ header, query });
+    if (denied) return respondError(denied, deprecation);
+    if (gone && now() >= sunset) return respondError(gone, deprecation);
+    const request = await validate({ path: readParams((name) => c.req.param(name)), query, header, body: () => c.req.arrayBuffer() });
+    if (request instanceof ApiError) return respondError(request, deprecation);
+    const result = action({ params: request.params, body: request.body, url: url.slice(pathStart) });
+    if (result instanceof ApiError) return respondError(result, deprecation);
+
+    const headers = { ...deprecation, ...result.headers };
+    if (result.body === undefined) return new Response(null, { status: result.status, headers });
+    if (Buffer.isBuffer(result.body) || (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json'))) {
+      return new Response(result.body as string, { status: result.status, headers });
+    }
+    return new Response(JSON.stringify(result.body), { status: result.status, headers: { 'Content-Type': 'application/json', ...headers } });
+  };
+}
+
+function sunsetError(operation: Operation, sunset: Date): ApiError {
+  const docs = operation.source.externalDocs?.url;
+  const day = sunset.toISOString().slice(0, 10);
+  return new ApiError(410, 'SUNSET', `${operation.method.toUpperCase()} ${operation.path} was sunset on ${day}${docs ? `; see ${docs}` : ''}.`);
+}
