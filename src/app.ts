@@ -4,7 +4,7 @@
  * comes in through `MockOptions`, so a test builds a mock in one line and calls `app.request()`.
  */
 import { Faker, en } from '@faker-js/faker';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Action, OperationRule } from './actions/action.js';
 import { compileCrudAction } from './actions/crud.js';
@@ -112,6 +112,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   const maxBodyBytes = Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
 
   const app = new Hono();
+  app.use('*', securityHeaders);
   app.use('*', bodyLimit({ maxSize: maxBodyBytes, onError: () => errorResponse(errors.payloadTooLarge(maxBodyBytes)) }));
 
   const byTemplate = groupBy(operations, (op) => op.path);
@@ -164,6 +165,18 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   });
   return { app, store, operations, collections, reset, warnings };
 }
+
+/**
+ * Headers on every response: no MIME sniffing, no framing, no referrer, and no caching of mock
+ * data by browsers or proxies (state changes between two identical GETs).
+ */
+const securityHeaders: MiddlewareHandler = async function securityHeaders(c, next) {
+  await next();
+  c.res.headers.set('X-Content-Type-Options', 'nosniff');
+  c.res.headers.set('X-Frame-Options', 'DENY');
+  c.res.headers.set('Referrer-Policy', 'no-referrer');
+  if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+};
 
 function constant(result: ReturnType<typeof staticResponse>): Action {
   return () => result;

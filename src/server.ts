@@ -2,8 +2,8 @@
  * Serving a mock over HTTP with @hono/node-server, with timeouts set so a slow or stalled client
  * cannot hold a connection forever, and a close that lets in-flight requests finish.
  */
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { STATUS_CODES, type Server } from 'node:http';
 import { serve } from '@hono/node-server';
 
 export interface ServeOptions {
@@ -14,6 +14,9 @@ export interface ServeOptions {
   /** Time allowed to receive a whole request (default 30 s). */
   requestTimeoutMs?: number;
 }
+
+/** How often Node checks the two timeouts above (its default, 30 s, would let them run long). */
+const TIMEOUT_CHECK_MS = 1_000;
 
 export interface RunningServer {
   /** `http://127.0.0.1:4010` */
@@ -32,7 +35,12 @@ export function startServer(app: { fetch: (request: Request) => Response | Promi
         fetch: app.fetch,
         port: options.port,
         hostname: options.host,
-        serverOptions: { requestTimeout: options.requestTimeoutMs ?? 30_000, headersTimeout: options.headersTimeoutMs ?? 10_000, keepAliveTimeout: 5_000 },
+        serverOptions: {
+          requestTimeout: options.requestTimeoutMs ?? 30_000,
+          headersTimeout: options.headersTimeoutMs ?? 10_000,
+          keepAliveTimeout: 5_000,
+          connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, options.headersTimeoutMs ?? TIMEOUT_CHECK_MS),
+        },
       },
       (info: AddressInfo) => {
         const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
@@ -40,7 +48,31 @@ export function startServer(app: { fetch: (request: Request) => Response | Promi
       },
     ) as Server;
     server.once('error', reject);
+    server.on('clientError', answerClientError);
   });
+}
+
+/**
+ * Requests Node refuses before the app sees them (a CR or LF in a header, headers too large or
+ * too slow) still get an `Error` body with `status` equal to the HTTP status, then the
+ * connection closes.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'REQUEST_TIMEOUT', 'The request was not received in time.']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'HEADERS_TOO_LARGE', 'The request headers are too large.']
+        : [400, 'BAD_REQUEST', 'The request is not valid HTTP (for example, a header holds a CR or LF).'];
+  const body = JSON.stringify({ code, message, status });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function close(server: Server): Promise<void> {

@@ -123,7 +123,8 @@ function pick(body: unknown, keep: Set<string> | undefined): StoredRecord {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
   const out: StoredRecord = {};
   for (const [name, value] of Object.entries(body)) {
-    if (!keep || keep.has(name)) out[name] = value;
+    // defineProperty: a body key named `__proto__` stays data instead of replacing the prototype.
+    if (!keep || keep.has(name)) Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -33,6 +33,26 @@ export interface CompileContext {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Deeper bodies are refused before parsing: no schema of a real API nests this far. */
+export const MAX_JSON_DEPTH = 64;
+
+/** The nesting depth of a JSON text, counted in one pass without parsing (strings skipped). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) max = Math.max(max, ++depth);
+    else if (c === 125 || c === 93) depth--;
+  }
+  return max;
+}
+
 /** @example const validate = compileRequestValidator(op, ctx); const result = await validate(raw); */
 export function compileRequestValidator(operation: Operation, ctx: CompileContext): (raw: RawRequest) => Promise<ValidRequest | ApiError> {
   const parseParameters = compileParameterParser(operation.parameters);
@@ -100,6 +120,7 @@ function decodeBody(bytes: ArrayBuffer, essence: string, charset: string | undef
     return errors.invalidJson('it is not valid UTF-8');
   }
   if (form) return text; // typed by the form parser of the operation
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return errors.invalidJson(`it is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return JSON.parse(text);
   } catch (error) {

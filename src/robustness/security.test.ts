@@ -1,0 +1,99 @@
+/**
+ * Security: keys never logged or echoed, no stack traces or file paths in errors, security
+ * headers on every kind of response, CORS never combining a wildcard origin with credentials,
+ * and no mock-control route answering without protection.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { AUTH, petstore } from '../test-support/petstore.js';
+import { startCli } from '../test-support/processes.js';
+
+const stop: Array<() => void> = [];
+afterAll(() => stop.forEach((s) => s()));
+
+describe('security', () => {
+  it('never writes an API key to the logs, whether accepted or refused', async () => {
+    const cli = await startCli(['--api-key', 'k3y-accepted-123'], { MOCK_API_KEYS: 'k3y-from-env-456' });
+    stop.push(() => cli.child.kill('SIGKILL'));
+    for (const token of ['k3y-accepted-123', 'k3y-refused-789']) {
+      await fetch(`${cli.url}/pets`, { headers: { Authorization: `Bearer ${token}` } });
+      await fetch(`${cli.url}/pets`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{' });
+      await fetch(`${cli.url}/nowhere`, { headers: { Authorization: `Bearer ${token}` } });
+    }
+    const exited = new Promise((resolve) => cli.child.on('exit', resolve));
+    cli.child.kill('SIGTERM');
+    await exited;
+    expect(cli.output()).toMatch(/1 key\(s\) from --api-key \(not shown\)/);
+    expect(cli.output()).not.toMatch(/k3y-/);
+  });
+
+  it('never echoes the credentials sent, in the body or the challenge', async () => {
+    const { app } = await petstore();
+    const response = await app.request('/pets', { headers: { Authorization: 'Bearer <marker-4711>' } });
+    const text = await response.text();
+    expect(response.status).toBe(401);
+    expect(`${text} ${response.headers.get('WWW-Authenticate')}`).not.toContain('marker-4711');
+  });
+
+  it('answers an internal failure with a 500 Error that holds no stack trace, file path or message of the failure', async () => {
+    const mock = await petstore();
+    // A stored value that cannot be serialised makes the response fail after the action ran.
+    Object.defineProperty(mock.store.collection('pets').get(1)!, 'evil', {
+      enumerable: true,
+      get() {
+        throw new Error('boom at /work/main/src/state/store.ts:42:7 with petstore-demo-key');
+      },
+    });
+    const response = await mock.app.request('/pets/1', { headers: AUTH });
+    const text = await response.text();
+    expect(response.status).toBe(500);
+    expect(JSON.parse(text)).toEqual({ code: 'INTERNAL_ERROR', message: 'The mock failed to answer this request; it is still running.', status: 500 });
+    expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff');
+    expect(mock.warnings.at(-1)).toMatch(/boom/); // reported to the operator, not to the client
+  });
+
+  it('sets nosniff, frame, referrer and cache headers on every kind of response', async () => {
+    const { app } = await petstore();
+    const json = { ...AUTH, 'Content-Type': 'application/json' };
+    const responses = await Promise.all([
+      app.request('/pets', { headers: AUTH }),
+      app.request('/pets', { method: 'POST', headers: json, body: '{"name":"Rex"}' }),
+      app.request('/store/orders/1', { method: 'DELETE', headers: AUTH }),
+      app.request('/pets', { method: 'POST', headers: json, body: '{' }),
+      app.request('/pets'),
+      app.request('/nowhere', { headers: AUTH }),
+      app.request('/pets', { method: 'PURGE', headers: AUTH }),
+      app.request('/pets', { method: 'POST', headers: json, body: 'x'.repeat(70_000) }),
+      app.request('/pets', { method: 'OPTIONS' }),
+      app.request('/pets', { method: 'HEAD', headers: AUTH }),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual([200, 201, 204, 400, 401, 404, 405, 413, 204, 200]);
+    for (const r of responses) {
+      expect(r.headers.get('X-Content-Type-Options')).toBe('nosniff');
+      expect(r.headers.get('X-Frame-Options')).toBe('DENY');
+      expect(r.headers.get('Referrer-Policy')).toBe('no-referrer');
+      expect(r.headers.get('Cache-Control')).toBe('no-store');
+    }
+  });
+
+  it('never combines a wildcard CORS origin with credentials', async () => {
+    const { app } = await petstore();
+    const origin = { Origin: 'https://evil.example' };
+    const responses = await Promise.all([
+      app.request('/pets', { headers: { ...AUTH, ...origin } }),
+      app.request('/pets', { method: 'OPTIONS', headers: { ...origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' } }),
+      app.request('/pets', { headers: origin }),
+    ]);
+    for (const r of responses) {
+      const wildcard = r.headers.get('Access-Control-Allow-Origin') === '*';
+      expect(wildcard && r.headers.get('Access-Control-Allow-Credentials') === 'true').toBe(false);
+    }
+  });
+
+  it('serves no mock-control route: /__admin answers 404 until an admin API exists', async () => {
+    const { app } = await petstore();
+    for (const [method, path] of [['GET', '/__admin/state'], ['POST', '/__admin/reset'], ['PUT', '/__admin/state']]) {
+      const response = await app.request(path, { method, headers: AUTH });
+      expect(response.status, `${method} ${path}`).toBe(404);
+    }
+  });
+});
