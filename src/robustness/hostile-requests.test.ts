@@ -12,7 +12,7 @@ type Mock = Awaited<ReturnType<typeof petstore>>;
 
 interface Row {
   name: string;
-  send: (mock: Mock) => Promise<Response>;
+  send: (mock: Mock) => Response | Promise<Response>;
   status: number;
   code?: string;
   /** The request is valid: the state may change. */
