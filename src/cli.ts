@@ -84,9 +84,8 @@ async function serve(args: ServeArgs): Promise<number> {
 
   return new Promise((resolve) => {
     const stop = (signal: string) => {
-      process.stdout.write(`${signal}: finishing in-flight requests, then stopping.\n`);
+      process.stdout.write(`${signal}: finishing in-flight requests (up to 10 s), then stopping.\n`);
       running.close().then(() => resolve(0));
-      setTimeout(() => resolve(0), 5_000).unref();
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));

@@ -3,7 +3,7 @@
  * cannot hold a connection forever, and a close that lets in-flight requests finish.
  */
 import type { AddressInfo, Socket } from 'node:net';
-import { STATUS_CODES, type Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 
 export interface ServeOptions {
@@ -13,6 +13,8 @@ export interface ServeOptions {
   headersTimeoutMs?: number;
   /** Time allowed to receive a whole request (default 30 s). */
   requestTimeoutMs?: number;
+  /** On close, how long in-flight requests may take before their connections are cut (default 10 s). */
+  shutdownGraceMs?: number;
 }
 
 /** How often Node checks the two timeouts above (its default, 30 s, would let them run long). */
@@ -23,7 +25,10 @@ export interface RunningServer {
   url: string;
   port: number;
   server: Server;
-  /** Stops accepting connections and resolves once in-flight requests are answered. */
+  /**
+   * Stops accepting connections, closes idle ones, answers in-flight requests with
+   * `Connection: close`, and resolves once they are done (or the grace period ran out).
+   */
   close: () => Promise<void>;
 }
 
@@ -44,12 +49,56 @@ export function startServer(app: { fetch: (request: Request) => Response | Promi
       },
       (info: AddressInfo) => {
         const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-        resolve({ url: `http://${host}:${info.port}`, port: info.port, server: server as Server, close: () => close(server as Server) });
+        resolve({ url: `http://${host}:${info.port}`, port: info.port, server, close: () => shutdown.close(options.shutdownGraceMs ?? 10_000) });
       },
     ) as Server;
+    const shutdown = trackConnections(server);
     server.once('error', reject);
     server.on('clientError', answerClientError);
   });
+}
+
+/**
+ * Keeps the sockets and the requests under way, so a close can tell an idle connection (closed
+ * at once, even one that has not sent a byte yet) from one with a request in flight (answered,
+ * then closed).
+ */
+function trackConnections(server: Server) {
+  const sockets = new Set<Socket>();
+  const busy = new Map<Socket, ServerResponse>();
+  let closing = false;
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    busy.set(socket, res);
+    if (closing) res.shouldKeepAlive = false;
+    res.once('close', () => {
+      busy.delete(socket);
+      if (closing) socket.end();
+    });
+  });
+  return {
+    close(graceMs: number): Promise<void> {
+      closing = true;
+      return new Promise((resolve) => {
+        const cut = setTimeout(() => sockets.forEach((socket) => socket.destroy()), graceMs);
+        cut.unref();
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        for (const socket of sockets) {
+          const res = busy.get(socket);
+          if (res) res.shouldKeepAlive = false; // answered, then the connection closes
+          else if (socket.bytesRead === 0) socket.end(); // connected, nothing sent yet (Node counts it as active)
+        }
+        server.closeIdleConnections(); // keep-alive connections between two requests
+      });
+    },
+  };
 }
 
 /**
@@ -75,9 +124,3 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   );
 }
 
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
-}
