@@ -5,10 +5,9 @@
  */
 import { Faker, en } from '@faker-js/faker';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Action, OperationRule } from './actions/action.js';
 import { compileCrudAction } from './actions/crud.js';
-import { petstoreRules, petstoreRulesApply } from './actions/petstore-rules.js';
+import { petstoreRules, petstoreRulesApply, petstoreSeedFixup } from './actions/petstore-rules.js';
 import type { LoadedDocument } from './document/load-document.js';
 import type { SchemaObject } from './document/schema.js';
 import { createGenerator } from './generate/from-schema.js';
@@ -81,7 +80,8 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   const { collections, bindings } = inferCollections(operations);
   const ajv = createAjv(document.dialect);
   const converter = new SchemaConverter(api, ajv, document.dialect);
-  const compileCtx = { ajv, converter, warn };
+  const maxBodyBytes = Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
+  const compileCtx = { ajv, converter, warn, maxBodyBytes };
   const responseValidator = memoise((schema: SchemaObject): ValidateFunction | undefined => {
     try {
       return ajv.compile(converter.convert(schema, 'response') as SchemaObject);
@@ -98,22 +98,21 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   const fixtures =
     typeof options.fixtures === 'string' ? loadFixtures(options.fixtures, collections, validatorFor) : (options.fixtures ?? {});
   const seedOptions = { faker, generate, counts: { default: DEFAULT_COUNT, ...options.counts }, fixtures, validatorFor, warn };
+  const operationIds = new Set(operations.map((op) => op.id));
+  const petstore = options.rules !== 'none' && petstoreRulesApply(operationIds, collections);
+  const rules: Record<string, OperationRule> = petstore ? petstoreRules : {};
   const reset = () => {
     faker.seed(seed);
     seedStore(store, collections, seedOptions);
+    if (petstore) petstoreSeedFixup(store);
   };
   reset();
 
-  const operationIds = new Set(operations.map((op) => op.id));
-  const rules: Record<string, OperationRule> =
-    options.rules !== 'none' && petstoreRulesApply(operationIds, collections) ? petstoreRules : {};
   const basePath = serverBasePath(api);
   const auth = { apiKeys: options.apiKeys ?? [DEMO_API_KEY], realm: String(api.info?.title ?? 'mock') };
-  const maxBodyBytes = Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
 
   const app = new Hono();
   app.use('*', securityHeaders);
-  app.use('*', bodyLimit({ maxSize: maxBodyBytes, onError: () => errorResponse(errors.payloadTooLarge(maxBodyBytes)) }));
 
   const byTemplate = groupBy(operations, (op) => op.path);
   for (const template of [...byTemplate.keys()].sort(compareTemplates)) {
@@ -147,6 +146,8 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
           action,
           respondError: compileErrorResponder(operation, { generate, responseValidator }),
           now: options.now ?? (() => new Date()),
+          // Credentials are checked before the size: an anonymous oversized request gets 401.
+          maxBodyBytes,
         }),
       );
     }

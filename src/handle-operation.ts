@@ -9,6 +9,7 @@ import { ApiError } from './respond/api-error.js';
 import { deprecationPolicy } from './respond/deprecation.js';
 import type { compileErrorResponder } from './respond/error-response.js';
 import type { HonoRoute } from './routing/hono-path.js';
+import { readBody } from './validation/read-body.js';
 import type { compileAuthenticator } from './security/authenticate.js';
 import type { compileRequestValidator } from './validation/validate-request.js';
 
@@ -20,9 +21,10 @@ export interface OperationParts {
   action: Action;
   respondError: ReturnType<typeof compileErrorResponder>;
   now: () => Date;
+  maxBodyBytes: number;
 }
 
-export function handleOperation({ operation, readParams, authenticate, validate, action, respondError, now }: OperationParts) {
+export function handleOperation({ operation, readParams, authenticate, validate, action, respondError, now, maxBodyBytes }: OperationParts) {
   const policy = deprecationPolicy(operation);
   const deprecation = policy?.headers ?? {};
   const sunset = policy?.sunset;
@@ -37,7 +39,7 @@ export function handleOperation({ operation, readParams, authenticate, validate,
     const denied = authenticate?.({ header, query });
     if (denied) return respondError(denied, deprecation);
     if (gone && now() >= sunset) return respondError(gone, deprecation);
-    const request = await validate({ path: readParams((name) => c.req.param(name)), query, header, body: () => c.req.arrayBuffer() });
+    const request = await validate({ path: readParams((name) => c.req.param(name)), query, header, body: () => readBody(c.req.raw, maxBodyBytes) });
     if (request instanceof ApiError) return respondError(request, deprecation);
     const result = action({ params: request.params, body: request.body, url: url.slice(pathStart) });
     if (result instanceof ApiError) return respondError(result, deprecation);

@@ -27,7 +27,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   const state = options.store.collection(collection.name);
   const success = successStatus(operation, binding.action);
   const hasBody = success !== 204 && declaresContent(operation, success);
-  const keep = storedProperties(collection.schema);
+  const keep = storedProperties(collection.schema, requestSchema(operation));
   const scopeOf = (input: ActionInput) => collection.scopeParams.map((p) => String(input.params.path[p])).join('/');
   const context = (input: ActionInput, current?: StoredRecord): RuleContext => ({ operation, input, store: options.store, current });
   const rule = options.rule ?? {};
@@ -113,10 +113,23 @@ function declaresContent(operation: Operation, status: number): boolean {
   return Object.keys(response?.content ?? {}).length > 0;
 }
 
-/** Only declared properties are stored, unless the schema has none (then everything is kept). */
-function storedProperties(schema: SchemaObject): Set<string> | undefined {
-  const names = Object.keys(mergedProperties(schema));
-  return names.length ? new Set(names) : undefined;
+/**
+ * What a request may write: the properties its body declares that the record also has. A field
+ * the operation does not declare is ignored, even when the record has it (an order's PATCH may
+ * change its status, not its pet or quantity). With no declared properties on either side,
+ * everything is kept.
+ */
+function storedProperties(record: SchemaObject, request: SchemaObject | undefined): Set<string> | undefined {
+  const stored = Object.keys(mergedProperties(record));
+  const accepted = request ? Object.keys(mergedProperties(request)) : stored;
+  if (stored.length === 0) return accepted.length ? new Set(accepted) : undefined;
+  return new Set(accepted.length ? stored.filter((name) => accepted.includes(name)) : stored);
+}
+
+function requestSchema(operation: Operation): SchemaObject | undefined {
+  const content = operation.requestBody?.content ?? {};
+  const media = Object.keys(content).find((m) => /json|form/i.test(m));
+  return media ? content[media].schema : undefined;
 }
 
 function pick(body: unknown, keep: Set<string> | undefined): StoredRecord {

@@ -57,3 +57,11 @@ describe('authentication', () => {
     }
   });
 });
+
+describe('authentication before the body', () => {
+  it('answers an anonymous request with an oversized body 401, not 413', async () => {
+    const { app } = await petstore();
+    const response = await app.request('/pets', { method: 'POST', body: 'x'.repeat(70_000), headers: { 'Content-Type': 'application/json' } });
+    expect(response.status).toBe(401);
+  });
+});

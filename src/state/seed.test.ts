@@ -89,3 +89,10 @@ describe('seeding', () => {
     expect(() => createMock(doc, { fixtures: join(file, 'x.txt') })).toThrow(/is not a directory/);
   });
 });
+
+describe('seeding the Petstore', () => {
+  it("gives seeded orders the complete flag their status implies", async () => {
+    const { store } = await petstore({ counts: { orders: 200 } });
+    for (const order of store.collection('orders').all()) expect(order.complete, JSON.stringify(order)).toBe(order.status === 'completed');
+  });
+});

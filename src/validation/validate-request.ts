@@ -15,8 +15,8 @@ import type { Problem } from './problem.js';
 import type { SchemaConverter } from './to-json-schema.js';
 
 export interface RawRequest extends RawParameters {
-  /** Reads the body bytes (called only when the operation declares a body). */
-  body: () => Promise<ArrayBuffer>;
+  /** Reads the body bytes, or undefined when they pass the size cap (called only when the operation declares a body). */
+  body: () => Promise<Uint8Array | undefined>;
 }
 
 export interface ValidRequest {
@@ -29,6 +29,8 @@ export interface CompileContext {
   converter: SchemaConverter;
   /** Collects schemas Ajv could not compile: the mock then skips that check rather than failing. */
   warn: (message: string) => void;
+  /** The body size cap, for the 413 message. */
+  maxBodyBytes: number;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -77,6 +79,7 @@ export function compileRequestValidator(operation: Operation, ctx: CompileContex
     if (!operation.requestBody) return problems.length ? errors.validation(problems) : { params: values, body: undefined };
 
     const bytes = await raw.body();
+    if (bytes === undefined) return errors.payloadTooLarge(ctx.maxBodyBytes);
     if (bytes.byteLength === 0) {
       if (operation.requestBody.required) return errors.missingBody();
       return problems.length ? errors.validation(problems) : { params: values, body: undefined };
@@ -106,7 +109,7 @@ export function compileRequestValidator(operation: Operation, ctx: CompileContex
   };
 }
 
-function decodeBody(bytes: ArrayBuffer, essence: string, charset: string | undefined): unknown {
+function decodeBody(bytes: Uint8Array, essence: string, charset: string | undefined): unknown {
   const json = isJsonMediaType(essence);
   const form = essence === 'application/x-www-form-urlencoded';
   if (!json && !form) return Buffer.from(bytes); // other media types are accepted as they are
