@@ -23,6 +23,7 @@ import { serverBasePath } from './routing/server-base-path.js';
 import { compileAuthenticator } from './security/authenticate.js';
 import { loadFixtures } from './state/load-fixtures.js';
 import { generateRecord, newKey, seedStore } from './state/seed.js';
+import { Sessions } from './state/sessions.js';
 import { Store, type StoredRecord } from './state/store.js';
 import { createAjv } from './validation/ajv-instance.js';
 import { SchemaConverter } from './validation/to-json-schema.js';
@@ -49,13 +50,17 @@ export interface MockOptions {
   rules?: 'auto' | 'none';
   /** The clock, for sunset dates (default: the real time). */
   now?: () => Date;
+  /** At most this many sessions (X-Mock-Session) are kept; the least recently used go first (default 100). */
+  maxSessions?: number;
   /** Receives problems found at startup (schemas that cannot be compiled...). */
   onWarning?: (message: string) => void;
 }
 
 export interface Mock {
   app: Hono;
+  /** The shared state (requests without X-Mock-Session). */
   store: Store;
+  sessions: Sessions;
   operations: Operation[];
   collections: Collection[];
   /** Put the seeded state back (same seed, same data). */
@@ -92,7 +97,6 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   });
   const validatorFor = (collection: Collection) => responseValidator(collection.schema);
 
-  const store = new Store(collections);
   const faker = new Faker({ locale: [en] });
   const generate = createGenerator(faker);
   const fixtures =
@@ -101,12 +105,17 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   const operationIds = new Set(operations.map((op) => op.id));
   const petstore = options.rules !== 'none' && petstoreRulesApply(operationIds, collections);
   const rules: Record<string, OperationRule> = petstore ? petstoreRules : {};
-  const reset = () => {
+  /** Fills a store from the seed: fixtures, then Faker records (the same data every time). */
+  const seedInto = (target: Store) => {
     faker.seed(seed);
-    seedStore(store, collections, seedOptions);
-    if (petstore) petstoreSeedFixup(store);
+    seedStore(target, collections, seedOptions);
+    if (petstore) petstoreSeedFixup(target);
+    return target;
   };
-  reset();
+  const store = seedInto(new Store(collections));
+  const sessions = new Sessions(() => seedInto(new Store(collections)), options.maxSessions);
+  const reset = () => void seedInto(store);
+  const storeFor = (session: string | null) => (session === null ? store : sessions.get(session));
 
   const basePath = serverBasePath(api);
   const auth = { apiKeys: options.apiKeys ?? [DEMO_API_KEY], realm: String(api.info?.title ?? 'mock') };
@@ -123,15 +132,14 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
       faker.seed(seed); // a static response does not depend on the order operations are compiled in
       const action: Action = binding
         ? compileCrudAction(operation, binding, {
-            store,
             basePath,
             rule: rules[operation.id],
-            newKey: (collection) => newKey(collection, store.collection(collection.name), { generate }),
-            materialise: (collection, key) => {
+            newKey: (collection, target) => newKey(collection, target.collection(collection.name), { generate }),
+            materialise: (collection, key, target) => {
               // A path value is a string; the record's key may be a number, and must fit its schema.
               const typed = /^(integer|number)$/.test(String(collection.keySchema.type)) && /^-?\d+$/.test(String(key)) ? Number(key) : key;
               const fits = responseValidator(collection.keySchema);
-              return !fits || fits(typed) ? generateRecord(collection, store.collection(collection.name), store, seedOptions, typed) : undefined;
+              return !fits || fits(typed) ? generateRecord(collection, target.collection(collection.name), target, seedOptions, typed) : undefined;
             },
           })
         : constant(staticResponse(operation, { generate, responseValidator, warn }));
@@ -141,6 +149,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
         handleOperation({
           operation,
           readParams: route.params,
+          storeFor,
           authenticate: compileAuthenticator(operation, auth),
           validate: compileRequestValidator(operation, compileCtx),
           action,
@@ -164,7 +173,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     warn(`Unexpected failure while answering a request: ${(error as Error).message}`);
     return errorResponse(errors.internal());
   });
-  return { app, store, operations, collections, reset, warnings };
+  return { app, store, sessions, operations, collections, reset, warnings };
 }
 
 /**

@@ -10,12 +10,16 @@ import { deprecationPolicy } from './respond/deprecation.js';
 import type { compileErrorResponder } from './respond/error-response.js';
 import type { HonoRoute } from './routing/hono-path.js';
 import { readBody } from './validation/read-body.js';
+import { SESSION_HEADER } from './state/sessions.js';
+import type { Store } from './state/store.js';
 import type { compileAuthenticator } from './security/authenticate.js';
 import type { compileRequestValidator } from './validation/validate-request.js';
 
 export interface OperationParts {
   operation: Operation;
   readParams: HonoRoute['params'];
+  /** The store of the request's session (X-Mock-Session), or a 400 for an invalid session name. */
+  storeFor: (session: string | null) => Store | ApiError;
   authenticate: ReturnType<typeof compileAuthenticator>;
   validate: ReturnType<typeof compileRequestValidator>;
   action: Action;
@@ -24,7 +28,7 @@ export interface OperationParts {
   maxBodyBytes: number;
 }
 
-export function handleOperation({ operation, readParams, authenticate, validate, action, respondError, now, maxBodyBytes }: OperationParts) {
+export function handleOperation({ operation, readParams, storeFor, authenticate, validate, action, respondError, now, maxBodyBytes }: OperationParts) {
   const policy = deprecationPolicy(operation);
   const deprecation = policy?.headers ?? {};
   const sunset = policy?.sunset;
@@ -41,7 +45,9 @@ export function handleOperation({ operation, readParams, authenticate, validate,
     if (gone && now() >= sunset) return respondError(gone, deprecation);
     const request = await validate({ path: readParams((name) => c.req.param(name)), query, header, body: () => readBody(c.req.raw, maxBodyBytes) });
     if (request instanceof ApiError) return respondError(request, deprecation);
-    const result = action({ params: request.params, body: request.body, url: url.slice(pathStart) });
+    const store = storeFor(c.req.raw.headers.get(SESSION_HEADER));
+    if (store instanceof ApiError) return respondError(store, deprecation);
+    const result = action({ store, params: request.params, body: request.body, url: url.slice(pathStart) });
     if (result instanceof ApiError) return respondError(result, deprecation);
 
     const headers = { ...deprecation, ...result.headers };

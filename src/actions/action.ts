@@ -7,6 +7,8 @@ import type { StoredRecord, Store } from '../state/store.js';
 import type { Operation } from '../operations/operation.js';
 
 export interface ActionInput {
+  /** The state this request acts on: the shared one, or its session's. */
+  store: Store;
   params: ParsedParameters;
   body: unknown;
   /** The request path and query, for `Link` headers: `/pets?limit=20`. */

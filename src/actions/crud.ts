@@ -11,25 +11,24 @@ import type { Action, ActionInput, ActionResult, OperationRule, RuleContext } fr
 import { compileListQuery } from './list-query.js';
 
 export interface CrudOptions {
-  store: Store;
   /** Prefix of every route (the path of the document's first server): `''` or `/v1`. */
   basePath: string;
   /** Makes a key for a new record of a collection whose keys are not integers. */
-  newKey: (collection: Collection) => unknown;
+  newKey: (collection: Collection, store: Store) => unknown;
   /** Makes a record for an item the document offers no way to create (read-only collections), or undefined if the key cannot be one. */
-  materialise: (collection: Collection, key: unknown) => StoredRecord | undefined;
+  materialise: (collection: Collection, key: unknown, store: Store) => StoredRecord | undefined;
   rule?: OperationRule;
 }
 
 /** @example const act = compileCrudAction(operation, binding, options); act(input) // { status: 201, body: {...} } */
 export function compileCrudAction(operation: Operation, binding: CrudBinding, options: CrudOptions): Action {
   const { collection } = binding;
-  const state = options.store.collection(collection.name);
+  const stateOf = (input: ActionInput) => input.store.collection(collection.name);
   const success = successStatus(operation, binding.action);
   const hasBody = success !== 204 && declaresContent(operation, success);
   const keep = storedProperties(collection.schema, requestSchema(operation));
   const scopeOf = (input: ActionInput) => collection.scopeParams.map((p) => String(input.params.path[p])).join('/');
-  const context = (input: ActionInput, current?: StoredRecord): RuleContext => ({ operation, input, store: options.store, current });
+  const context = (input: ActionInput, current?: StoredRecord): RuleContext => ({ operation, input, store: input.store, current });
   const rule = options.rule ?? {};
 
   if (binding.action === 'list') {
@@ -37,7 +36,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     return (input) => {
       const vetoed = rule.before?.(context(input));
       if (vetoed) return vetoed;
-      const page = query(state.records(scopeOf(input)).values(), input);
+      const page = query(stateOf(input).records(scopeOf(input)).values(), input);
       const body = collection.listWrapper
         ? { [collection.listWrapper.items]: page.items, ...(collection.listWrapper.total ? { [collection.listWrapper.total]: page.total } : {}) }
         : page.items;
@@ -51,7 +50,8 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       const vetoed = rule.before?.(ctx);
       if (vetoed) return vetoed;
       const scope = scopeOf(input);
-      const key = isIntegerKey(collection) ? state.allocateInteger() : options.newKey(collection);
+      const state = stateOf(input);
+      const key = isIntegerKey(collection) ? state.allocateInteger() : options.newKey(collection, input.store);
       const record = state.put({ ...pick(input.body, keep), [collection.keyProperty]: key }, scope);
       rule.after?.({ ...ctx, record });
       const location = `${options.basePath}${fill(collection.path, input)}/${encodeURIComponent(String(key))}`;
@@ -62,10 +62,11 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   // Item operations: find the record first (404), then let the rules look at it.
   return (input) => {
     const scope = scopeOf(input);
+    const state = stateOf(input);
     const key = input.params.path[collection.keyParam];
     let current = state.get(key, scope);
     if (!current && !collection.notFoundDeclared && !collection.creatable && binding.action !== 'delete') {
-      const made = options.materialise(collection, key);
+      const made = options.materialise(collection, key, input.store);
       if (made) current = state.put(made, scope);
     }
     if (!current) return errors.notFound(describe(collection), `${collection.keyProperty} ${String(key)}`);

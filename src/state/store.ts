@@ -56,6 +56,23 @@ export class CollectionState {
     this.scopes.clear();
     this.nextInteger = 1;
   }
+
+  /** Everything needed to restore this collection: records by scope and the key sequence. */
+  export(): CollectionSnapshot {
+    return { nextInteger: this.nextInteger, scopes: Object.fromEntries([...this.scopes].map(([scope, records]) => [scope, [...records.values()]])) };
+  }
+
+  /** Replaces the content with a snapshot (already checked by the caller). */
+  import(snapshot: CollectionSnapshot): void {
+    this.clear();
+    for (const [scope, records] of Object.entries(snapshot.scopes)) for (const record of records) this.put(structuredClone(record), scope);
+    this.nextInteger = Math.max(this.nextInteger, snapshot.nextInteger);
+  }
+}
+
+export interface CollectionSnapshot {
+  nextInteger: number;
+  scopes: Record<string, StoredRecord[]>;
 }
 
 /** All collections of a document, by name. */
@@ -70,6 +87,11 @@ export class Store {
     const state = this.collections.get(name);
     if (!state) throw new Error(`No collection named ${name}`);
     return state;
+  }
+
+  /** A deep copy of every collection, as plain JSON. */
+  export(): Record<string, CollectionSnapshot> {
+    return structuredClone(Object.fromEntries([...this.collections].map(([name, state]) => [name, state.export()])));
   }
 
   /** Record counts by collection, for the start-up banner. */

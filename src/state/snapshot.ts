@@ -1,0 +1,64 @@
+/**
+ * The state as a JSON document: exported by the admin API and the state file, imported by
+ * them and by watch mode. An import is checked whole before anything changes: a bad one
+ * changes nothing and says which collection, record and field is wrong.
+ */
+import type { ValidateFunction } from 'ajv';
+import type { Collection } from '../operations/infer-collections.js';
+import { toProblems } from '../validation/ajv-problems.js';
+import { formatProblem } from '../validation/problem.js';
+import type { CollectionSnapshot, Store } from './store.js';
+
+export const SNAPSHOT_FORMAT = 'petstore-mock-kit/state@1';
+
+export interface StateSnapshot {
+  format: typeof SNAPSHOT_FORMAT;
+  collections: Record<string, CollectionSnapshot>;
+}
+
+export function exportSnapshot(store: Store): StateSnapshot {
+  return { format: SNAPSHOT_FORMAT, collections: store.export() };
+}
+
+/**
+ * Checks a snapshot against the document's collections and schemas.
+ * @returns the snapshot, or a sentence saying what is wrong.
+ */
+export function checkSnapshot(
+  data: unknown,
+  collections: Collection[],
+  validatorFor: (collection: Collection) => ValidateFunction | undefined,
+): StateSnapshot | string {
+  if (!data || typeof data !== 'object' || (data as StateSnapshot).format !== SNAPSHOT_FORMAT) {
+    return `the state must be an object with "format": "${SNAPSHOT_FORMAT}" and "collections"`;
+  }
+  const given = (data as StateSnapshot).collections;
+  if (!given || typeof given !== 'object') return 'the state has no "collections" object';
+  for (const [name, snapshot] of Object.entries(given)) {
+    const collection = collections.find((c) => c.name === name);
+    if (!collection) return `collection "${name}" is not in the document (it has: ${collections.map((c) => c.name).join(', ')})`;
+    if (!snapshot || typeof snapshot !== 'object' || typeof snapshot.scopes !== 'object' || !Number.isSafeInteger(snapshot.nextInteger)) {
+      return `collection "${name}" must have "nextInteger" (an integer) and "scopes" (records by scope)`;
+    }
+    const validate = validatorFor(collection);
+    for (const [scope, records] of Object.entries(snapshot.scopes)) {
+      if (!Array.isArray(records)) return `${name}: scope "${scope}" must hold an array of records`;
+      const keys = new Set<string>();
+      for (const [index, record] of records.entries()) {
+        const key = (record as Record<string, unknown>)?.[collection.keyProperty];
+        const label = `${name}: record ${index + 1}${key === undefined ? '' : ` (${collection.keyProperty} ${JSON.stringify(key)})`}`;
+        if (!record || typeof record !== 'object' || Array.isArray(record)) return `${label} is not an object`;
+        if (key === undefined) return `${label} has no "${collection.keyProperty}"`;
+        if (keys.has(String(key))) return `${label} repeats ${collection.keyProperty} ${JSON.stringify(key)}`;
+        keys.add(String(key));
+        if (validate && !validate(record)) return `${label} does not match the schema: ${formatProblem(toProblems(validate.errors, '')[0])}`;
+      }
+    }
+  }
+  return data as StateSnapshot;
+}
+
+/** Replaces the collections the snapshot names (checked beforehand with `checkSnapshot`). */
+export function applySnapshot(store: Store, snapshot: StateSnapshot): void {
+  for (const [name, collection] of Object.entries(snapshot.collections)) store.collection(name).import(collection);
+}
