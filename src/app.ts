@@ -4,7 +4,7 @@
  * comes in through `MockOptions`, so a test builds a mock in one line and calls `app.request()`.
  */
 import { Faker, en } from '@faker-js/faker';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import type { Action, OperationRule } from './actions/action.js';
 import { compileCrudAction } from './actions/crud.js';
 import { petstoreRules, petstoreRulesApply, petstoreSeedFixup } from './actions/petstore-rules.js';
@@ -17,6 +17,10 @@ import type { Operation } from './operations/operation.js';
 import { errorResponse, errors } from './respond/api-error.js';
 import { compileErrorResponder } from './respond/error-response.js';
 import { handleOperation } from './handle-operation.js';
+import { cors } from './middleware/cors.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { createChaos } from './scenarios/chaos.js';
+import { compileScenarioResponder } from './scenarios/force-response.js';
 import { staticResponse } from './respond/static-response.js';
 import { compareTemplates, toHonoRoute } from './routing/hono-path.js';
 import { serverBasePath } from './routing/server-base-path.js';
@@ -48,6 +52,12 @@ export interface MockOptions {
   fixtures?: string | Record<string, StoredRecord[]>;
   /** Apply the Petstore business rules when the document is the Petstore (default `auto`). */
   rules?: 'auto' | 'none';
+  /** Origins allowed by CORS (default: any). */
+  corsOrigins?: string[];
+  /** Latency added to every answer, [min, max] milliseconds. */
+  delay?: [number, number];
+  /** Share of requests (0 to 1) answered with a declared 5xx (or 500), drawn from the seed. */
+  errorRate?: number;
   /** The clock, for sunset dates (default: the real time). */
   now?: () => Date;
   /** At most this many sessions (X-Mock-Session) are kept; the least recently used go first (default 100). */
@@ -122,6 +132,19 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
 
   const app = new Hono();
   app.use('*', securityHeaders);
+  app.use('*', cors({ origins: options.corsOrigins }));
+  const chaos = createChaos({ delay: options.delay, errorRate: options.errorRate, seed });
+  const scenarioFaker = new Faker({ locale: [en] });
+  const generateScenario = createGenerator(scenarioFaker);
+  const forceContext = {
+    generateSeeded: (schema: SchemaObject, n: number, hints?: { propertyName?: string }) => {
+      scenarioFaker.seed(n);
+      return generateScenario(schema, hints);
+    },
+    responseValidator,
+    realm: auth.realm,
+    freshSeed: () => Math.floor(Math.random() * 2 ** 31),
+  };
 
   const byTemplate = groupBy(operations, (op) => op.path);
   for (const template of [...byTemplate.keys()].sort(compareTemplates)) {
@@ -154,6 +177,8 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
           validate: compileRequestValidator(operation, compileCtx),
           action,
           respondError: compileErrorResponder(operation, { generate, responseValidator }),
+          force: compileScenarioResponder(operation, forceContext),
+          chaos,
           now: options.now ?? (() => new Date()),
           // Credentials are checked before the size: an anonymous oversized request gets 401.
           maxBodyBytes,
@@ -175,18 +200,6 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   });
   return { app, store, sessions, operations, collections, reset, warnings };
 }
-
-/**
- * Headers on every response: no MIME sniffing, no framing, no referrer, and no caching of mock
- * data by browsers or proxies (state changes between two identical GETs).
- */
-const securityHeaders: MiddlewareHandler = async function securityHeaders(c, next) {
-  await next();
-  c.res.headers.set('X-Content-Type-Options', 'nosniff');
-  c.res.headers.set('X-Frame-Options', 'DENY');
-  c.res.headers.set('Referrer-Policy', 'no-referrer');
-  if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
-};
 
 function constant(result: ReturnType<typeof staticResponse>): Action {
   return () => result;

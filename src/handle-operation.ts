@@ -3,7 +3,10 @@
  * validate, act on state, respond. Errors at any stage go through the operation's error responder.
  */
 import type { Context } from 'hono';
-import type { Action } from './actions/action.js';
+import type { Action, ActionResult } from './actions/action.js';
+import type { Chaos } from './scenarios/chaos.js';
+import type { compileScenarioResponder } from './scenarios/force-response.js';
+import { readScenario, type Scenario } from './scenarios/read-scenario.js';
 import type { Operation } from './operations/operation.js';
 import { ApiError } from './respond/api-error.js';
 import { deprecationPolicy } from './respond/deprecation.js';
@@ -26,37 +29,58 @@ export interface OperationParts {
   respondError: ReturnType<typeof compileErrorResponder>;
   now: () => Date;
   maxBodyBytes: number;
+  /** The response a request's scenario forces, if any (see src/scenarios). */
+  force: ReturnType<typeof compileScenarioResponder>;
+  chaos: Chaos;
 }
 
-export function handleOperation({ operation, readParams, storeFor, authenticate, validate, action, respondError, now, maxBodyBytes }: OperationParts) {
+export function handleOperation(parts: OperationParts) {
+  const { operation, readParams, storeFor, authenticate, validate, action, respondError, now, maxBodyBytes, force, chaos } = parts;
   const policy = deprecationPolicy(operation);
   const deprecation = policy?.headers ?? {};
   const sunset = policy?.sunset;
   const gone = sunset && sunsetError(operation, sunset);
-  return async (c: Context): Promise<Response> => {
-    const url = c.req.url;
-    const pathStart = url.indexOf('/', url.indexOf('//') + 2);
-    const queryStart = url.indexOf('?', pathStart);
-    const query = queryStart < 0 ? '' : url.slice(queryStart + 1);
-    const header = (name: string) => c.req.raw.headers.get(name);
 
+  const answer = async (c: Context, url: string, pathStart: number, query: string, scenario: Scenario | ApiError): Promise<Response> => {
+    const header = (name: string) => c.req.raw.headers.get(name);
     const denied = authenticate?.({ header, query });
     if (denied) return respondError(denied, deprecation);
     if (gone && now() >= sunset) return respondError(gone, deprecation);
+    if (scenario instanceof ApiError) return respondError(scenario, deprecation);
+    const fault = chaos.fault(operation);
+    if (fault) return respondError(fault, deprecation);
+    const forced = force(scenario);
+    if (forced instanceof ApiError) return respondError(forced, deprecation);
+    if (forced) return toResponse(forced, deprecation);
     const request = await validate({ path: readParams((name) => c.req.param(name)), query, header, body: () => readBody(c.req.raw, maxBodyBytes) });
     if (request instanceof ApiError) return respondError(request, deprecation);
     const store = storeFor(c.req.raw.headers.get(SESSION_HEADER));
     if (store instanceof ApiError) return respondError(store, deprecation);
     const result = action({ store, params: request.params, body: request.body, url: url.slice(pathStart) });
     if (result instanceof ApiError) return respondError(result, deprecation);
-
-    const headers = { ...deprecation, ...result.headers };
-    if (result.body === undefined) return new Response(null, { status: result.status, headers });
-    if (Buffer.isBuffer(result.body) || (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json'))) {
-      return new Response(result.body as string, { status: result.status, headers });
-    }
-    return new Response(JSON.stringify(result.body), { status: result.status, headers: { 'Content-Type': 'application/json', ...headers } });
+    return toResponse(result, deprecation);
   };
+
+  return async (c: Context): Promise<Response> => {
+    const url = c.req.url;
+    const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+    const queryStart = url.indexOf('?', pathStart);
+    const query = queryStart < 0 ? '' : url.slice(queryStart + 1);
+    const scenario = readScenario(c.req.raw.headers.get('prefer'), query);
+    const response = await answer(c, url, pathStart, query, scenario);
+    const wait = chaos.delayMs(scenario instanceof ApiError ? undefined : scenario.delay);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    return response;
+  };
+}
+
+function toResponse(result: ActionResult, deprecation: Record<string, string>): Response {
+  const headers = { ...deprecation, ...result.headers };
+  if (result.body === undefined) return new Response(null, { status: result.status, headers });
+  if (Buffer.isBuffer(result.body) || (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json'))) {
+    return new Response(result.body as string, { status: result.status, headers });
+  }
+  return new Response(JSON.stringify(result.body), { status: result.status, headers: { 'Content-Type': 'application/json', ...headers } });
 }
 
 function sunsetError(operation: Operation, sunset: Date): ApiError {
