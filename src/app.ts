@@ -4,7 +4,7 @@
  * comes in through `MockOptions`, so a test builds a mock in one line and calls `app.request()`.
  */
 import { Faker, en } from '@faker-js/faker';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { Action, OperationRule } from './actions/action.js';
 import { compileCrudAction } from './actions/crud.js';
 import { petstoreRules, petstoreRulesApply, petstoreSeedFixup } from './actions/petstore-rules.js';
@@ -27,7 +27,11 @@ import { serverBasePath } from './routing/server-base-path.js';
 import { compileAuthenticator } from './security/authenticate.js';
 import { loadFixtures } from './state/load-fixtures.js';
 import { generateRecord, newKey, seedStore } from './state/seed.js';
-import { Sessions } from './state/sessions.js';
+import { adminApi } from './admin/admin-api.js';
+import { RequestLog } from './admin/request-log.js';
+import { problemsOf } from './handle-operation.js';
+import { SESSION_HEADER, Sessions } from './state/sessions.js';
+import { applySnapshot, checkSnapshot, exportSnapshot, type StateSnapshot } from './state/snapshot.js';
 import { Store, type StoredRecord } from './state/store.js';
 import { createAjv } from './validation/ajv-instance.js';
 import { SchemaConverter } from './validation/to-json-schema.js';
@@ -58,6 +62,12 @@ export interface MockOptions {
   delay?: [number, number];
   /** Share of requests (0 to 1) answered with a declared 5xx (or 500), drawn from the seed. */
   errorRate?: number;
+  /** Token of the admin API (/__admin); without one it answers only on loopback. */
+  adminToken?: string;
+  /** Start from this state instead of the seed (a state file, a reload). */
+  initialState?: StateSnapshot;
+  /** Called after a request changed the shared state (to persist it). */
+  onChange?: () => void;
   /** The clock, for sunset dates (default: the real time). */
   now?: () => Date;
   /** At most this many sessions (X-Mock-Session) are kept; the least recently used go first (default 100). */
@@ -75,6 +85,10 @@ export interface Mock {
   collections: Collection[];
   /** Put the seeded state back (same seed, same data). */
   reset: () => void;
+  /** The last requests answered (GET /__admin/requests). */
+  requests: RequestLog;
+  /** Checks a snapshot for this document: the snapshot, or a sentence saying what is wrong. */
+  checkState: (data: unknown) => StateSnapshot | string;
   warnings: string[];
 }
 
@@ -90,7 +104,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     options.onWarning?.(message);
   };
   const { api } = document;
-  const seed = options.seed ?? DEFAULT_SEED;
+  let seed = options.seed ?? DEFAULT_SEED;
   const operations = buildOperations(api);
   const { collections, bindings } = inferCollections(operations);
   const ajv = createAjv(document.dialect);
@@ -122,10 +136,14 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     if (petstore) petstoreSeedFixup(target);
     return target;
   };
+  const checkState = (data: unknown) => checkSnapshot(data, collections, validatorFor);
   const store = seedInto(new Store(collections));
+  if (options.initialState) applySnapshot(store, options.initialState);
   const sessions = new Sessions(() => seedInto(new Store(collections)), options.maxSessions);
   const reset = () => void seedInto(store);
   const storeFor = (session: string | null) => (session === null ? store : sessions.get(session));
+  const requests = new RequestLog(500, queryKeyNames(api));
+  const changed = options.onChange ?? (() => undefined);
 
   const basePath = serverBasePath(api);
   const auth = { apiKeys: options.apiKeys ?? [DEMO_API_KEY], realm: String(api.info?.title ?? 'mock') };
@@ -133,6 +151,33 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   const app = new Hono();
   app.use('*', securityHeaders);
   app.use('*', cors({ origins: options.corsOrigins }));
+  app.route(
+    '/__admin',
+    adminApi(
+      {
+        storeFor,
+        reset: (session) => (session === null ? reset() : sessions.drop(session)),
+        reseed: (change) => {
+          seed = change.seed ?? seed;
+          Object.assign(seedOptions.counts, change.counts);
+          reset();
+          for (const name of sessions.names()) sessions.drop(name);
+          return { seed, counts: store.counts() };
+        },
+        exportState: exportSnapshot,
+        importState: (target, data) => {
+          const checked = checkState(data);
+          if (typeof checked === 'string') return checked;
+          applySnapshot(target, checked);
+          return undefined;
+        },
+        requests,
+        changed,
+      },
+      { token: options.adminToken },
+    ),
+  );
+  app.use('*', recordRequests(requests, changed));
   const chaos = createChaos({ delay: options.delay, errorRate: options.errorRate, seed });
   const scenarioFaker = new Faker({ locale: [en] });
   const generateScenario = createGenerator(scenarioFaker);
@@ -198,7 +243,32 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     warn(`Unexpected failure while answering a request: ${(error as Error).message}`);
     return errorResponse(errors.internal());
   });
-  return { app, store, sessions, operations, collections, reset, warnings };
+  for (const op of operations) if (op.path.startsWith('/__admin')) warn(`${op.id}: ${op.path} is hidden by the mock's admin API (/__admin).`);
+  return { app, store, sessions, operations, collections, reset, requests, checkState, warnings };
+}
+
+/**
+ * Records every answer in the request log and tells `changed` when a request changed the shared
+ * state (a successful write without X-Mock-Session).
+ */
+function recordRequests(log: RequestLog, changed: () => void): MiddlewareHandler {
+  return async function requestLog(c, next) {
+    const started = performance.now();
+    await next();
+    const session = c.req.header(SESSION_HEADER);
+    const method = c.req.method;
+    const url = c.req.url;
+    const status = c.res.status;
+    log.add({ time: new Date().toISOString(), method, path: url.slice(url.indexOf('/', url.indexOf('//') + 2)), status, ms: Math.round((performance.now() - started) * 10) / 10, session, problems: problemsOf.get(c.req.raw) });
+    if (status < 400 && session === undefined && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') changed();
+  };
+}
+
+/** Names of query parameters that carry API keys: redacted in the request log. */
+function queryKeyNames(api: SchemaObject): string[] {
+  return Object.values<SchemaObject>(api.components?.securitySchemes ?? {})
+    .filter((scheme) => scheme.type === 'apiKey' && scheme.in === 'query')
+    .map((scheme) => String(scheme.name));
 }
 
 function constant(result: ReturnType<typeof staticResponse>): Action {

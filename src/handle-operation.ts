@@ -15,8 +15,12 @@ import type { HonoRoute } from './routing/hono-path.js';
 import { readBody } from './validation/read-body.js';
 import { SESSION_HEADER } from './state/sessions.js';
 import type { Store } from './state/store.js';
+import type { Problem } from './validation/problem.js';
 import type { compileAuthenticator } from './security/authenticate.js';
 import type { compileRequestValidator } from './validation/validate-request.js';
+
+/** The validation problems of a refused request, for the request log. */
+export const problemsOf = new WeakMap<Request, Problem[]>();
 
 export interface OperationParts {
   operation: Operation;
@@ -53,7 +57,10 @@ export function handleOperation(parts: OperationParts) {
     if (forced instanceof ApiError) return respondError(forced, deprecation);
     if (forced) return toResponse(forced, deprecation);
     const request = await validate({ path: readParams((name) => c.req.param(name)), query, header, body: () => readBody(c.req.raw, maxBodyBytes) });
-    if (request instanceof ApiError) return respondError(request, deprecation);
+    if (request instanceof ApiError) {
+      if (request.details) problemsOf.set(c.req.raw, request.details);
+      return respondError(request, deprecation);
+    }
     const store = storeFor(c.req.raw.headers.get(SESSION_HEADER));
     if (store instanceof ApiError) return respondError(store, deprecation);
     const result = action({ store, params: request.params, body: request.body, url: url.slice(pathStart) });

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { AUTH, petstore } from '../test-support/petstore.js';
+import { startServer } from '../server.js';
+
+const ADMIN = { Authorization: 'Bearer admin-secret' };
+const json = (body: unknown, headers: Record<string, string> = ADMIN) => ({ method: 'PUT', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('the admin API', () => {
+  it('refuses requests without the admin token, and refuses the petstore key, with 401', async () => {
+    const { app } = await petstore({ adminToken: 'admin-secret' });
+    for (const headers of [{}, AUTH, { Authorization: 'Bearer admin-secre' }, { Authorization: 'Basic admin-secret' }]) {
+      const response = await app.request('/__admin/state', { headers });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ code: 'ADMIN_UNAUTHORIZED', status: 401 });
+    }
+    expect((await app.request('/__admin/state', { headers: ADMIN })).status).toBe(200);
+  });
+
+  it('never lets the admin token open the petstore', async () => {
+    const { app } = await petstore({ adminToken: 'admin-secret' });
+    expect((await app.request('/pets', { headers: ADMIN })).status).toBe(401);
+  });
+
+  it('without a token answers loopback callers and refuses others with 403', async () => {
+    const mock = await petstore();
+    const server = await startServer(mock.app, { port: 0, host: '127.0.0.1' });
+    try {
+      expect((await fetch(`${server.url}/__admin/requests`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    // A remote address, as @hono/node-server reports it for a socket from elsewhere.
+    const remote = await mock.app.request('/__admin/requests', {}, { incoming: { socket: { remoteAddress: '203.0.113.9', remotePort: 5000, remoteFamily: 'IPv4' } } });
+    expect(remote.status).toBe(403);
+    expect(await remote.json()).toMatchObject({ code: 'ADMIN_FORBIDDEN', status: 403 });
+  });
+
+  it('resets the state to the seed', async () => {
+    const { app, call } = await petstore({ adminToken: 'admin-secret' });
+    const before = (await call('GET', '/pets?limit=100')).body;
+    await call('POST', '/pets', { name: 'Temporary' });
+    await call('DELETE', '/pets/3');
+    const reset = await app.request('/__admin/reset', { method: 'POST', headers: ADMIN });
+    expect(await reset.json()).toEqual({ reset: 'shared', counts: { pets: 20, categories: 6, orders: 20, inventory: 20 } });
+    expect((await call('GET', '/pets?limit=100')).body).toEqual(before);
+  });
+
+  it('reseeds with a new seed or counts, which later resets keep', async () => {
+    const { app, call } = await petstore({ adminToken: 'admin-secret' });
+    const before = (await call('GET', '/pets/1')).body;
+    const seeded = await app.request('/__admin/seed', { method: 'POST', headers: { ...ADMIN, 'Content-Type': 'application/json' }, body: JSON.stringify({ seed: 99, counts: { pets: 5 } }) });
+    expect(await seeded.json()).toEqual({ seed: 99, counts: { pets: 5, categories: 6, orders: 20, inventory: 5 } });
+    expect((await call('GET', '/pets/1')).body).not.toEqual(before);
+    await app.request('/__admin/reset', { method: 'POST', headers: ADMIN });
+    expect((await call('GET', '/pets?limit=1')).headers.get('X-Total-Count')).toBe('5');
+    const bad = await app.request('/__admin/seed', { method: 'POST', headers: ADMIN, body: '{"seed":-1}' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('exports the state and imports it back, exactly', async () => {
+    const { app, call } = await petstore({ adminToken: 'admin-secret' });
+    const exported = await (await app.request('/__admin/state', { headers: ADMIN })).json();
+    await call('POST', '/pets', { name: 'After' });
+    const imported = await app.request('/__admin/state', json(exported));
+    expect(await imported.json()).toMatchObject({ imported: 'shared', counts: { pets: 20 } });
+    expect(await (await app.request('/__admin/state', { headers: ADMIN })).json()).toEqual(exported);
+    expect((await call('POST', '/pets', { name: 'Next' })).body.id).toBe(21); // the key sequence is restored too
+  });
+
+  it('refuses a bad import, changes nothing, and says why', async () => {
+    const { app, store } = await petstore({ adminToken: 'admin-secret' });
+    const exported = (await (await app.request('/__admin/state', { headers: ADMIN })).json()) as any;
+    const before = JSON.stringify(store.export());
+    exported.collections.pets.scopes[''][3].name = 42;
+    exported.collections.categories.scopes[''] = [];
+    const refused = await app.request('/__admin/state', json(exported));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ code: 'INVALID_STATE', message: 'The state was not imported (nothing changed): pets: record 4 (id 4) does not match the schema: name: must be string.', status: 400 });
+    expect(JSON.stringify(store.export())).toBe(before);
+    for (const [body, message] of [[{}, /"format"/], [{ format: 'petstore-mock-kit/state@1', collections: { dragons: { nextInteger: 1, scopes: {} } } }, /collection "dragons" is not in the document/]] as const) {
+      const response = await app.request('/__admin/state', json(body));
+      expect(((await response.json()) as any).message).toMatch(message);
+    }
+    expect((await app.request('/__admin/state', { ...json({}), body: '{' })).status).toBe(400);
+  });
+
+  it('lists the last requests with their status and validation problems, and no API key', async () => {
+    const { app, call } = await petstore({ adminToken: 'admin-secret' });
+    await call('GET', '/pets?limit=2');
+    await call('POST', '/pets', { name: 7 });
+    await app.request('/pets');
+    const { requests } = (await (await app.request('/__admin/requests?limit=3', { headers: ADMIN })).json()) as any;
+    expect(requests.map((r: any) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /pets 401', 'POST /pets 400', 'GET /pets?limit=2 200']);
+    expect(requests[1].problems).toEqual([{ path: 'body.name', rule: 'type', message: 'must be string' }]);
+    expect(JSON.stringify(requests)).not.toContain('petstore-demo-key');
+  });
+
+  it('acts on the session named by X-Mock-Session', async () => {
+    const { app, call } = await petstore({ adminToken: 'admin-secret' });
+    const alice = { 'X-Mock-Session': 'alice' };
+    await call('POST', '/pets', { name: 'Alice pet' }, alice);
+    const state = (await (await app.request('/__admin/state', { headers: { ...ADMIN, ...alice } })).json()) as any;
+    expect(state.collections.pets.scopes[''].at(-1).name).toBe('Alice pet');
+    await app.request('/__admin/reset', { method: 'POST', headers: { ...ADMIN, ...alice } });
+    expect((await call('GET', '/pets?id=21', undefined, alice)).body).toEqual([]);
+  });
+
+  it('is absent from the document, and unknown admin paths get a 404 Error', async () => {
+    const { app, operations } = await petstore({ adminToken: 'admin-secret' });
+    expect(operations.some((op) => op.path.startsWith('/__admin'))).toBe(false);
+    const response = await app.request('/__admin/nothing', { headers: ADMIN });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND', status: 404 });
+  });
+});
