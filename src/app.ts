@@ -64,8 +64,6 @@ export interface MockOptions {
   errorRate?: number;
   /** Token of the admin API (/__admin); without one it answers only on loopback. */
   adminToken?: string;
-  /** Start from this state instead of the seed (a state file, a reload). */
-  initialState?: StateSnapshot;
   /** Called after a request changed the shared state (to persist it). */
   onChange?: () => void;
   /** The clock, for sunset dates (default: the real time). */
@@ -138,7 +136,6 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   };
   const checkState = (data: unknown) => checkSnapshot(data, collections, validatorFor);
   const store = seedInto(new Store(collections));
-  if (options.initialState) applySnapshot(store, options.initialState);
   const sessions = new Sessions(() => seedInto(new Store(collections)), options.maxSessions);
   const reset = () => void seedInto(store);
   const storeFor = (session: string | null) => (session === null ? store : sessions.get(session));

@@ -81,6 +81,8 @@ describe('the CLI refusing to start', () => {
     expect((await runCli(['serve', '--port', 'x'])).code).toBe(2);
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
-    for (const flag of ['--spec', '--port', '--host', '--seed', '--api-key', '--fixtures', '--count', '--help']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--spec', '--port', '--host', '--seed', '--api-key', '--fixtures', '--count', '--delay', '--error-rate', '--cors-origin', '--admin-token', '--state-file', '--now', '--watch', '--help']) {
+      expect(help.stdout).toContain(flag);
+    }
   });
 });

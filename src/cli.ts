@@ -2,14 +2,17 @@
 /**
  * The command line: the only module that reads `process` (argv, env, signals, exit codes).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
-import { createMock, DEFAULT_SEED, DEMO_API_KEY } from './app.js';
+import { createMock, DEFAULT_SEED, DEMO_API_KEY, type Mock } from './app.js';
 import { parseCommand, USAGE, type ServeArgs } from './cli/parse-args.js';
-import { DocumentLoadError, loadDocument } from './document/load-document.js';
+import { DocumentLoadError, loadDocument, type LoadedDocument } from './document/load-document.js';
+import { carryState } from './reload.js';
 import { startServer } from './server.js';
 import { FixtureError } from './state/load-fixtures.js';
+import { applySnapshot, exportSnapshot } from './state/snapshot.js';
+import { createStateWriter, readStateFile, StateFileError, type StateWriter } from './state/state-file.js';
 
 // This file runs as dist/src/cli.js: the package root is two levels up.
 const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -36,26 +39,47 @@ async function main(): Promise<number> {
 async function serve(args: ServeArgs): Promise<number> {
   const specPath = args.spec ?? EMBEDDED_SPEC;
   const fixtures = args.fixtures ?? (args.spec ? undefined : EMBEDDED_FIXTURES);
-  let mock;
-  try {
-    const document = await loadDocument(specPath);
-    mock = createMock(document, {
+  const warn = (message: string) => process.stderr.write(`warning: ${message}\n`);
+  // --now sets where the clock starts; it runs on from there.
+  const offset = args.now ? args.now.getTime() - Date.now() : 0;
+  let writer: StateWriter | undefined;
+  const build = (document: LoadedDocument) =>
+    createMock(document, {
       apiKeys: args.apiKeys,
       seed: args.seed,
       counts: args.counts,
       fixtures,
-      onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+      delay: args.delay,
+      errorRate: args.errorRate,
+      corsOrigins: args.corsOrigins,
+      adminToken: args.adminToken,
+      onChange: () => writer?.changed(),
+      now: () => new Date(Date.now() + offset),
+      onWarning: warn,
     });
+
+  let mock: Mock;
+  let restored = false;
+  try {
+    mock = build(await loadDocument(specPath));
+    const saved = args.stateFile ? readStateFile(args.stateFile, mock.checkState) : undefined;
+    if (saved) applySnapshot(mock.store, saved);
+    restored = Boolean(saved);
   } catch (error) {
-    if (error instanceof DocumentLoadError || error instanceof FixtureError) {
+    if (error instanceof DocumentLoadError || error instanceof FixtureError || error instanceof StateFileError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
     throw error;
   }
+  if (args.stateFile) {
+    writer = createStateWriter(args.stateFile, () => exportSnapshot(mock.store), warn);
+    writer.changed(); // the file exists from the start
+  }
+
   let running;
   try {
-    running = await startServer(mock.app, { port: args.port, host: args.host });
+    running = await startServer({ fetch: (request) => mock.app.fetch(request) }, { port: args.port, host: args.host });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     process.stderr.write(
@@ -71,28 +95,66 @@ async function serve(args: ServeArgs): Promise<number> {
   const keyLine = args.apiKeys
     ? `${args.apiKeys.length} key(s) from ${process.env.MOCK_API_KEYS && !process.argv.includes('--api-key') ? 'MOCK_API_KEYS' : '--api-key'} (not shown)`
     : `${DEMO_API_KEY}  (send Authorization: Bearer ${DEMO_API_KEY})`;
+  const extras = [
+    `  admin     ${running.url}/__admin (${args.adminToken ? 'token required' : 'loopback only'})`,
+    args.stateFile && `  state     ${args.stateFile}`,
+    (args.delay || args.errorRate) && `  chaos     ${args.delay ? `delay ${args.delay.join('-')} ms` : ''}${args.delay && args.errorRate ? ', ' : ''}${args.errorRate ? `error rate ${args.errorRate}` : ''}`,
+    args.now && `  clock     starts at ${args.now.toISOString()}`,
+    args.watch && `  watching  ${shown} for changes`,
+  ].filter(Boolean);
   process.stdout.write(
     [
       `Mock of ${mock.operations.length} operations listening on ${running.url}`,
       `  document  ${shown}`,
       `  API key   ${keyLine}`,
-      `  records   ${counts || 'none'} (seed ${args.seed ?? DEFAULT_SEED})`,
+      `  records   ${counts || 'none'} (${restored ? 'from the state file' : `seed ${args.seed ?? DEFAULT_SEED}`})`,
+      ...extras,
       `  try       curl -H 'Authorization: Bearer ${args.apiKeys ? '<API_KEY>' : DEMO_API_KEY}' ${running.url}${firstListPath(mock)}`,
       '',
     ].join('\n'),
   );
 
+  const watcher = args.watch
+    ? watchDocument(specPath, async () => {
+        try {
+          const next = build(await loadDocument(specPath));
+          const { kept, reseeded } = carryState(mock, next);
+          mock = next;
+          writer?.changed();
+          process.stdout.write(`Reloaded ${shown}: ${mock.operations.length} operations; state kept for ${kept.join(', ') || 'no collection'}${reseeded.length ? `; reseeded ${reseeded.join(', ')}` : ''}.\n`);
+        } catch (error) {
+          process.stderr.write(`Kept the running document: ${(error as Error).message}\n`);
+        }
+      })
+    : undefined;
+
   return new Promise((resolve) => {
     const stop = (signal: string) => {
       process.stdout.write(`${signal}: finishing in-flight requests (up to 10 s), then stopping.\n`);
-      running.close().then(() => resolve(0));
+      watcher?.close();
+      running.close().then(() => {
+        writer?.flush();
+        resolve(0);
+      });
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
 }
 
-function firstListPath(mock: ReturnType<typeof createMock>): string {
+/** Calls `reload` once an edit of the file settles (editors write in several steps). */
+function watchDocument(file: string, reload: () => Promise<void>): { close: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let busy = Promise.resolve();
+  const listener = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => (busy = busy.then(reload)), 150);
+  };
+  watchFile(file, { interval: 100 }, listener);
+  return { close: () => unwatchFile(file, listener) };
+}
+
+function firstListPath(mock: Mock): string {
   const list = mock.operations.find((op) => op.method === 'get' && !op.path.includes('{'));
   return list?.path ?? '/';
 }

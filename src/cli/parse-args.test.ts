@@ -3,12 +3,19 @@ import { parseCommand } from './parse-args.js';
 
 describe('parseCommand', () => {
   it('serves on the embedded defaults with no arguments', () => {
-    expect(parseCommand([], {})).toEqual({ command: 'serve', spec: undefined, port: 4010, host: '127.0.0.1', seed: undefined, apiKeys: undefined, fixtures: undefined, counts: {} });
+    expect(parseCommand([], {})).toEqual({
+      command: 'serve', spec: undefined, port: 4010, host: '127.0.0.1', seed: undefined, apiKeys: undefined, fixtures: undefined, counts: {},
+      delay: undefined, errorRate: undefined, corsOrigins: undefined, adminToken: undefined, stateFile: undefined, now: undefined, watch: false,
+    });
   });
 
   it('reads every flag', () => {
     const args = ['serve', '--spec', 'a.yaml', '--port', '8080', '--host', '0.0.0.0', '--seed', '9', '--api-key', 'k1', '--api-key', 'k2', '--fixtures', 'fx', '--count', '5', '--count', 'pets=100'];
-    expect(parseCommand(args, {})).toEqual({ command: 'serve', spec: 'a.yaml', port: 8080, host: '0.0.0.0', seed: 9, apiKeys: ['k1', 'k2'], fixtures: 'fx', counts: { default: 5, pets: 100 } });
+    const more = ['--delay', '100-800', '--error-rate', '0.05', '--cors-origin', 'http://localhost:5173', '--cors-origin', 'https://app.example', '--admin-token', 'admin-token-1', '--state-file', 's.json', '--now', '2027-07-01', '--watch'];
+    expect(parseCommand([...args, ...more], {})).toEqual({
+      command: 'serve', spec: 'a.yaml', port: 8080, host: '0.0.0.0', seed: 9, apiKeys: ['k1', 'k2'], fixtures: 'fx', counts: { default: 5, pets: 100 },
+      delay: [100, 800], errorRate: 0.05, corsOrigins: ['http://localhost:5173', 'https://app.example'], adminToken: 'admin-token-1', stateFile: 's.json', now: new Date('2027-07-01T00:00:00Z'), watch: true,
+    });
   });
 
   it('takes the port from PORT and the keys from MOCK_API_KEYS, flags winning', () => {
@@ -23,6 +30,19 @@ describe('parseCommand', () => {
     expect(parseCommand(['--nope'], {})).toMatchObject({ command: 'error', message: expect.stringMatching(/Unknown option '--nope'.*\(see --help\)\.$/) });
     expect(parseCommand(['launch'], {})).toMatchObject({ command: 'error', message: expect.stringMatching(/Unknown command "launch"/) });
     expect(parseCommand(['--api-key', 'has space'], {})).toMatchObject({ command: 'error' });
+  });
+
+  it('explains bad values of the demo flags', () => {
+    const error = (args: string[], env = {}) => (parseCommand(args, env) as { message?: string }).message;
+    expect(error(['--delay', 'slow'])).toMatch(/--delay must be milliseconds/);
+    expect(error(['--delay', '800-100'])).toMatch(/--delay/);
+    expect(error(['--error-rate', '1.5'])).toMatch(/--error-rate must be a number from 0 to 1/);
+    expect(error(['--cors-origin', 'localhost:5173'])).toMatch(/--cors-origin must be an origin/);
+    expect(error(['--admin-token', 'short'])).toMatch(/at least 8/);
+    expect(error(['--admin-token', 'petstore-demo-key'])).toBe('The admin token must differ from every API key.');
+    expect(error(['--api-key', 'same-key-1', '--admin-token', 'same-key-1'])).toBe('The admin token must differ from every API key.');
+    expect(error(['--now', 'tomorrow'])).toMatch(/--now must be a date/);
+    expect(parseCommand([], { MOCK_ADMIN_TOKEN: 'from-the-env' })).toMatchObject({ adminToken: 'from-the-env' });
   });
 
   it('recognises help and version', () => {

@@ -3,6 +3,7 @@
  * it is tested without starting anything.
  */
 import { parseArgs } from 'node:util';
+import { parseDelay } from '../scenarios/read-scenario.js';
 
 export interface ServeArgs {
   command: 'serve';
@@ -13,6 +14,14 @@ export interface ServeArgs {
   apiKeys?: string[];
   fixtures?: string;
   counts: Record<string, number>;
+  delay?: [number, number];
+  errorRate?: number;
+  corsOrigins?: string[];
+  adminToken?: string;
+  stateFile?: string;
+  /** What the clock said at start (`--now`); it runs on from there. */
+  now?: Date;
+  watch: boolean;
 }
 
 export type CliCommand = ServeArgs | { command: 'help' } | { command: 'version' } | { command: 'error'; message: string };
@@ -33,6 +42,15 @@ Options:
                      when serving the embedded document, none otherwise)
   --count N          generated records per collection without fixtures (default 20)
   --count NAME=N     generated records for one collection (e.g. --count pets=1000)
+  --delay MS         add latency to every answer: MS or a range MIN-MAX (e.g. 100-800)
+  --error-rate R     answer a share R (0 to 1) of requests with a declared 5xx (or 500),
+                     drawn from --seed so a run can be replayed
+  --cors-origin O    allow only this browser origin (repeatable; default: any origin)
+  --admin-token T    token of the admin API under /__admin (also MOCK_ADMIN_TOKEN);
+                     without it the admin API answers only on loopback
+  --state-file FILE  load the state from FILE at start and save it there after changes
+  --now DATE         start the clock at DATE (e.g. 2027-07-01), for sunset demos and tests
+  --watch            reload the document when it changes, keeping the state that still fits
   -h, --help         show this help
   -v, --version      show the version
 `;
@@ -53,6 +71,13 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
         'api-key': { type: 'string', multiple: true },
         fixtures: { type: 'string' },
         count: { type: 'string', multiple: true },
+        delay: { type: 'string' },
+        'error-rate': { type: 'string' },
+        'cors-origin': { type: 'string', multiple: true },
+        'admin-token': { type: 'string' },
+        'state-file': { type: 'string' },
+        now: { type: 'string' },
+        watch: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -79,6 +104,20 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   }
   const keys = values['api-key'] ?? env.MOCK_API_KEYS?.split(',').map((k) => k.trim()).filter(Boolean);
   if (keys?.some((k) => !/^[\x21-\x7e]+$/.test(k))) return { command: 'error', message: 'An API key must be printable ASCII without spaces.' };
+  const delay = values.delay === undefined ? undefined : parseDelay(values.delay);
+  if (values.delay !== undefined && !delay) return { command: 'error', message: `--delay must be milliseconds (200) or a range (100-800), at most 30000, not "${values.delay}".` };
+  const errorRate = values['error-rate'] === undefined ? undefined : Number(values['error-rate']);
+  if (errorRate !== undefined && !(/^(0(\.\d+)?|1(\.0+)?)$/.test(values['error-rate']!) && errorRate >= 0 && errorRate <= 1)) {
+    return { command: 'error', message: `--error-rate must be a number from 0 to 1, not "${values['error-rate']}".` };
+  }
+  const origins = values['cors-origin'];
+  const badOrigin = origins?.find((o) => !/^https?:\/\/[^/\s]+$/.test(o.replace(/\/+$/, '')));
+  if (badOrigin) return { command: 'error', message: `--cors-origin must be an origin like http://localhost:5173, not "${badOrigin}".` };
+  const adminToken = values['admin-token'] ?? env.MOCK_ADMIN_TOKEN;
+  if (adminToken !== undefined && !/^[\x21-\x7e]{8,}$/.test(adminToken)) return { command: 'error', message: 'The admin token must be at least 8 printable ASCII characters without spaces.' };
+  if (adminToken !== undefined && (keys ?? ['petstore-demo-key']).includes(adminToken)) return { command: 'error', message: 'The admin token must differ from every API key.' };
+  const now = values.now === undefined ? undefined : new Date(/^\d{4}-\d{2}-\d{2}$/.test(values.now) ? `${values.now}T00:00:00Z` : values.now);
+  if (now && Number.isNaN(now.getTime())) return { command: 'error', message: `--now must be a date like 2027-07-01 or 2027-07-01T12:00:00Z, not "${values.now}".` };
   return {
     command: 'serve',
     spec: values.spec,
@@ -88,6 +127,13 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     apiKeys: keys?.length ? keys : undefined,
     fixtures: values.fixtures,
     counts,
+    delay,
+    errorRate,
+    corsOrigins: origins,
+    adminToken,
+    stateFile: values['state-file'],
+    now,
+    watch: values.watch ?? false,
   };
 }
 

@@ -1,0 +1,26 @@
+/**
+ * Watch mode: a new mock built from an edited document takes over the state of every collection
+ * whose schema still accepts it; the others start from the seed.
+ */
+import type { Mock } from './app.js';
+import { SNAPSHOT_FORMAT } from './state/snapshot.js';
+
+export function carryState(from: Mock, to: Mock): { kept: string[]; reseeded: string[] } {
+  const kept: string[] = [];
+  const reseeded: string[] = [];
+  for (const collection of to.collections) {
+    const previous = from.store.collections.get(collection.name);
+    if (!previous) {
+      reseeded.push(collection.name);
+      continue;
+    }
+    const checked = to.checkState({ format: SNAPSHOT_FORMAT, collections: { [collection.name]: previous.export() } });
+    if (typeof checked === 'string') {
+      reseeded.push(collection.name);
+    } else {
+      to.store.collection(collection.name).import(checked.collections[collection.name]);
+      kept.push(collection.name);
+    }
+  }
+  return { kept, reseeded };
+}
