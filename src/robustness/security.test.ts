@@ -89,11 +89,18 @@ describe('security', () => {
     }
   });
 
-  it('serves no mock-control route: /__admin answers 404 until an admin API exists', async () => {
-    const { app } = await petstore();
-    for (const [method, path] of [['GET', '/__admin/state'], ['POST', '/__admin/reset'], ['PUT', '/__admin/state']]) {
-      const response = await app.request(path, { method, headers: AUTH });
-      expect(response.status, `${method} ${path}`).toBe(404);
+  it('admin routes refuse requests without the admin token, including ones with a petstore key', async () => {
+    const { app } = await petstore({ adminToken: 'admin-token-9' });
+    for (const [method, path] of [['GET', '/__admin/state'], ['POST', '/__admin/reset'], ['PUT', '/__admin/state'], ['POST', '/__admin/seed'], ['GET', '/__admin/requests']]) {
+      for (const headers of [{}, AUTH]) {
+        const response = await app.request(path, { method, headers });
+        expect(response.status, `${method} ${path}`).toBe(401);
+      }
     }
+    // Without a token configured, a caller from elsewhere is refused.
+    const open = await petstore();
+    const remote = await open.app.request('/__admin/state', {}, { incoming: { socket: { remoteAddress: '198.51.100.7', remotePort: 1, remoteFamily: 'IPv4' } } });
+    expect(remote.status).toBe(403);
   });
+
 });
