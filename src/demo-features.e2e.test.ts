@@ -138,3 +138,27 @@ async function waitFor(condition: () => boolean, ms = 10_000) {
     await sleep(50);
   }
 }
+
+describe('scenarios, chaos, sessions and the admin API over a real socket', () => {
+  it('answers Prefer scenarios, sessions and the admin token through the CLI', async () => {
+    const server = await cli(['--admin-token', 'admin-token-7']);
+    const forced = await fetch(`${server.url}/pets`, { headers: { ...AUTH, Prefer: 'code=400, delay=120' } });
+    expect(forced.status).toBe(400);
+    expect(await forced.json()).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    expect(await (await fetch(`${server.url}/pets?__example=empty`, { headers: AUTH })).json()).toEqual([]);
+    await fetch(`${server.url}/pets`, { method: 'POST', headers: { ...AUTH, 'X-Mock-Session': 'ci-job-1', 'Content-Type': 'application/json' }, body: '{"name":"Job one"}' });
+    expect(await (await fetch(`${server.url}/pets?id=21`, { headers: AUTH })).json()).toEqual([]);
+    expect((await fetch(`${server.url}/__admin/state`, { headers: AUTH })).status).toBe(401);
+    expect((await fetch(`${server.url}/__admin/reset`, { method: 'POST', headers: { Authorization: 'Bearer admin-token-7' } })).status).toBe(200);
+  });
+
+  it('injects faults and latency from --error-rate and --delay', async () => {
+    const faulty = await cli(['--error-rate', '1']);
+    const response = await fetch(`${faulty.url}/pets`, { headers: AUTH });
+    expect([response.status, ((await response.json()) as { code: string }).code]).toEqual([500, 'INJECTED_FAULT']);
+    const slow = await cli(['--delay', '150']);
+    const started = performance.now();
+    await fetch(`${slow.url}/pets?limit=1`, { headers: AUTH });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+});
