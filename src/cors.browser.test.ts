@@ -53,8 +53,8 @@ async function fromTheBrowser(options: Parameters<typeof petstore>[0] = {}) {
   mocks.push(server);
   const tab = await browser.newPage();
   await tab.goto(`${pageUrl}/?api=${encodeURIComponent(server.url)}`);
-  await tab.waitForFunction(() => (window as unknown as { result?: unknown }).result !== undefined, undefined, { timeout: 10_000 });
-  const result = await tab.evaluate(() => (window as unknown as { result: Record<string, unknown> }).result);
+  await tab.waitForFunction(() => (globalThis as unknown as { result?: unknown }).result !== undefined, undefined, { timeout: 10_000 });
+  const result = await tab.evaluate(() => (globalThis as unknown as { result: Record<string, unknown> }).result);
   await tab.close();
   return result;
 }

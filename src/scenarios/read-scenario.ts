@@ -4,6 +4,7 @@
  * `__example`, `__dynamic`, `__seed`, `__delay` for clients that cannot set headers.
  */
 import { ApiError } from '../respond/api-error.js';
+import { safeDecode } from '../validation/safe-decode.js';
 
 export interface Scenario {
   code?: number;
@@ -68,12 +69,4 @@ export function readScenario(prefer: string | null, query: string): Scenario | A
     }
   }
   return scenario;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
 }

@@ -7,6 +7,7 @@
  */
 import type { Operation, SecurityAlternative } from '../operations/operation.js';
 import { ApiError } from '../respond/api-error.js';
+import { safeDecode } from '../validation/safe-decode.js';
 
 export interface AuthOptions {
   /** The keys that open the API. */
@@ -103,14 +104,6 @@ function readApiKey(location: string, name: string, credentials: Credentials): s
     if (k === name) return safeDecode(v.join('='));
   }
   return undefined;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
 }
 
 function unauthorized(outcome: Outcome, realm: string, bearerLike: boolean, first: SecurityAlternative): ApiError {
