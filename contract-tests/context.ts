@@ -3,7 +3,8 @@
  * that sends cases and runs the checks on each exchange, valid bodies generated from the schemas,
  * and the records the suite created (deleted again at the end).
  */
-import { Faker, en } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
+import { createFaker } from '../src/generate/create-faker.js';
 import type { ValidateFunction } from 'ajv';
 import type { LoadedDocument } from '../src/document/load-document.js';
 import type { SchemaObject } from '../src/document/schema.js';
@@ -86,7 +87,7 @@ export class ContractContext {
         return problems.get(ex)!;
       },
     };
-    this.faker = new Faker({ locale: [en] });
+    this.faker = createFaker();
     this.faker.seed(options.seed ?? 1);
     this.generate = createGenerator(this.faker);
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));

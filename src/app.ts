@@ -3,7 +3,7 @@
  * authenticate -> validate -> act on state -> respond. Nothing here reads `process`: everything
  * comes in through `MockOptions`, so a test builds a mock in one line and calls `app.request()`.
  */
-import { Faker, en } from '@faker-js/faker';
+import { createFaker } from './generate/create-faker.js';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { Action, OperationRule } from './actions/action.js';
 import { compileCrudAction } from './actions/crud.js';
@@ -119,7 +119,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   });
   const validatorFor = (collection: Collection) => responseValidator(collection.schema);
 
-  const faker = new Faker({ locale: [en] });
+  const faker = createFaker();
   const generate = createGenerator(faker);
   const fixtures =
     typeof options.fixtures === 'string' ? loadFixtures(options.fixtures, collections, validatorFor) : (options.fixtures ?? {});
@@ -176,7 +176,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   );
   app.use('*', recordRequests(requests, changed));
   const chaos = createChaos({ delay: options.delay, errorRate: options.errorRate, seed });
-  const scenarioFaker = new Faker({ locale: [en] });
+  const scenarioFaker = createFaker();
   const generateScenario = createGenerator(scenarioFaker);
   const forceContext = {
     generateSeeded: (schema: SchemaObject, n: number, hints?: { propertyName?: string }) => {

@@ -4,7 +4,7 @@
  * validate against the document.
  */
 import { readdirSync } from 'node:fs';
-import { Faker, en } from '@faker-js/faker';
+import { createFaker } from './generate/create-faker.js';
 import { describe, expect, it } from 'vitest';
 import { createMock, DEMO_API_KEY } from './app.js';
 import { DocumentLoadError, loadDocument } from './document/load-document.js';
@@ -42,7 +42,7 @@ describe('the shared corpus', () => {
       }
       const mock = createMock(document, { counts: { default: 3 } });
       const check = responseCheckerFor(document);
-      const faker = new Faker({ locale: [en] });
+      const faker = createFaker();
       faker.seed(1);
       const generate = createGenerator(faker);
       const basePath = (await import('./routing/server-base-path.js')).serverBasePath(document.api);

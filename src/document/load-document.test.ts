@@ -41,7 +41,7 @@ describe('loadDocument', () => {
 
   it('names the YAML problem of a malformed file', async () => {
     const message = await failure(file('bad.yaml', 'openapi: 3.0.3\ninfo: {title: x\n  version: 1'));
-    expect(message).toMatch(/bad\.yaml is not valid YAML or JSON: .* at line 2, column 15\.$/);
+    expect(message).toMatch(/bad\.yaml is not valid YAML or JSON: missed comma between flow collection entries in ".*bad\.yaml" \(3:10\)\.$/);
     expect(message).not.toMatch(/\n/);
   });
 

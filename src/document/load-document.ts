@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { parse as parseYaml } from 'yaml';
+import yaml from 'js-yaml';
 import type { SchemaObject } from './schema.js';
 
 /** A document that cannot be served. `message` is one sentence meant for the terminal. */
@@ -36,15 +36,16 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
   const file = resolve(path);
   let raw: SchemaObject;
   try {
-    // YAML is a superset of JSON: one parser reads both.
-    raw = parseYaml(await readFile(file, 'utf8'), { maxAliasCount: 1000 }) as SchemaObject;
+    // YAML is a superset of JSON: one parser reads both (js-yaml: swagger-parser's own parser).
+    raw = yaml.load(await readFile(file, 'utf8'), { filename: path }) as SchemaObject;
   } catch (error) {
     throw new DocumentLoadError(describeParseFailure(path, error));
   }
   const dialect = detectDialect(path, raw);
   let api: SchemaObject;
   try {
-    api = (await SwaggerParser.validate(file, { dereference: { circular: 'ignore' } })) as SchemaObject;
+    // The parsed document is handed over (no second read or parse); the path resolves external refs.
+    api = (await SwaggerParser.validate(file, structuredClone(raw) as never, { dereference: { circular: 'ignore' } })) as SchemaObject;
   } catch (error) {
     throw new DocumentLoadError(`${path} is not a valid OpenAPI ${raw.openapi} document: ${firstProblem(error)}.`);
   }
@@ -76,7 +77,8 @@ function describeParseFailure(path: string, error: unknown): string {
   if (/ENOENT/.test(message)) return `Cannot read the OpenAPI document ${path}: the file does not exist.`;
   if (/EISDIR/.test(message)) return `Cannot read the OpenAPI document ${path}: it is a directory.`;
   if (/EACCES/.test(message)) return `Cannot read the OpenAPI document ${path}: permission denied.`;
-  const reason = message.split('\n')[0].replace(/[.:]$/, '');
+  // js-yaml: "bad indentation of a mapping entry (3:10)" (line:column), then an excerpt.
+  const reason = message.split('\n')[0].replace(/^YAMLException: /, '').replace(/[.:]$/, '');
   return `${path} is not valid YAML or JSON: ${reason}.`;
 }
 

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Faker, en } from '@faker-js/faker';
+import { createFaker } from './create-faker.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv, type Ajv as AjvInstance } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -23,7 +23,7 @@ function makeAjv(dialect: '3.0' | '3.1' = '3.0'): AjvInstance {
 const ajv = makeAjv();
 
 function generatorFor(seed: number, maxDepth?: number) {
-  const faker = new Faker({ locale: [en] });
+  const faker = createFaker();
   faker.seed(seed);
   return createGenerator(faker, { maxDepth });
 }
@@ -244,7 +244,7 @@ describe('createGenerator', () => {
   });
 
   it('calls the faker method named by x-faker, with or without an argument, and falls back on unknown paths', () => {
-    const faker = new Faker({ locale: [en] });
+    const faker = createFaker();
     const petNames = new Set(faker.definitions.animal.pet_name as string[]);
     expect(sample({ type: 'string', 'x-faker': 'animal.petName' }, 20).every((v) => petNames.has(v as string))).toBe(true);
     const words = sample({ type: 'string', 'x-faker': { 'lorem.words': 4 } }, 20) as string[];
@@ -259,7 +259,7 @@ describe('createGenerator', () => {
     expectValid({ type: 'string', format: 'date-time' }, sample({ type: 'string' }, 30, { propertyName: 'createdAt' }));
     const people = sample({ type: 'string' }, 30, { propertyName: 'name', collection: 'users' }) as string[];
     expect(people.every((v) => v.includes(' '))).toBe(true);
-    const faker = new Faker({ locale: [en] });
+    const faker = createFaker();
     const petNames = new Set(faker.definitions.animal.pet_name as string[]);
     const pets = sample({ type: 'string' }, 30, { propertyName: 'name', collection: 'pets' }) as string[];
     expect(pets.every((v) => petNames.has(v))).toBe(true);

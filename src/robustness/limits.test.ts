@@ -4,7 +4,7 @@
  * with 400. The cases come from the schemas: maxLength/minLength, maximum/minimum, maxItems of
  * every body field and parameter, and the 64 KiB body limit to the byte.
  */
-import { Faker, en } from '@faker-js/faker';
+import { createFaker } from '../generate/create-faker.js';
 import { describe, expect, it } from 'vitest';
 import type { SchemaObject } from '../document/schema.js';
 import { createGenerator } from '../generate/from-schema.js';
@@ -33,7 +33,7 @@ function boundaries(schema: SchemaObject, item: () => unknown): Boundary[] {
   return found;
 }
 
-const faker = new Faker({ locale: [en] });
+const faker = createFaker();
 faker.seed(7);
 const generate = createGenerator(faker);
 const reference: Record<string, number> = { categoryId: 1, petId: 1 };

@@ -10,7 +10,7 @@
  * property, fewer for the expensive ones); FUZZ_SEED picks another seed. A failure prints the
  * seed, the path and the shrunk counterexample, so `fc.assert(..., { seed, path })` replays it.
  */
-import { Faker, en } from '@faker-js/faker';
+import { createFaker } from '../generate/create-faker.js';
 import type { ValidateFunction } from 'ajv';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -132,7 +132,7 @@ let bodyValidator: (op: Operation) => ValidateFunction;
 /** The validator of an operation's response body for a status, if it declares one. */
 let responseValidator: (op: Operation, status: number) => ValidateFunction | undefined;
 let maxBodyBytes: number;
-const faker = new Faker({ locale: [en] });
+const faker = createFaker();
 const generate = createGenerator(faker);
 const fakerSeed = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 
