@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import yaml from 'js-yaml';
+import { validateMetaSchema } from './meta-schema/validate-meta-schema.js';
 import type { SchemaObject } from './schema.js';
 
 /** A document that cannot be served. `message` is one sentence meant for the terminal. */
@@ -42,10 +43,14 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
     throw new DocumentLoadError(describeParseFailure(path, error));
   }
   const dialect = detectDialect(path, raw);
+  // The meta-schema check runs on the build's precompiled validators when they exist.
+  const meta = validateMetaSchema(raw, dialect);
+  if (meta !== undefined && meta !== 'unavailable') throw new DocumentLoadError(`${path} is not a valid OpenAPI ${raw.openapi} document: ${meta}.`);
   let api: SchemaObject;
   try {
     // The parsed document is handed over (no second read or parse); the path resolves external refs.
-    api = (await SwaggerParser.validate(file, structuredClone(raw) as never, { dereference: { circular: 'ignore' } })) as SchemaObject;
+    const options = { dereference: { circular: 'ignore' }, validate: { schema: meta === 'unavailable', spec: true } };
+    api = (await SwaggerParser.validate(file, structuredClone(raw) as never, options as never)) as unknown as SchemaObject;
   } catch (error) {
     throw new DocumentLoadError(`${path} is not a valid OpenAPI ${raw.openapi} document: ${firstProblem(error)}.`);
   }
