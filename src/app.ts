@@ -16,9 +16,9 @@ import { inferCollections, type Collection } from './operations/infer-collection
 import type { Operation } from './operations/operation.js';
 import { errorResponse, errors } from './respond/api-error.js';
 import { compileErrorResponder } from './respond/error-response.js';
-import { handleOperation } from './handle-operation.js';
+import { handleOperation, headerReader } from './handle-operation.js';
 import { cors } from './middleware/cors.js';
-import { securityHeaders } from './middleware/security-headers.js';
+import { respond } from './respond/security-headers.js';
 import { createChaos } from './scenarios/chaos.js';
 import { compileScenarioResponder } from './scenarios/force-response.js';
 import { staticResponse } from './respond/static-response.js';
@@ -146,7 +146,6 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   const auth = { apiKeys: options.apiKeys ?? [DEMO_API_KEY], realm: String(api.info?.title ?? 'mock') };
 
   const app = new Hono();
-  app.use('*', securityHeaders);
   app.use('*', cors({ origins: options.corsOrigins }));
   app.route(
     '/__admin',
@@ -231,7 +230,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     if (allow.includes('GET') && !allow.includes('HEAD')) allow.push('HEAD');
     app.all(route.honoPath, (c) =>
       c.req.method === 'OPTIONS'
-        ? new Response(null, { status: 204, headers: { Allow: [...allow, 'OPTIONS'].join(', ') } })
+        ? respond(null, 204, { Allow: [...allow, 'OPTIONS'].join(', ') })
         : errorResponse(errors.methodNotAllowed(c.req.method, template, allow)),
     );
   }
@@ -252,11 +251,11 @@ function recordRequests(log: RequestLog, changed: () => void): MiddlewareHandler
   return async function requestLog(c, next) {
     const started = performance.now();
     await next();
-    const session = c.req.header(SESSION_HEADER);
+    const session = headerReader(c)(SESSION_HEADER) ?? undefined;
     const method = c.req.method;
     const url = c.req.url;
     const status = c.res.status;
-    log.add({ time: new Date().toISOString(), method, path: url.slice(url.indexOf('/', url.indexOf('//') + 2)), status, ms: Math.round((performance.now() - started) * 10) / 10, session, problems: problemsOf.get(c.req.raw) });
+    log.add({ time: Date.now(), method, path: url.slice(url.indexOf('/', url.indexOf('//') + 2)), status, ms: Math.round((performance.now() - started) * 10) / 10, session, problems: problemsOf.get(c) });
     if (status < 400 && session === undefined && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') changed();
   };
 }

@@ -79,7 +79,7 @@ async function serve(args: ServeArgs): Promise<number> {
 
   let running;
   try {
-    running = await startServer({ fetch: (request) => mock.app.fetch(request) }, { port: args.port, host: args.host });
+    running = await startServer({ fetch: (request, env) => mock.app.fetch(request, env) }, { port: args.port, host: args.host });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     process.stderr.write(

@@ -2,6 +2,7 @@
  * The pipeline of one route, compiled once per operation: authenticate, check the sunset,
  * validate, act on state, respond. Errors at any stage go through the operation's error responder.
  */
+import { respond, respondJson, SECURITY_HEADERS } from './respond/security-headers.js';
 import type { Context } from 'hono';
 import type { Action, ActionResult } from './actions/action.js';
 import type { Chaos } from './scenarios/chaos.js';
@@ -12,15 +13,16 @@ import { ApiError } from './respond/api-error.js';
 import { deprecationPolicy } from './respond/deprecation.js';
 import type { compileErrorResponder } from './respond/error-response.js';
 import type { HonoRoute } from './routing/hono-path.js';
-import { readBody } from './validation/read-body.js';
+import type { IncomingMessage } from 'node:http';
+import { readBody, readIncomingBody } from './validation/read-body.js';
 import { SESSION_HEADER } from './state/sessions.js';
 import type { Store } from './state/store.js';
 import type { Problem } from './validation/problem.js';
 import type { compileAuthenticator } from './security/authenticate.js';
 import type { compileRequestValidator } from './validation/validate-request.js';
 
-/** The validation problems of a refused request, for the request log. */
-export const problemsOf = new WeakMap<Request, Problem[]>();
+/** The validation problems of a refused request, for the request log (keyed by the request's context). */
+export const problemsOf = new WeakMap<Context, Problem[]>();
 
 export interface OperationParts {
   operation: Operation;
@@ -45,8 +47,7 @@ export function handleOperation(parts: OperationParts) {
   const sunset = policy?.sunset;
   const gone = sunset && sunsetError(operation, sunset);
 
-  const answer = async (c: Context, url: string, pathStart: number, query: string, scenario: Scenario | ApiError): Promise<Response> => {
-    const header = (name: string) => c.req.raw.headers.get(name);
+  const answer = async (c: Context, url: string, pathStart: number, query: string, scenario: Scenario | ApiError, header: HeaderReader): Promise<Response> => {
     const denied = authenticate?.({ header, query });
     if (denied) return respondError(denied, deprecation);
     if (gone && now() >= sunset) return respondError(gone, deprecation);
@@ -56,12 +57,14 @@ export function handleOperation(parts: OperationParts) {
     const forced = force(scenario);
     if (forced instanceof ApiError) return respondError(forced, deprecation);
     if (forced) return toResponse(forced, deprecation);
-    const request = await validate({ path: readParams((name) => c.req.param(name)), query, header, body: () => readBody(c.req.raw, maxBodyBytes) });
+    const incoming = incomingOf(c);
+    const body = incoming ? () => readIncomingBody(incoming, maxBodyBytes) : () => readBody(c.req.raw, maxBodyBytes);
+    const request = await validate({ path: readParams((name) => c.req.param(name)), query, header, body });
     if (request instanceof ApiError) {
-      if (request.details) problemsOf.set(c.req.raw, request.details);
+      if (request.details) problemsOf.set(c, request.details);
       return respondError(request, deprecation);
     }
-    const store = storeFor(c.req.raw.headers.get(SESSION_HEADER));
+    const store = storeFor(header(SESSION_HEADER) ?? null);
     if (store instanceof ApiError) return respondError(store, deprecation);
     const result = action({ store, params: request.params, body: request.body, url: url.slice(pathStart) });
     if (result instanceof ApiError) return respondError(result, deprecation);
@@ -73,21 +76,38 @@ export function handleOperation(parts: OperationParts) {
     const pathStart = url.indexOf('/', url.indexOf('//') + 2);
     const queryStart = url.indexOf('?', pathStart);
     const query = queryStart < 0 ? '' : url.slice(queryStart + 1);
-    const scenario = readScenario(c.req.raw.headers.get('prefer'), query);
-    const response = await answer(c, url, pathStart, query, scenario);
+    const header = headerReader(c);
+    const scenario = readScenario(header('prefer') ?? null, query);
+    const response = await answer(c, url, pathStart, query, scenario, header);
     const wait = chaos.delayMs(scenario instanceof ApiError ? undefined : scenario.delay);
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     return response;
   };
 }
 
+type HeaderReader = (lowerCaseName: string) => string | null | undefined;
+
+/** The Node request behind a Hono context, when the request came over a socket. */
+export function incomingOf(c: Context): IncomingMessage | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+}
+
+/** Reads request headers from Node's own object when there is one (no WHATWG Headers built). */
+export function headerReader(c: Context): HeaderReader {
+  const incoming = incomingOf(c);
+  if (!incoming) return (name) => c.req.raw.headers.get(name);
+  return (name) => {
+    const value = incoming.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+}
+
 function toResponse(result: ActionResult, deprecation: Record<string, string>): Response {
   const headers = { ...deprecation, ...result.headers };
-  if (result.body === undefined) return new Response(null, { status: result.status, headers });
-  if (Buffer.isBuffer(result.body) || (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json'))) {
-    return new Response(result.body as string, { status: result.status, headers });
-  }
-  return new Response(JSON.stringify(result.body), { status: result.status, headers: { 'Content-Type': 'application/json', ...headers } });
+  if (result.body === undefined) return respond(null, result.status, headers);
+  if (Buffer.isBuffer(result.body)) return new Response(result.body, { status: result.status, headers: { ...SECURITY_HEADERS, ...headers } });
+  if (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json')) return respond(result.body, result.status, headers);
+  return respondJson(result.body, result.status, headers);
 }
 
 function sunsetError(operation: Operation, sunset: Date): ApiError {

@@ -33,7 +33,7 @@ export interface RunningServer {
 }
 
 /** @example const running = await startServer(mock.app, { port: 0, host: '127.0.0.1' }); await running.close(); */
-export function startServer(app: { fetch: (request: Request) => Response | Promise<Response> }, options: ServeOptions): Promise<RunningServer> {
+export function startServer(app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> }, options: ServeOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = serve(
       {

@@ -4,6 +4,7 @@
  * time); with no token configured it answers only on loopback. A petstore API key never opens
  * it, and the admin token never opens the petstore. `X-Mock-Session` picks the session it acts on.
  */
+import { respondJson } from '../respond/security-headers.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
@@ -58,7 +59,7 @@ export function adminApi(controls: AdminControls, { token }: AdminOptions = {}):
     const store = controls.storeFor(session(c));
     return store instanceof ApiError ? errorResponse(store) : act(store);
   };
-  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  const json = (body: unknown, status = 200) => respondJson(body, status);
   const shared = (c: Context) => session(c) === null;
 
   admin.post('/reset', (c) =>

@@ -6,7 +6,8 @@
 import type { Problem } from '../validation/problem.js';
 
 export interface LoggedRequest {
-  time: string;
+  /** Milliseconds since the epoch; shown as an ISO date by `latest` (formatting is left off the hot path). */
+  time: number | string;
   method: string;
   path: string;
   status: number;
@@ -25,7 +26,6 @@ export class RequestLog {
   ) {}
 
   add(entry: LoggedRequest): void {
-    entry.path = this.redact(entry.path);
     if (this.entries.length < this.size) this.entries.push(entry);
     else this.entries[this.next] = entry;
     this.next = (this.next + 1) % this.size;
@@ -34,7 +34,10 @@ export class RequestLog {
   /** The newest first. */
   latest(limit: number): LoggedRequest[] {
     const ordered = this.entries.length < this.size ? [...this.entries] : [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
-    return ordered.reverse().slice(0, limit);
+    return ordered
+      .reverse()
+      .slice(0, limit)
+      .map((entry) => ({ ...entry, time: new Date(entry.time).toISOString(), path: this.redact(entry.path) }));
   }
 
   clear(): void {

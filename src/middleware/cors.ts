@@ -4,6 +4,7 @@
  * Preflights (OPTIONS with Origin and Access-Control-Request-Method) are answered for every
  * path; a plain OPTIONS goes on to the route (204 with Allow).
  */
+import { respond } from '../respond/security-headers.js';
 import type { MiddlewareHandler } from 'hono';
 
 export interface CorsOptions {
@@ -32,7 +33,7 @@ export function cors({
       const headers: Record<string, string> = { Vary: 'Origin', 'Access-Control-Allow-Methods': METHODS, 'Access-Control-Allow-Headers': allowHeaders.join(', '), 'Access-Control-Max-Age': '600' };
       if (granted) headers['Access-Control-Allow-Origin'] = granted;
       if (granted && granted !== '*') headers['Access-Control-Allow-Credentials'] = 'true';
-      return new Response(null, { status: 204, headers });
+      return respond(null, 204, headers);
     }
     await next();
     if (!granted) return;

@@ -2,6 +2,7 @@
  * Errors as data: every 4xx/5xx the mock sends is an `ApiError`, turned into an `Error` body
  * (`{code, message, status}`, plus `details` for validation) in one place.
  */
+import { respondJson } from './security-headers.js';
 import { formatProblem, type Problem } from '../validation/problem.js';
 
 export class ApiError {
@@ -49,15 +50,13 @@ export const errors = {
         ? `Content-Type ${received} is not accepted here; send ${accepted.join(' or ')}.`
         : `A request body needs a Content-Type header; send ${accepted.join(' or ')}.`,
     ),
+  // The connection closes after a 413: the rest of the body is not read.
   payloadTooLarge: (limit: number) =>
-    new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes.`),
+    new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes.`, undefined, { Connection: 'close' }),
   internal: () => new ApiError(500, 'INTERNAL_ERROR', 'The mock failed to answer this request; it is still running.'),
 };
 
 /** Builds the HTTP response for an error: JSON `Error` body, `status` equal to the HTTP status. */
 export function errorResponse(error: ApiError, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(error.toBody()), {
-    status: error.status,
-    headers: { 'Content-Type': 'application/json', ...error.headers, ...headers },
-  });
+  return respondJson(error.toBody(), error.status, { ...error.headers, ...headers });
 }

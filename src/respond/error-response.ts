@@ -4,6 +4,7 @@
  * another error schema (`{code: integer}`, RFC 7807 problem+json) or no error body at all, the
  * response follows the declaration, with the code and message carried in the fields it has.
  */
+import { respond } from './security-headers.js';
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
 import { findResponse } from '../operations/build-operations.js';
@@ -41,12 +42,12 @@ export function compileErrorResponder(operation: Operation, ctx: ErrorResponderC
 function shapeFor(declared: ResponseSpec | undefined, sample: ApiError, ctx: ErrorResponderContext): Shape {
   if (!declared) return (error, headers) => errorResponse(error, headers);
   const mediaTypes = Object.keys(declared.content);
-  if (mediaTypes.length === 0) return (error, headers) => new Response(null, { status: error.status, headers: { ...error.headers, ...headers } });
+  if (mediaTypes.length === 0) return (error, headers) => respond(null, error.status, { ...error.headers, ...headers });
   const media = mediaTypes.find((m) => m.toLowerCase() === 'application/json') ?? mediaTypes.find((m) => isJsonMediaType(m.toLowerCase())) ?? mediaTypes[0];
   const contentType = media.includes('*') ? 'application/json' : media;
   const schema = declared.content[media].schema;
   const send = (body: string, error: ApiError, headers: Record<string, string>) =>
-    new Response(body, { status: error.status, headers: { 'Content-Type': contentType, ...error.headers, ...headers } });
+    respond(body, error.status, { 'Content-Type': contentType, ...error.headers, ...headers });
   if (!isJsonMediaType(media.toLowerCase()) && !media.includes('*')) return (error, headers) => send(error.message, error, headers);
   const validate = schema ? ctx.responseValidator(schema) : undefined;
   if (!schema || !validate || (validate(sample.toBody()) && speaksNative(schema))) return (error, headers) => send(JSON.stringify(error.toBody()), error, headers);
