@@ -191,9 +191,8 @@ export const FAULTS: Fault[] = [
       if (request.method === 'POST' && new URL(request.url).pathname === '/store/orders' && response.status === 201) {
         const order = await response.clone().json() as Json;
         const item = mock.store.collection('inventory').get(order.petId);
-        if (item) item.quantity = Number(item.quantity) + Number(order.quantity);
-        const pet = mock.store.collection('pets').get(order.petId);
-        if (pet) pet.status = 'available';
+        if (item) mock.store.collection('inventory').update(order.petId, { quantity: Number(item.quantity) + Number(order.quantity) });
+        mock.store.collection('pets').update(order.petId, { status: 'available' });
       }
       return response;
     },

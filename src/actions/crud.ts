@@ -36,7 +36,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     return (input) => {
       const vetoed = rule.before?.(context(input));
       if (vetoed) return vetoed;
-      const page = query(stateOf(input).records(scopeOf(input)).values(), input);
+      const page = query(stateOf(input), scopeOf(input), input);
       const body = collection.listWrapper
         ? { [collection.listWrapper.items]: page.items, ...(collection.listWrapper.total ? { [collection.listWrapper.total]: page.total } : {}) }
         : page.items;

@@ -6,7 +6,7 @@
 import type { ParameterSpec } from '../document/schema.js';
 import { mergedProperties, type Collection } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
-import type { StoredRecord } from '../state/store.js';
+import type { CollectionState, StoredRecord } from '../state/store.js';
 import type { ActionInput } from './action.js';
 
 const LIMIT_NAMES = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'size'];
@@ -25,7 +25,7 @@ interface Filter {
   property: string;
 }
 
-export function compileListQuery(operation: Operation, collection: Collection): (records: Iterable<StoredRecord>, input: ActionInput) => Page {
+export function compileListQuery(operation: Operation, collection: Collection): (state: CollectionState, scope: string, input: ActionInput) => Page {
   const query = operation.parameters.filter((p) => p.in === 'query');
   const named = (names: string[]) => query.find((p) => names.includes(p.name));
   const limitParam = named(LIMIT_NAMES);
@@ -35,7 +35,7 @@ export function compileListQuery(operation: Operation, collection: Collection): 
   const defaultLimit = Number(limitParam?.schema.default ?? Math.min(DEFAULT_PAGE_SIZE, maxItems ?? DEFAULT_PAGE_SIZE));
   const filters = compileFilters(query, [limitParam, offsetParam, pageParam], collection);
 
-  return (records, input) => {
+  return (state, scope, input) => {
     const q = input.params.query;
     const limit = limitParam ? Number(q[limitParam.name] ?? defaultLimit) : (maxItems ?? Infinity);
     const firstPage = Number(pageParam?.schema.minimum ?? 1);
@@ -46,17 +46,67 @@ export function compileListQuery(operation: Operation, collection: Collection): 
         : 0;
     const active = filters
       .filter((f) => q[f.param] !== undefined)
-      .map((f) => ({ property: f.property, values: new Set((Array.isArray(q[f.param]) ? (q[f.param] as unknown[]) : [q[f.param]]).map(String)) }));
-
-    const items: StoredRecord[] = [];
-    let total = 0;
-    for (const record of records) {
-      if (active.length && !active.every((f) => f.values.has(String(record[f.property])))) continue;
-      if (total >= offset && items.length < limit) items.push(record);
-      total++;
-    }
+      .map((f) => ({ property: f.property, values: (Array.isArray(q[f.param]) ? (q[f.param] as unknown[]) : [q[f.param]]).map(String) }));
+    const { items, total } = select(state, scope, active, collection.keyProperty, offset, limit);
     return { items, total, headers: pageHeaders(input.url, total, offset, limit, offsetParam ?? pageParam, firstPage) };
   };
+}
+
+interface ActiveFilter {
+  property: string;
+  values: string[];
+}
+
+/**
+ * The page and the total. Without filters: the page by walking from the start, the total from the
+ * size. With filters: the candidates of the most selective indexed filter (or of the keys asked
+ * for), checked against the others. Nothing walks, copies or sorts the whole collection unless a
+ * filter has no index (nested collections).
+ */
+function select(state: CollectionState, scope: string, active: ActiveFilter[], keyProperty: string, offset: number, limit: number): { items: StoredRecord[]; total: number } {
+  const records = state.records(scope);
+  if (active.length === 0) return { items: page(records.values(), offset, limit), total: records.size };
+  const byKey = active.find((f) => f.property === keyProperty);
+  let candidates: Iterable<string> | undefined;
+  let driver: ActiveFilter | undefined;
+  if (byKey) {
+    driver = byKey;
+    candidates = [...new Set(byKey.values)].filter((k) => records.has(k)).sort((a, b) => compareKeys(a, b));
+  } else if (scope === '') {
+    driver = active.filter((f) => state.isIndexed(f.property)).sort((a, b) => state.countWhere(a.property, a.values) - state.countWhere(b.property, b.values))[0];
+    candidates = driver && state.keysWhere(driver.property, driver.values);
+  }
+  const rest = active.filter((f) => f !== driver).map((f) => ({ property: f.property, values: new Set(f.values) }));
+  const matches = (record: StoredRecord) => rest.every((f) => f.values.has(String(record[f.property])));
+  const items: StoredRecord[] = [];
+  let total = 0;
+  const consider = (record: StoredRecord) => {
+    if (!matches(record)) return;
+    if (total >= offset && items.length < limit) items.push(record);
+    total++;
+  };
+  if (candidates) {
+    for (const key of candidates) consider(records.get(key)!);
+  } else {
+    const all = active.map((f) => ({ property: f.property, values: new Set(f.values) }));
+    for (const record of records.values()) if (all.every((f) => f.values.has(String(record[f.property])))) consider(record);
+  }
+  return { items, total };
+}
+
+function page(records: Iterator<StoredRecord>, offset: number, limit: number): StoredRecord[] {
+  const items: StoredRecord[] = [];
+  let skipped = 0;
+  for (let next = records.next(); !next.done && items.length < limit; next = records.next()) {
+    if (skipped < offset) skipped++;
+    else items.push(next.value);
+  }
+  return items;
+}
+
+/** Keys asked for by the key filter, in list order: numerically when they are numbers. */
+function compareKeys(a: string, b: string): number {
+  return /^-?\d+$/.test(a) && /^-?\d+$/.test(b) ? Number(a) - Number(b) : a.localeCompare(b);
 }
 
 function compileFilters(query: ParameterSpec[], pagination: Array<ParameterSpec | undefined>, collection: Collection): Filter[] {

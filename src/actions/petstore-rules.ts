@@ -30,22 +30,30 @@ function defaultStatus(ctx: RuleContext): void {
   bodyOf(ctx).status ??= 'available';
 }
 
-function stockOf(store: Store, petId: unknown): StoredRecord {
+function stockOf(store: Store, petId: unknown): number {
+  return Number(store.collection('inventory').get(petId)?.quantity ?? 0);
+}
+
+/** Every change goes through the store, which keeps its indexes (pet status, order pet) right. */
+function setStock(store: Store, petId: unknown, quantity: number): void {
   const inventory = store.collection('inventory');
-  return inventory.get(petId) ?? inventory.put({ petId, quantity: 0 });
+  if (!inventory.update(petId, { quantity })) inventory.put({ petId, quantity });
+}
+
+function setPetStatus(store: Store, petId: unknown, status: string): void {
+  store.collection('pets').update(petId, { status });
 }
 
 function openOrders(store: Store, petId: unknown, except?: unknown): StoredRecord[] {
-  return [...store.collection('orders').all()].filter((o) => o.petId === petId && o.status === 'placed' && o.id !== except);
+  return store.collection('orders').where('petId', petId).filter((o) => o.status === 'placed' && o.id !== except);
 }
 
 /** Stock going up makes a pet that was pending or sold available again. */
 function restock(store: Store, petId: unknown, quantity: number): void {
-  const item = stockOf(store, petId);
-  const stock = Number(item.quantity) + quantity;
-  item.quantity = stock;
+  const stock = stockOf(store, petId) + quantity;
+  setStock(store, petId, stock);
   const pet = store.collection('pets').get(petId);
-  if (pet && stock > 0 && (pet.status === 'pending' || pet.status === 'sold')) pet.status = 'available';
+  if (pet && stock > 0 && (pet.status === 'pending' || pet.status === 'sold')) setPetStatus(store, petId, 'available');
 }
 
 export const petstoreRules: Record<string, OperationRule> = {
@@ -67,7 +75,7 @@ export const petstoreRules: Record<string, OperationRule> = {
   deleteCategory: {
     before: (ctx) => {
       const id = ctx.current!.id;
-      const pets = [...ctx.store.collection('pets').all()].filter((p) => p.categoryId === id);
+      const pets = ctx.store.collection('pets').where('categoryId', id);
       if (pets.length) return new ApiError(409, 'CATEGORY_IN_USE', `Category ${String(id)} still has ${pets.length} pet(s); move or delete them first.`);
     },
   },
@@ -77,7 +85,7 @@ export const petstoreRules: Record<string, OperationRule> = {
       const pet = ctx.store.collection('pets').get(body.petId);
       if (!pet) return new ApiError(422, 'PET_NOT_FOUND', `body.petId: no pet has id ${String(body.petId)}.`);
       if (pet.status !== 'available') return new ApiError(409, 'PET_NOT_AVAILABLE', `Pet ${String(pet.id)} is ${String(pet.status)}, not available.`);
-      const stock = Number(stockOf(ctx.store, pet.id).quantity);
+      const stock = stockOf(ctx.store, pet.id);
       if (stock < Number(body.quantity)) {
         return new ApiError(409, 'INSUFFICIENT_STOCK', `Pet ${String(pet.id)} has ${stock} in stock; the order asks for ${String(body.quantity)}.`);
       }
@@ -88,10 +96,9 @@ export const petstoreRules: Record<string, OperationRule> = {
     },
     after: (ctx) => {
       const order = ctx.record!;
-      const item = stockOf(ctx.store, order.petId);
-      item.quantity = Number(item.quantity) - Number(order.quantity);
-      const pet = ctx.store.collection('pets').get(order.petId)!;
-      if (item.quantity === 0) pet.status = 'pending';
+      const stock = stockOf(ctx.store, order.petId) - Number(order.quantity);
+      setStock(ctx.store, order.petId, stock);
+      if (stock === 0) setPetStatus(ctx.store, order.petId, 'pending');
     },
   },
   updateOrder: {
@@ -104,11 +111,10 @@ export const petstoreRules: Record<string, OperationRule> = {
     },
     after: (ctx) => {
       const order = ctx.record!;
-      order.complete = order.status === 'completed'; // server-owned, not part of the PATCH body
+      ctx.store.collection('orders').update(order.id, { complete: order.status === 'completed' }); // server-owned, not in the PATCH body
       if (order.status === 'cancelled') return restock(ctx.store, order.petId, Number(order.quantity));
       const pet = ctx.store.collection('pets').get(order.petId);
-      const stock = Number(stockOf(ctx.store, order.petId).quantity);
-      if (pet && stock === 0 && openOrders(ctx.store, order.petId, order.id).length === 0) pet.status = 'sold';
+      if (pet && stockOf(ctx.store, order.petId) === 0 && openOrders(ctx.store, order.petId, order.id).length === 0) setPetStatus(ctx.store, order.petId, 'sold');
     },
   },
   deleteOrder: {
@@ -119,7 +125,7 @@ export const petstoreRules: Record<string, OperationRule> = {
   updateInventoryItem: {
     after: (ctx) => {
       const pet = ctx.store.collection('pets').get(ctx.current!.petId);
-      if (pet && Number(ctx.record!.quantity) > 0 && (pet.status === 'pending' || pet.status === 'sold')) pet.status = 'available';
+      if (pet && Number(ctx.record!.quantity) > 0 && (pet.status === 'pending' || pet.status === 'sold')) setPetStatus(ctx.store, pet.id, 'available');
     },
   },
 };
@@ -129,7 +135,8 @@ export const petstoreRules: Record<string, OperationRule> = {
  * flag their status implies ("true once the order is completed").
  */
 export function petstoreSeedFixup(store: Store): void {
-  for (const order of store.collection('orders').all()) if (order.status !== undefined) order.complete = order.status === 'completed';
+  const orders = store.collection('orders');
+  for (const order of [...orders.all()]) if (order.status !== undefined) orders.update(order.id, { complete: order.status === 'completed' });
 }
 
 /** The rules apply only to a document with every collection and operation they name. */

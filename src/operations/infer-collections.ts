@@ -42,6 +42,8 @@ export interface Collection {
   creatable: boolean;
   /** True when a missing item is answered 404; false when the document declares no 404 for it. */
   notFoundDeclared: boolean;
+  /** Properties the list filters on, and references: the store indexes them. */
+  indexed: string[];
 }
 
 export interface CrudBinding {
@@ -109,6 +111,7 @@ export function inferCollections(operations: Operation[]): {
       listWrapper: listShape?.wrapper,
       references: [],
       creatable: Boolean(create),
+      indexed: [],
       notFoundDeclared: [...itemOps.values()].some((op) => op.responses.some((r) => r.status === '404')),
     };
     collections.push(collection);
@@ -124,8 +127,21 @@ export function inferCollections(operations: Operation[]): {
     bind(itemOps.get('delete'), 'delete');
   }
   nameCollections(collections);
-  for (const collection of collections) collection.references = findReferences(collection, collections);
+  for (const collection of collections) {
+    collection.references = findReferences(collection, collections);
+    const list = operations.find((op) => bindings.get(op.id)?.collection === collection && bindings.get(op.id)?.action === 'list');
+    collection.indexed = [...new Set([...filterProperties(list, collection), ...collection.references.map((r) => r.property)])].filter((p) => p !== collection.keyProperty);
+  }
   return { collections, bindings };
+}
+
+/** Pagination parameters, by their usual names: never filters. */
+export const PAGINATION_PARAMS = /^(limit|offset|page|per_page|perPage|pageSize|page_size|size|skip|start|pageNumber|page_number|cursor)$/;
+
+/** Query parameters of a list that are named like a record property: the list filters on them. */
+export function filterProperties(list: Operation | undefined, collection: Collection): string[] {
+  const properties = mergedProperties(collection.schema);
+  return (list?.parameters ?? []).filter((p) => p.in === 'query' && !PAGINATION_PARAMS.test(p.name) && properties[p.name]).map((p) => p.name);
 }
 
 /** The item schema of a list response: a bare array, or an object wrapping one array. */

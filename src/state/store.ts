@@ -1,17 +1,40 @@
 /**
- * The in-memory state: one map of records per collection (and per scope, for nested
- * collections such as `/users/{userId}/posts`). Maps keep insertion order, and integer keys are
- * allocated in increasing order, so a list is already sorted by key without sorting per request.
+ * The in-memory state: one map of records per collection (and per scope, for nested collections
+ * such as `/users/{userId}/posts`). Maps keep insertion order, and integer keys are allocated in
+ * increasing order, so a list is already in key order without sorting per request.
+ *
+ * Properties that lists filter on (and references) are indexed: value -> keys, so a filtered page
+ * or a lookup (`orders of pet 7`) costs what it returns, not the size of the collection. Every
+ * change goes through `put`, `update` or `delete`, which keep the indexes right.
  */
 import type { Collection } from '../operations/infer-collections.js';
 
 export type StoredRecord = Record<string, unknown>;
 
+export interface CollectionSnapshot {
+  nextInteger: number;
+  scopes: Record<string, StoredRecord[]>;
+}
+
+/** Keys having one value of one property, in list order (sorted lazily after out-of-order inserts). */
+interface Posting {
+  keys: Set<string>;
+  sorted: boolean;
+  last: number;
+}
+
 export class CollectionState {
   private readonly scopes = new Map<string, Map<string, StoredRecord>>();
   private nextInteger = 1;
+  /** property -> value -> keys; only for the top-level scope. */
+  private readonly indexes = new Map<string, Map<string, Posting>>();
+  /** key -> its position in the list (first insertion), to keep index postings in list order. */
+  private readonly position = new Map<string, number>();
+  private positions = 0;
 
-  constructor(readonly collection: Collection) {}
+  constructor(readonly collection: Collection) {
+    for (const property of collection.indexed ?? []) this.indexes.set(property, new Map());
+  }
 
   /** Records of one scope, in key order. */
   records(scope = ''): Map<string, StoredRecord> {
@@ -39,12 +62,70 @@ export class CollectionState {
   put(record: StoredRecord, scope = ''): StoredRecord {
     const key = record[this.collection.keyProperty];
     if (typeof key === 'number' && key >= this.nextInteger) this.nextInteger = key + 1;
-    this.records(scope).set(String(key), record);
+    const id = String(key);
+    const records = this.records(scope);
+    if (scope === '') {
+      const previous = records.get(id);
+      if (previous) this.unindex(previous, id);
+      else if (!this.position.has(id)) this.position.set(id, this.positions++);
+      this.index(record, id);
+    }
+    records.set(id, record);
+    return record;
+  }
+
+  /** Changes some fields of a stored record in place (references to it stay valid). */
+  update(key: unknown, changes: StoredRecord, scope = ''): StoredRecord | undefined {
+    const record = this.get(key, scope);
+    if (!record) return undefined;
+    const id = String(key);
+    if (scope === '') this.unindex(record, id);
+    Object.assign(record, changes);
+    if (scope === '') this.index(record, id);
     return record;
   }
 
   delete(key: unknown, scope = ''): boolean {
-    return this.scopes.get(scope)?.delete(String(key)) ?? false;
+    const id = String(key);
+    const records = this.scopes.get(scope);
+    const record = records?.get(id);
+    if (!record) return false;
+    if (scope === '') {
+      this.unindex(record, id);
+      this.position.delete(id);
+    }
+    return records!.delete(id);
+  }
+
+  isIndexed(property: string): boolean {
+    return this.indexes.has(property);
+  }
+
+  /**
+   * Keys of top-level records whose property has one of the values, in list order; undefined when
+   * the property is not indexed.
+   */
+  keysWhere(property: string, values: string[]): Iterable<string> | undefined {
+    const index = this.indexes.get(property);
+    if (!index) return undefined;
+    const postings = values.map((v) => index.get(v)).filter((p): p is Posting => Boolean(p && p.keys.size));
+    if (postings.length === 0) return [];
+    if (postings.length === 1) return this.inOrder(postings[0]).keys;
+    // Several values: their postings are disjoint, merged into list order.
+    return postings.flatMap((p) => [...p.keys]).sort((a, b) => this.position.get(a)! - this.position.get(b)!);
+  }
+
+  /** How many top-level records have one of the values (without listing them). */
+  countWhere(property: string, values: string[]): number {
+    const index = this.indexes.get(property);
+    return index ? values.reduce((n, v) => n + (index.get(v)?.keys.size ?? 0), 0) : 0;
+  }
+
+  /** Records whose property equals a value: by the index when there is one, else by a scan. */
+  where(property: string, value: unknown): StoredRecord[] {
+    const keys = this.keysWhere(property, [String(value)]);
+    if (keys) return [...keys].map((k) => this.records().get(k)!);
+    return [...this.all()].filter((record) => record[property] === value);
   }
 
   /** The next integer key: one past the largest ever stored, never reused after a delete. */
@@ -55,6 +136,9 @@ export class CollectionState {
   clear(): void {
     this.scopes.clear();
     this.nextInteger = 1;
+    this.position.clear();
+    this.positions = 0;
+    for (const index of this.indexes.values()) index.clear();
   }
 
   /** Everything needed to restore this collection: records by scope and the key sequence. */
@@ -68,11 +152,38 @@ export class CollectionState {
     for (const [scope, records] of Object.entries(snapshot.scopes)) for (const record of records) this.put(structuredClone(record), scope);
     this.nextInteger = Math.max(this.nextInteger, snapshot.nextInteger);
   }
-}
 
-export interface CollectionSnapshot {
-  nextInteger: number;
-  scopes: Record<string, StoredRecord[]>;
+  private index(record: StoredRecord, id: string): void {
+    for (const [property, index] of this.indexes) {
+      const value = record[property];
+      if (value === undefined || value === null || typeof value === 'object') continue;
+      let posting = index.get(String(value));
+      if (!posting) index.set(String(value), (posting = { keys: new Set(), sorted: true, last: -1 }));
+      const at = this.position.get(id)!;
+      if (at < posting.last) posting.sorted = false;
+      else posting.last = at;
+      posting.keys.add(id);
+    }
+  }
+
+  private unindex(record: StoredRecord, id: string): void {
+    for (const [property, index] of this.indexes) {
+      const value = record[property];
+      if (value === undefined || value === null || typeof value === 'object') continue;
+      index.get(String(value))?.keys.delete(id);
+    }
+  }
+
+  /** A posting whose keys went in out of order is sorted once, when it is next read. */
+  private inOrder(posting: Posting): Posting {
+    if (!posting.sorted) {
+      const keys = [...posting.keys].sort((a, b) => this.position.get(a)! - this.position.get(b)!);
+      posting.keys = new Set(keys);
+      posting.sorted = true;
+      posting.last = keys.length ? this.position.get(keys[keys.length - 1])! : -1;
+    }
+    return posting;
+  }
 }
 
 /** All collections of a document, by name. */
