@@ -77,6 +77,16 @@ function select(state: CollectionState, scope: string, active: ActiveFilter[], k
     candidates = driver && state.keysWhere(driver.property, driver.values);
   }
   const rest = active.filter((f) => f !== driver).map((f) => ({ property: f.property, values: new Set(f.values) }));
+  if (candidates && driver && rest.length > 0) {
+    // Several filters: the matching keys are computed once per state of the collection, so a
+    // client paging or polling the same query does not walk the candidates every time.
+    const keys = memoised(state, scope, active, () => [...candidates!].filter((key) => rest.every((f) => f.values.has(String(records.get(key)![f.property])))));
+    return { items: keys.slice(offset, offset + limit).map((key) => records.get(key)!), total: keys.length };
+  }
+  if (candidates && driver && driver !== byKey && rest.length === 0) {
+    // One indexed filter: the total is the size of its postings, and the page reads only its keys.
+    return { items: page(mapKeys(candidates, records), offset, limit), total: state.countWhere(driver.property, driver.values) };
+  }
   const matches = (record: StoredRecord) => rest.every((f) => f.values.has(String(record[f.property])));
   const items: StoredRecord[] = [];
   let total = 0;
@@ -92,6 +102,27 @@ function select(state: CollectionState, scope: string, active: ActiveFilter[], k
     for (const record of records.values()) if (all.every((f) => f.values.has(String(record[f.property])))) consider(record);
   }
   return { items, total };
+}
+
+const MEMO_SIZE = 32;
+const memo = new WeakMap<CollectionState, Map<string, { version: number; keys: string[] }>>();
+
+/** The keys of a query, cached per collection, query and version of the collection (a few queries each). */
+function memoised(state: CollectionState, scope: string, active: ActiveFilter[], compute: () => string[]): string[] {
+  const id = `${scope}\u0000${active.map((f) => `${f.property}=${[...f.values].sort().join(',')}`).sort().join('&')}`;
+  let cache = memo.get(state);
+  if (!cache) memo.set(state, (cache = new Map()));
+  const hit = cache.get(id);
+  if (hit && hit.version === state.version) return hit.keys;
+  const keys = compute();
+  cache.delete(id);
+  if (cache.size >= MEMO_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(id, { version: state.version, keys });
+  return keys;
+}
+
+function* mapKeys(keys: Iterable<string>, records: Map<string, StoredRecord>): Generator<StoredRecord> {
+  for (const key of keys) yield records.get(key)!;
 }
 
 function page(records: Iterator<StoredRecord>, offset: number, limit: number): StoredRecord[] {

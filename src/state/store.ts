@@ -31,6 +31,8 @@ export class CollectionState {
   /** key -> its position in the list (first insertion), to keep index postings in list order. */
   private readonly position = new Map<string, number>();
   private positions = 0;
+  /** Bumped by every change: lets readers cache what they computed from the state. */
+  version = 0;
 
   constructor(readonly collection: Collection) {
     for (const property of collection.indexed ?? []) this.indexes.set(property, new Map());
@@ -64,6 +66,7 @@ export class CollectionState {
     if (typeof key === 'number' && key >= this.nextInteger) this.nextInteger = key + 1;
     const id = String(key);
     const records = this.records(scope);
+    this.version++;
     if (scope === '') {
       const previous = records.get(id);
       if (previous) this.unindex(previous, id);
@@ -79,6 +82,7 @@ export class CollectionState {
     const record = this.get(key, scope);
     if (!record) return undefined;
     const id = String(key);
+    this.version++;
     if (scope === '') this.unindex(record, id);
     Object.assign(record, changes);
     if (scope === '') this.index(record, id);
@@ -90,6 +94,7 @@ export class CollectionState {
     const records = this.scopes.get(scope);
     const record = records?.get(id);
     if (!record) return false;
+    this.version++;
     if (scope === '') {
       this.unindex(record, id);
       this.position.delete(id);
@@ -108,17 +113,31 @@ export class CollectionState {
   keysWhere(property: string, values: string[]): Iterable<string> | undefined {
     const index = this.indexes.get(property);
     if (!index) return undefined;
-    const postings = values.map((v) => index.get(v)).filter((p): p is Posting => Boolean(p && p.keys.size));
+    const postings = [...new Set(values)].map((v) => index.get(v)).filter((p): p is Posting => Boolean(p && p.keys.size));
     if (postings.length === 0) return [];
     if (postings.length === 1) return this.inOrder(postings[0]).keys;
-    // Several values: their postings are disjoint, merged into list order.
-    return postings.flatMap((p) => [...p.keys]).sort((a, b) => this.position.get(a)! - this.position.get(b)!);
+    // Several values: their postings are disjoint and each in list order; merged lazily, so a page
+    // reads only as far as it needs.
+    return this.merge(postings.map((p) => this.inOrder(p).keys[Symbol.iterator]()));
+  }
+
+  private *merge(iterators: Array<Iterator<string>>): Generator<string> {
+    const heads = iterators.map((it) => it.next());
+    for (;;) {
+      let best = -1;
+      for (let i = 0; i < heads.length; i++) {
+        if (!heads[i].done && (best < 0 || this.position.get(heads[i].value)! < this.position.get(heads[best].value)!)) best = i;
+      }
+      if (best < 0) return;
+      yield heads[best].value;
+      heads[best] = iterators[best].next();
+    }
   }
 
   /** How many top-level records have one of the values (without listing them). */
   countWhere(property: string, values: string[]): number {
     const index = this.indexes.get(property);
-    return index ? values.reduce((n, v) => n + (index.get(v)?.keys.size ?? 0), 0) : 0;
+    return index ? [...new Set(values)].reduce((n, v) => n + (index.get(v)?.keys.size ?? 0), 0) : 0;
   }
 
   /** Records whose property equals a value: by the index when there is one, else by a scan. */
@@ -134,6 +153,7 @@ export class CollectionState {
   }
 
   clear(): void {
+    this.version++;
     this.scopes.clear();
     this.nextInteger = 1;
     this.position.clear();
