@@ -4,7 +4,7 @@
  * comes in through `MockOptions`, so a test builds a mock in one line and calls `app.request()`.
  */
 import { createFaker } from './generate/create-faker.js';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Action, OperationRule } from './actions/action.js';
 import { compileCrudAction } from './actions/crud.js';
 import { petstoreRules, petstoreRulesApply, petstoreSeedFixup } from './actions/petstore-rules.js';
@@ -16,7 +16,7 @@ import { inferCollections, type Collection } from './operations/infer-collection
 import type { Operation } from './operations/operation.js';
 import { errorResponse, errors } from './respond/api-error.js';
 import { compileErrorResponder } from './respond/error-response.js';
-import { handleOperation, headerReader } from './handle-operation.js';
+import { handleOperation, headerReader, type HeaderReader } from './handle-operation.js';
 import { cors } from './middleware/cors.js';
 import { respond } from './respond/security-headers.js';
 import { createChaos } from './scenarios/chaos.js';
@@ -146,7 +146,24 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   const auth = { apiKeys: options.apiKeys ?? [DEMO_API_KEY], realm: String(api.info?.title ?? 'mock') };
 
   const app = new Hono();
-  app.use('*', cors({ origins: options.corsOrigins }));
+  const corsPolicy = cors({ origins: options.corsOrigins });
+  app.on('OPTIONS', '*', corsPolicy.preflight);
+  /** Every answer outside the admin API goes to the request log; a successful write tells `changed`. */
+  const record = (c: Context, status: number, started: number, header: HeaderReader) => {
+    const session = header(SESSION_HEADER) ?? undefined;
+    const method = c.req.method;
+    const url = c.req.url;
+    requests.add({ time: Date.now(), method, path: url.slice(url.indexOf('/', url.indexOf('//') + 2)), status, ms: Math.round((performance.now() - started) * 10) / 10, session, problems: problemsOf.get(c) });
+    if (status < 400 && session === undefined && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') changed();
+  };
+  /** For answers built outside the operations (404, 405): CORS headers, and the request log. */
+  const finish = (c: Context, response: Response, started: number) => {
+    const header = headerReader(c);
+    const allowed = corsPolicy.headers(header('origin'));
+    if (allowed) for (const [name, value] of Object.entries(allowed)) response.headers.set(name, value);
+    record(c, response.status, started, header);
+    return response;
+  };
   app.route(
     '/__admin',
     adminApi(
@@ -173,7 +190,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
       { token: options.adminToken },
     ),
   );
-  app.use('*', recordRequests(requests, changed));
+
   const chaos = createChaos({ delay: options.delay, errorRate: options.errorRate, seed });
   const scenarioFaker = createFaker();
   const generateScenario = createGenerator(scenarioFaker);
@@ -220,6 +237,8 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
           respondError: compileErrorResponder(operation, { generate, responseValidator }),
           force: compileScenarioResponder(operation, forceContext),
           chaos,
+          cors: corsPolicy.headers,
+          record,
           now: options.now ?? (() => new Date()),
           // Credentials are checked before the size: an anonymous oversized request gets 401.
           maxBodyBytes,
@@ -229,35 +248,22 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     const allow = pathOps.map((op) => op.method.toUpperCase());
     if (allow.includes('GET') && !allow.includes('HEAD')) allow.push('HEAD');
     app.all(route.honoPath, (c) =>
-      c.req.method === 'OPTIONS'
-        ? respond(null, 204, { Allow: [...allow, 'OPTIONS'].join(', ') })
-        : errorResponse(errors.methodNotAllowed(c.req.method, template, allow)),
+      finish(
+        c,
+        c.req.method === 'OPTIONS'
+          ? respond(null, 204, { Allow: [...allow, 'OPTIONS'].join(', ') })
+          : errorResponse(errors.methodNotAllowed(c.req.method, template, allow)),
+        performance.now(),
+      ),
     );
   }
-  app.notFound((c) => errorResponse(errors.routeNotFound(c.req.method, new URL(c.req.url).pathname)));
+  app.notFound((c) => finish(c, errorResponse(errors.routeNotFound(c.req.method, new URL(c.req.url).pathname)), performance.now()));
   app.onError((error) => {
     warn(`Unexpected failure while answering a request: ${(error as Error).message}`);
     return errorResponse(errors.internal());
   });
   for (const op of operations) if (op.path.startsWith('/__admin')) warn(`${op.id}: ${op.path} is hidden by the mock's admin API (/__admin).`);
   return { app, store, sessions, operations, collections, reset, requests, checkState, warnings };
-}
-
-/**
- * Records every answer in the request log and tells `changed` when a request changed the shared
- * state (a successful write without X-Mock-Session).
- */
-function recordRequests(log: RequestLog, changed: () => void): MiddlewareHandler {
-  return async function requestLog(c, next) {
-    const started = performance.now();
-    await next();
-    const session = headerReader(c)(SESSION_HEADER) ?? undefined;
-    const method = c.req.method;
-    const url = c.req.url;
-    const status = c.res.status;
-    log.add({ time: Date.now(), method, path: url.slice(url.indexOf('/', url.indexOf('//') + 2)), status, ms: Math.round((performance.now() - started) * 10) / 10, session, problems: problemsOf.get(c) });
-    if (status < 400 && session === undefined && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') changed();
-  };
 }
 
 /** Names of query parameters that carry API keys: redacted in the request log. */

@@ -5,6 +5,7 @@
 import { respond, respondJson, SECURITY_HEADERS } from './respond/security-headers.js';
 import type { Context } from 'hono';
 import type { Action, ActionResult } from './actions/action.js';
+import type { Cors } from './middleware/cors.js';
 import type { Chaos } from './scenarios/chaos.js';
 import type { compileScenarioResponder } from './scenarios/force-response.js';
 import { readScenario, type Scenario } from './scenarios/read-scenario.js';
@@ -38,54 +39,62 @@ export interface OperationParts {
   /** The response a request's scenario forces, if any (see src/scenarios). */
   force: ReturnType<typeof compileScenarioResponder>;
   chaos: Chaos;
+  /** CORS headers for a request's Origin. */
+  cors: Cors['headers'];
+  /** Records the answer (request log, state-file notification). */
+  record: (c: Context, status: number, started: number, header: HeaderReader) => void;
 }
 
 export function handleOperation(parts: OperationParts) {
-  const { operation, readParams, storeFor, authenticate, validate, action, respondError, now, maxBodyBytes, force, chaos } = parts;
+  const { operation, readParams, storeFor, authenticate, validate, action, respondError, now, maxBodyBytes, force, chaos, cors, record } = parts;
   const policy = deprecationPolicy(operation);
-  const deprecation = policy?.headers ?? {};
+  /** Headers every answer of this operation carries: the deprecation ones, if any. */
+  const baseHeaders = policy?.headers ?? {};
   const sunset = policy?.sunset;
   const gone = sunset && sunsetError(operation, sunset);
 
-  const answer = async (c: Context, url: string, pathStart: number, query: string, scenario: Scenario | ApiError, header: HeaderReader): Promise<Response> => {
+  const answer = async (c: Context, url: string, pathStart: number, query: string, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>): Promise<Response> => {
     const denied = authenticate?.({ header, query });
-    if (denied) return respondError(denied, deprecation);
-    if (gone && now() >= sunset) return respondError(gone, deprecation);
-    if (scenario instanceof ApiError) return respondError(scenario, deprecation);
+    if (denied) return respondError(denied, extra);
+    if (gone && now() >= sunset) return respondError(gone, extra);
+    if (scenario instanceof ApiError) return respondError(scenario, extra);
     const fault = chaos.fault(operation);
-    if (fault) return respondError(fault, deprecation);
+    if (fault) return respondError(fault, extra);
     const forced = force(scenario);
-    if (forced instanceof ApiError) return respondError(forced, deprecation);
-    if (forced) return toResponse(forced, deprecation);
+    if (forced instanceof ApiError) return respondError(forced, extra);
+    if (forced) return toResponse(forced, extra);
     const incoming = incomingOf(c);
     const body = incoming ? () => readIncomingBody(incoming, maxBodyBytes) : () => readBody(c.req.raw, maxBodyBytes);
     const request = await validate({ path: readParams((name) => c.req.param(name)), query, header, body });
     if (request instanceof ApiError) {
       if (request.details) problemsOf.set(c, request.details);
-      return respondError(request, deprecation);
+      return respondError(request, extra);
     }
     const store = storeFor(header(SESSION_HEADER) ?? null);
-    if (store instanceof ApiError) return respondError(store, deprecation);
+    if (store instanceof ApiError) return respondError(store, extra);
     const result = action({ store, params: request.params, body: request.body, url: url.slice(pathStart) });
-    if (result instanceof ApiError) return respondError(result, deprecation);
-    return toResponse(result, deprecation);
+    if (result instanceof ApiError) return respondError(result, extra);
+    return toResponse(result, extra);
   };
 
   return async (c: Context): Promise<Response> => {
+    const started = performance.now();
     const url = c.req.url;
     const pathStart = url.indexOf('/', url.indexOf('//') + 2);
     const queryStart = url.indexOf('?', pathStart);
     const query = queryStart < 0 ? '' : url.slice(queryStart + 1);
     const header = headerReader(c);
     const scenario = readScenario(header('prefer') ?? null, query);
-    const response = await answer(c, url, pathStart, query, scenario, header);
+    const allowed = cors(header('origin'));
+    const response = await answer(c, url, pathStart, query, scenario, header, allowed ? { ...baseHeaders, ...allowed } : baseHeaders);
     const wait = chaos.delayMs(scenario instanceof ApiError ? undefined : scenario.delay);
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    record(c, response.status, started, header);
     return response;
   };
 }
 
-type HeaderReader = (lowerCaseName: string) => string | null | undefined;
+export type HeaderReader = (lowerCaseName: string) => string | null | undefined;
 
 /** The Node request behind a Hono context, when the request came over a socket. */
 export function incomingOf(c: Context): IncomingMessage | undefined {
@@ -102,8 +111,8 @@ export function headerReader(c: Context): HeaderReader {
   };
 }
 
-function toResponse(result: ActionResult, deprecation: Record<string, string>): Response {
-  const headers = { ...deprecation, ...result.headers };
+function toResponse(result: ActionResult, extra: Record<string, string>): Response {
+  const headers = { ...extra, ...result.headers };
   if (result.body === undefined) return respond(null, result.status, headers);
   if (Buffer.isBuffer(result.body)) return new Response(result.body, { status: result.status, headers: { ...SECURITY_HEADERS, ...headers } });
   if (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json')) return respond(result.body, result.status, headers);

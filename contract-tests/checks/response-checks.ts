@@ -64,7 +64,7 @@ function deprecationHeaders(source: Record<string, unknown>, headers: Headers, s
     }
   }
   const link = headers.get('link') ?? '';
-  if (!/rel="?(deprecation|sunset)"?/.test(link)) {
+  if (!/rel="?[^"]*\b(deprecation|sunset)\b/.test(link)) {
     return { received: `${status} with Link: ${link || '(none)'}`, documented: 'a Link with rel="deprecation" or rel="sunset"' };
   }
   return undefined;

@@ -35,8 +35,11 @@ const COMPOSITION = ['allOf', 'oneOf', 'anyOf'];
 const omit = (s: SchemaObject, keys: string[]): SchemaObject =>
   Object.fromEntries(Object.entries(s).filter(([k]) => !keys.includes(k)));
 // defineProperty, so a key named `__proto__` stays data instead of replacing the prototype.
-const setOwn = (target: object, key: string, value: unknown) =>
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+const setOwn = (target: object, key: string, value: unknown) => {
+  // Plain assignment is several times faster; only `__proto__` needs defineProperty to stay data.
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else (target as Record<string, unknown>)[key] = value;
+};
 
 /**
  * Returns a function that generates one value for a schema, drawing all randomness from `faker`
@@ -135,8 +138,30 @@ function minimalValue(kind: Kind): unknown {
 
 // ---- Composition: allOf is merged; oneOf/anyOf choose one branch, merged with the parent's siblings.
 
+/** Merged allOf schemas without any oneOf/anyOf draw the same result every time: computed once. */
+const normalized = new WeakMap<SchemaObject, SchemaObject>();
+const drawsBranch = new WeakMap<SchemaObject, boolean>();
+
+function hasBranchChoice(schema: SchemaObject, seen = new Set<SchemaObject>()): boolean {
+  if (drawsBranch.has(schema)) return drawsBranch.get(schema)!;
+  if (seen.has(schema)) return false;
+  seen.add(schema);
+  const result = Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf) || (Array.isArray(schema.allOf) && schema.allOf.some((b: unknown) => isObject(b) && hasBranchChoice(b, seen)));
+  drawsBranch.set(schema, result);
+  return result;
+}
+
 function normalize(context: Context, schema: SchemaObject, seen: Set<SchemaObject>): SchemaObject {
   if (!COMPOSITION.some((k) => Array.isArray(schema[k]))) return schema;
+  if (seen.size === 0 && !hasBranchChoice(schema)) {
+    let merged = normalized.get(schema);
+    if (!merged) normalized.set(schema, (merged = normalizeNow(context, schema, seen)));
+    return merged;
+  }
+  return normalizeNow(context, schema, seen);
+}
+
+function normalizeNow(context: Context, schema: SchemaObject, seen: Set<SchemaObject>): SchemaObject {
   if (seen.has(schema)) return omit(schema, COMPOSITION);
   seen.add(schema);
   let out = omit(schema, ['allOf']);

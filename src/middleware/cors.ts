@@ -2,10 +2,12 @@
  * CORS for browsers on a frontend dev server: any origin by default, or only the listed ones.
  * A wildcard origin never comes with credentials; listed origins are echoed and may send them.
  * Preflights (OPTIONS with Origin and Access-Control-Request-Method) are answered for every
- * path; a plain OPTIONS goes on to the route (204 with Allow).
+ * path by a middleware on OPTIONS only; a plain OPTIONS goes on to the route (204 with Allow).
+ * Other responses get their CORS headers as they are built (`corsHeaders`), not afterwards, so
+ * @hono/node-server keeps its fast path.
  */
-import { respond } from '../respond/security-headers.js';
 import type { MiddlewareHandler } from 'hono';
+import { respond } from '../respond/security-headers.js';
 
 export interface CorsOptions {
   /** Allowed origins; undefined allows any (`*`). */
@@ -18,28 +20,38 @@ export interface CorsOptions {
 
 const METHODS = 'GET, HEAD, PUT, POST, DELETE, PATCH, OPTIONS';
 
-/** @example app.use('*', cors({ origins: ['http://localhost:5173'] })) */
+export interface Cors {
+  /** The CORS headers of a response to a request from `origin` (none for a refused origin). */
+  headers: (origin: string | null | undefined) => Record<string, string> | undefined;
+  /** Answers preflights; register it for OPTIONS before the routes. */
+  preflight: MiddlewareHandler;
+}
+
+/** @example const c = cors({ origins: ['http://localhost:5173'] }); app.on('OPTIONS', '*', c.preflight) */
 export function cors({
   origins,
   allowHeaders = ['Authorization', 'Content-Type', 'Prefer', 'X-Mock-Session'],
   exposeHeaders = ['X-Total-Count', 'Link', 'Location', 'Deprecation', 'Sunset', 'WWW-Authenticate'],
-}: CorsOptions = {}): MiddlewareHandler {
+}: CorsOptions = {}): Cors {
   const allowed = origins && new Set(origins.map((o) => o.replace(/\/+$/, '')));
-  const allowOrigin = (origin: string | undefined) => (!allowed ? '*' : origin && allowed.has(origin) ? origin : undefined);
-  return async function corsHeaders(c, next) {
-    const origin = c.req.header('origin');
-    const granted = origin === undefined ? undefined : allowOrigin(origin);
-    if (c.req.method === 'OPTIONS' && origin !== undefined && c.req.header('access-control-request-method')) {
+  const allowOrigin = (origin: string) => (!allowed ? '*' : allowed.has(origin) ? origin : undefined);
+  const expose = exposeHeaders.join(', ');
+  const wildcard = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': expose, Vary: 'Origin' };
+  return {
+    headers(origin) {
+      if (!origin) return undefined;
+      const granted = allowOrigin(origin);
+      if (!granted) return undefined;
+      return granted === '*' ? wildcard : { 'Access-Control-Allow-Origin': granted, 'Access-Control-Allow-Credentials': 'true', 'Access-Control-Expose-Headers': expose, Vary: 'Origin' };
+    },
+    preflight: async function corsPreflight(c, next) {
+      const origin = c.req.header('origin');
+      if (origin === undefined || !c.req.header('access-control-request-method')) return next();
+      const granted = allowOrigin(origin);
       const headers: Record<string, string> = { Vary: 'Origin', 'Access-Control-Allow-Methods': METHODS, 'Access-Control-Allow-Headers': allowHeaders.join(', '), 'Access-Control-Max-Age': '600' };
       if (granted) headers['Access-Control-Allow-Origin'] = granted;
       if (granted && granted !== '*') headers['Access-Control-Allow-Credentials'] = 'true';
       return respond(null, 204, headers);
-    }
-    await next();
-    if (!granted) return;
-    c.res.headers.set('Access-Control-Allow-Origin', granted);
-    c.res.headers.append('Vary', 'Origin');
-    c.res.headers.set('Access-Control-Expose-Headers', exposeHeaders.join(', '));
-    if (granted !== '*') c.res.headers.set('Access-Control-Allow-Credentials', 'true');
+    },
   };
 }

@@ -2,7 +2,7 @@
  * Deprecation and sunset headers for operations marked `deprecated: true`, computed once:
  * `Deprecation: @<unix-seconds>` (RFC 9745) from `x-deprecated-at`, `Sunset: <HTTP-date>`
  * (RFC 8594) from `x-sunset`, and a `Link` to the operation's `externalDocs` with
- * `rel="deprecation"` and `rel="sunset"`.
+ * `rel="deprecation sunset"`.
  */
 import type { Operation } from '../operations/operation.js';
 
@@ -21,10 +21,8 @@ export function deprecationPolicy(operation: Operation): DeprecationPolicy | und
   headers.Deprecation = deprecatedAt ? `@${Math.floor(deprecatedAt.getTime() / 1000)}` : '@0';
   if (sunset) headers.Sunset = sunset.toUTCString();
   const docs = operation.source.externalDocs?.url;
-  if (typeof docs === 'string') {
-    const rels = sunset ? ['deprecation', 'sunset'] : ['deprecation'];
-    headers.Link = rels.map((rel) => `<${docs}>; rel="${rel}"; type="text/html"`).join(', ');
-  }
+  // One link-value with both relation types (RFC 8288 allows a list), not the URL twice.
+  if (typeof docs === 'string') headers.Link = `<${docs}>; rel="${sunset ? 'deprecation sunset' : 'deprecation'}"; type="text/html"`;
   return { headers, sunset };
 }
 

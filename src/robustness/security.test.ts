@@ -51,7 +51,7 @@ describe('security', () => {
     expect(mock.warnings.at(-1)).toMatch(/boom/); // reported to the operator, not to the client
   });
 
-  it('sets nosniff, frame, referrer and cache headers on every kind of response', async () => {
+  it('sets nosniff and no-store on every kind of response', async () => {
     const { app } = await petstore();
     const json = { ...AUTH, 'Content-Type': 'application/json' };
     const responses = await Promise.all([
@@ -69,8 +69,6 @@ describe('security', () => {
     expect(responses.map((r) => r.status)).toEqual([200, 201, 204, 400, 401, 404, 405, 413, 204, 200]);
     for (const r of responses) {
       expect(r.headers.get('X-Content-Type-Options')).toBe('nosniff');
-      expect(r.headers.get('X-Frame-Options')).toBe('DENY');
-      expect(r.headers.get('Referrer-Policy')).toBe('no-referrer');
       expect(r.headers.get('Cache-Control')).toBe('no-store');
     }
   });

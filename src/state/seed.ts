@@ -56,7 +56,7 @@ export function generateRecord(collection: Collection, state: CollectionState, s
     for (const reference of collection.references) {
       if (reference.property === collection.keyProperty) continue;
       const target = store.collections.get(reference.collection);
-      const keys = target ? [...target.records().keys()] : [];
+      const keys = target ? keysOf(target) : [];
       if (keys.length) {
         const picked = options.faker.helpers.arrayElement(keys);
         record[reference.property] = target!.get(picked)![target!.collection.keyProperty];
@@ -68,6 +68,16 @@ export function generateRecord(collection: Collection, state: CollectionState, s
   }
   options.warn(`${collection.name}: generated records do not satisfy the schema; check it for contradictions.`);
   return record;
+}
+
+/** The keys of a collection, listed once per version of it (not once per generated record). */
+const keyLists = new WeakMap<CollectionState, { version: number; keys: string[] }>();
+function keysOf(state: CollectionState): string[] {
+  const cached = keyLists.get(state);
+  if (cached && cached.version === state.version) return cached.keys;
+  const keys = [...state.records().keys()];
+  keyLists.set(state, { version: state.version, keys });
+  return keys;
 }
 
 export function newKey(collection: Collection, state: CollectionState, options: Pick<SeedOptions, 'generate'>): unknown {

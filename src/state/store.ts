@@ -174,12 +174,14 @@ export class CollectionState {
   }
 
   private index(record: StoredRecord, id: string): void {
+    if (this.indexes.size === 0) return;
+    const at = this.position.get(id)!;
     for (const [property, index] of this.indexes) {
       const value = record[property];
       if (value === undefined || value === null || typeof value === 'object') continue;
-      let posting = index.get(String(value));
-      if (!posting) index.set(String(value), (posting = { keys: new Set(), sorted: true, last: -1 }));
-      const at = this.position.get(id)!;
+      const name = typeof value === 'string' ? value : String(value);
+      let posting = index.get(name);
+      if (!posting) index.set(name, (posting = { keys: new Set(), sorted: true, last: -1 }));
       if (at < posting.last) posting.sorted = false;
       else posting.last = at;
       posting.keys.add(id);
