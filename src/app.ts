@@ -22,7 +22,7 @@ import { respond } from './respond/security-headers.js';
 import { createChaos } from './scenarios/chaos.js';
 import { compileScenarioResponder } from './scenarios/force-response.js';
 import { staticResponse } from './respond/static-response.js';
-import { compareTemplates, toHonoRoute } from './routing/hono-path.js';
+import { compareTemplates, pathMatcher, toHonoRoute } from './routing/hono-path.js';
 import { serverBasePath } from './routing/server-base-path.js';
 import { compileAuthenticator } from './security/authenticate.js';
 import { loadFixtures } from './state/load-fixtures.js';
@@ -205,6 +205,8 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   };
 
   const byTemplate = groupBy(operations, (op) => op.path);
+  const knownPaths: Array<{ matches: RegExp; template: string; allow: string[] }> = [];
+  const documentMethods = [...new Set(operations.map((op) => op.method.toUpperCase()))].filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
   for (const template of [...byTemplate.keys()].sort(compareTemplates)) {
     const route = toHonoRoute(template, basePath);
     const pathOps = byTemplate.get(template)!;
@@ -247,17 +249,24 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     }
     const allow = pathOps.map((op) => op.method.toUpperCase());
     if (allow.includes('GET') && !allow.includes('HEAD')) allow.push('HEAD');
-    app.all(route.honoPath, (c) =>
-      finish(
-        c,
-        c.req.method === 'OPTIONS'
-          ? respond(null, 204, { Allow: [...allow, 'OPTIONS'].join(', ') })
-          : errorResponse(errors.methodNotAllowed(c.req.method, template, allow)),
-        performance.now(),
-      ),
-    );
+    knownPaths.push({ matches: pathMatcher(route.honoPath), template, allow });
+    // Methods the document uses elsewhere get a 405 here, registered in ranked order, so a literal
+    // path (`/pets/mine`) is not answered by a template's handler (`DELETE /pets/{petId}`).
+    const missing = documentMethods.filter((m) => !allow.includes(m));
+    if (missing.length) {
+      app.on(missing, route.honoPath, (c) => finish(c, errorResponse(errors.methodNotAllowed(c.req.method, template, allow)), performance.now()));
+    }
   }
-  app.notFound((c) => finish(c, errorResponse(errors.routeNotFound(c.req.method, new URL(c.req.url).pathname)), performance.now()));
+  // A route has one handler, so Hono takes its single-handler fast path (measured). A known path
+  // with another method is recognised here instead: OPTIONS gets 204 with Allow, others 405.
+  app.notFound((c) => {
+    const started = performance.now();
+    const path = new URL(c.req.url).pathname;
+    const known = knownPaths.find((k) => k.matches.test(path));
+    if (!known) return finish(c, errorResponse(errors.routeNotFound(c.req.method, path)), started);
+    if (c.req.method === 'OPTIONS') return finish(c, respond(null, 204, { Allow: [...known.allow, 'OPTIONS'].join(', ') }), started);
+    return finish(c, errorResponse(errors.methodNotAllowed(c.req.method, known.template, known.allow)), started);
+  });
   app.onError((error) => {
     warn(`Unexpected failure while answering a request: ${(error as Error).message}`);
     return errorResponse(errors.internal());

@@ -62,3 +62,20 @@ export function compareTemplates(a: string, b: string): number {
   }
   return 0;
 }
+
+/**
+ * A regular expression matching the paths a Hono route matches, for answering 405 and OPTIONS
+ * outside the router: `/pets/:p1` matches `/pets/7`, a constrained `:p1{[^/]+?\\.json}` its pattern.
+ */
+export function pathMatcher(honoPath: string): RegExp {
+  // Segments split on slashes outside a constraint's braces (`[^/]+?` holds a slash).
+  const segments = honoPath.match(/(?:[^/{]|\{[^}]*\})+/g) ?? [];
+  const source = ['', ...segments]
+    .map((segment) => {
+      const constrained = /^:[^{]+\{(.+)\}$/.exec(segment);
+      if (constrained) return `(?:${constrained[1]})`;
+      return segment.startsWith(':') ? '[^/]+' : escapeRegex(segment);
+    })
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { createMock } from '../app.js';
+import type { LoadedDocument } from '../document/load-document.js';
+import { compareTemplates, pathMatcher, toHonoRoute } from './hono-path.js';
+
+// String bodies: no collection is inferred, so each answer names the route that gave it.
+const op = (summary: string) => ({ summary, responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'string', enum: [summary] } } } } } });
+const document: LoadedDocument = {
+  file: 'inline.yaml',
+  dialect: '3.0',
+  raw: {},
+  api: {
+    openapi: '3.0.3',
+    info: { title: 'Routing', version: '1' },
+    paths: {
+      '/items/{id}': { get: op('item'), delete: op('delete item') },
+      '/items/mine': { get: op('mine') },
+      '/{name}.json': { get: op('json file') },
+      '/list.json': { get: op('list') },
+    },
+  },
+};
+
+describe('routing', () => {
+  it('ranks literal segments before templates, and mixed segments between them', () => {
+    expect(['/{a}', '/{a}.json', '/list.json'].sort(compareTemplates)).toEqual(['/list.json', '/{a}.json', '/{a}']);
+    expect(toHonoRoute('/pets/{petId}', '/v1').honoPath).toBe('/v1/pets/:p2');
+    expect(pathMatcher(toHonoRoute('/{name}.json').honoPath).test('/apis.json')).toBe(true);
+  });
+
+  it('answers a literal path before the template that also matches it', async () => {
+    const { app } = createMock(document);
+    expect(await (await app.request('/items/mine')).json()).toEqual('mine');
+    expect(await (await app.request('/items/7')).json()).toEqual('item');
+    expect(await (await app.request('/list.json')).json()).toEqual('list');
+    expect(await (await app.request('/apis.json')).json()).toEqual('json file');
+  });
+
+  it('answers 405 with Allow for a method the literal path lacks, even when a template has it', async () => {
+    const { app } = createMock(document);
+    const response = await app.request('/items/mine', { method: 'DELETE' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('Allow')).toBe('GET, HEAD');
+    const purge = await app.request('/items/7', { method: 'PURGE' });
+    expect([purge.status, purge.headers.get('Allow')]).toEqual([405, 'GET, DELETE, HEAD']);
+    const options = await app.request('/items/mine', { method: 'OPTIONS' });
+    expect([options.status, options.headers.get('Allow')]).toEqual([204, 'GET, HEAD, OPTIONS']);
+  });
+});
