@@ -241,7 +241,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
           chaos,
           cors: corsPolicy.headers,
           record,
-          now: options.now ?? (() => new Date()),
+          now: options.now ? () => options.now!().getTime() : Date.now,
           // Credentials are checked before the size: an anonymous oversized request gets 401.
           maxBodyBytes,
         }),

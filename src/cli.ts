@@ -54,7 +54,7 @@ async function serve(args: ServeArgs): Promise<number> {
       corsOrigins: args.corsOrigins,
       adminToken: args.adminToken,
       onChange: () => writer?.changed(),
-      now: () => new Date(Date.now() + offset),
+      now: args.now ? () => new Date(Date.now() + offset) : undefined,
       onWarning: warn,
     });
 

@@ -2,7 +2,7 @@
  * The pipeline of one route, compiled once per operation: authenticate, check the sunset,
  * validate, act on state, respond. Errors at any stage go through the operation's error responder.
  */
-import { respond, respondJson, SECURITY_HEADERS } from './respond/security-headers.js';
+import { SECURITY_HEADERS } from './respond/security-headers.js';
 import type { Context } from 'hono';
 import type { Action, ActionResult } from './actions/action.js';
 import type { Cors } from './middleware/cors.js';
@@ -34,7 +34,8 @@ export interface OperationParts {
   validate: ReturnType<typeof compileRequestValidator>;
   action: Action;
   respondError: ReturnType<typeof compileErrorResponder>;
-  now: () => Date;
+  /** The clock in milliseconds (for the sunset). */
+  now: () => number;
   maxBodyBytes: number;
   /** The response a request's scenario forces, if any (see src/scenarios). */
   force: ReturnType<typeof compileScenarioResponder>;
@@ -52,11 +53,12 @@ export function handleOperation(parts: OperationParts) {
   const baseHeaders = policy?.headers ?? {};
   const sunset = policy?.sunset;
   const gone = sunset && sunsetError(operation, sunset);
+  const sunsetMs = sunset?.getTime() ?? Infinity;
 
   const answer = async (c: Context, url: string, pathStart: number, query: string, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>): Promise<Response> => {
     const denied = authenticate?.({ header, query });
     if (denied) return respondError(denied, extra);
-    if (gone && now() >= sunset) return respondError(gone, extra);
+    if (gone && now() >= sunsetMs) return respondError(gone, extra);
     if (scenario instanceof ApiError) return respondError(scenario, extra);
     const fault = chaos.fault(operation);
     if (fault) return respondError(fault, extra);
@@ -65,7 +67,8 @@ export function handleOperation(parts: OperationParts) {
     if (forced) return toResponse(forced, extra);
     const incoming = incomingOf(c);
     const body = incoming ? () => readIncomingBody(incoming, maxBodyBytes) : () => readBody(c.req.raw, maxBodyBytes);
-    const request = await validate({ path: readParams((name) => c.req.param(name)), query, header, body });
+    const validated = validate({ path: readParams((name) => c.req.param(name)), query, header, body });
+    const request = validated instanceof Promise ? await validated : validated;
     if (request instanceof ApiError) {
       if (request.details) problemsOf.set(c, request.details);
       return respondError(request, extra);
@@ -112,11 +115,13 @@ export function headerReader(c: Context): HeaderReader {
 }
 
 function toResponse(result: ActionResult, extra: Record<string, string>): Response {
-  const headers = { ...extra, ...result.headers };
-  if (result.body === undefined) return respond(null, result.status, headers);
-  if (Buffer.isBuffer(result.body)) return new Response(result.body, { status: result.status, headers: { ...SECURITY_HEADERS, ...headers } });
-  if (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json')) return respond(result.body, result.status, headers);
-  return respondJson(result.body, result.status, headers);
+  // One headers object per response (this runs for every answer).
+  const headers: Record<string, string> = { ...SECURITY_HEADERS, ...extra, ...result.headers };
+  if (result.body === undefined) return new Response(null, { status: result.status, headers });
+  if (Buffer.isBuffer(result.body)) return new Response(result.body, { status: result.status, headers });
+  if (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json')) return new Response(result.body, { status: result.status, headers });
+  headers['Content-Type'] ??= 'application/json';
+  return new Response(JSON.stringify(result.body), { status: result.status, headers });
 }
 
 function sunsetError(operation: Operation, sunset: Date): ApiError {

@@ -56,7 +56,8 @@ export function jsonDepth(text: string): number {
 }
 
 /** @example const validate = compileRequestValidator(op, ctx); const result = await validate(raw); */
-export function compileRequestValidator(operation: Operation, ctx: CompileContext): (raw: RawRequest) => Promise<ValidRequest | ApiError> {
+/** Synchronous when the operation takes no body (no promise per request); a promise otherwise. */
+export function compileRequestValidator(operation: Operation, ctx: CompileContext): (raw: RawRequest) => ValidRequest | ApiError | Promise<ValidRequest | ApiError> {
   const parseParameters = compileParameterParser(operation.parameters);
   const checkParameters = compileSafely(ctx, parametersSchema(operation, ctx.converter), `${operation.id} parameters`);
   const declared = Object.keys(operation.requestBody?.content ?? {});
@@ -73,15 +74,25 @@ export function compileRequestValidator(operation: Operation, ctx: CompileContex
   );
   const accepted = declared.length ? declared : ['application/json'];
 
-  return async (raw) => {
+  const parameters = (raw: RawRequest) => {
     const { values, problems } = parseParameters(raw);
     if (checkParameters && !checkParameters(values)) problems.push(...toProblems(checkParameters.errors, ''));
-    if (!operation.requestBody) return problems.length ? errors.validation(problems) : { params: values, body: undefined };
+    return { values, problems };
+  };
+  if (!operation.requestBody) {
+    return (raw) => {
+      const { values, problems } = parameters(raw);
+      return problems.length ? errors.validation(problems) : { params: values, body: undefined };
+    };
+  }
+  const requestBody = operation.requestBody;
+  return async (raw) => {
+    const { values, problems } = parameters(raw);
 
     const bytes = await raw.body();
     if (bytes === undefined) return errors.payloadTooLarge(ctx.maxBodyBytes);
     if (bytes.byteLength === 0) {
-      if (operation.requestBody.required) return errors.missingBody();
+      if (requestBody.required) return errors.missingBody();
       return problems.length ? errors.validation(problems) : { params: values, body: undefined };
     }
     const contentType = raw.header('content-type') ?? undefined;
