@@ -14,6 +14,7 @@ import { inferCollections, type Collection, type CrudAction } from '../src/opera
 import type { Operation } from '../src/operations/operation.js';
 import { serverBasePath } from '../src/routing/server-base-path.js';
 import { createAjv } from '../src/validation/ajv-instance.js';
+import { schemaCompiler } from '../src/validation/compile-schema.js';
 import { SchemaConverter } from '../src/validation/to-json-schema.js';
 import { createResponseChecker } from '../src/validation/validate-response.js';
 import type { Case, CheckId, Exchange, Expectation, Failure } from './case.js';
@@ -64,7 +65,7 @@ export class ContractContext {
   private readonly bindings: ReturnType<typeof inferCollections>['bindings'];
   private readonly created: Array<{ collection: Collection; key: unknown }> = [];
   private readonly checkContext: CheckContext;
-  private readonly requestValidators = new WeakMap<SchemaObject, ValidateFunction | null>();
+  private readonly compileRequest: (schema: SchemaObject) => ValidateFunction | undefined;
   private readonly ajv;
   private readonly converter;
   private readonly fetch: Fetch;
@@ -77,6 +78,7 @@ export class ContractContext {
     this.ajv = createAjv(document.dialect);
     this.converter = new SchemaConverter(document.api, this.ajv, document.dialect);
     const checkResponse = createResponseChecker(this.ajv, this.converter);
+    this.compileRequest = schemaCompiler(this.ajv, this.converter, 'request');
     const problems = new WeakMap<Exchange, ReturnType<typeof checkResponse>>();
     this.checkContext = {
       checkResponse,
@@ -210,15 +212,9 @@ export class ContractContext {
   }
 
   requestValidator(schema: SchemaObject): ValidateFunction | undefined {
-    if (!this.requestValidators.has(schema)) {
-      try {
-        this.requestValidators.set(schema, this.ajv.compile(this.converter.convert(schema, 'request') as SchemaObject));
-      } catch {
-        this.requestValidators.set(schema, null);
-      }
-    }
-    return this.requestValidators.get(schema) ?? undefined;
+    return this.compileRequest(schema);
   }
+
 
   /** The path prefix of the document's server, for `Location` headers that include it. */
   get basePath(): string {

@@ -12,7 +12,7 @@ import type { LoadedDocument } from './document/load-document.js';
 import type { SchemaObject } from './document/schema.js';
 import { createGenerator } from './generate/from-schema.js';
 import { buildOperations } from './operations/build-operations.js';
-import { inferCollections, type Collection } from './operations/infer-collections.js';
+import { inferCollections, isIntegerKey, type Collection } from './operations/infer-collections.js';
 import type { Operation } from './operations/operation.js';
 import { errorResponse, errors } from './respond/api-error.js';
 import { compileErrorResponder } from './respond/error-response.js';
@@ -35,6 +35,7 @@ import { applySnapshot, checkSnapshot, exportSnapshot, type StateSnapshot } from
 import { Store, type StoredRecord } from './state/store.js';
 import { createAjv } from './validation/ajv-instance.js';
 import { SchemaConverter } from './validation/to-json-schema.js';
+import { schemaCompiler } from './validation/compile-schema.js';
 import { compileRequestValidator } from './validation/validate-request.js';
 import type { ValidateFunction } from 'ajv';
 
@@ -109,14 +110,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   const converter = new SchemaConverter(api, ajv, document.dialect);
   const maxBodyBytes = Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
   const compileCtx = { ajv, converter, warn, maxBodyBytes };
-  const responseValidator = memoise((schema: SchemaObject): ValidateFunction | undefined => {
-    try {
-      return ajv.compile(converter.convert(schema, 'response') as SchemaObject);
-    } catch (error) {
-      warn(`A response schema cannot be compiled (${String((error as Error).message).split('\n')[0]}); its values are not checked.`);
-      return undefined;
-    }
-  });
+  const responseValidator = schemaCompiler(ajv, converter, 'response', warn);
   const validatorFor = (collection: Collection) => responseValidator(collection.schema);
 
   const faker = createFaker();
@@ -220,7 +214,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
             newKey: (collection, target) => newKey(collection, target.collection(collection.name), { generate }),
             materialise: (collection, key, target) => {
               // A path value is a string; the record's key may be a number, and must fit its schema.
-              const typed = /^(integer|number)$/.test(String(collection.keySchema.type)) && /^-?\d+$/.test(String(key)) ? Number(key) : key;
+              const typed = isIntegerKey(collection) && /^-?\d+$/.test(String(key)) ? Number(key) : key;
               const fits = responseValidator(collection.keySchema);
               return !fits || fits(typed) ? generateRecord(collection, target.collection(collection.name), target, seedOptions, typed) : undefined;
             },
@@ -257,7 +251,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
       app.on(missing, route.honoPath, (c) => finish(c, errorResponse(errors.methodNotAllowed(c.req.method, template, allow)), performance.now()));
     }
   }
-  // A route has one handler, so Hono takes its single-handler fast path (measured). A known path
+  // A route has one handler, so Hono skips compose (its single-handler path in #dispatch). A known path
   // with another method is recognised here instead: OPTIONS gets 204 with Allow, others 405.
   app.notFound((c) => {
     const started = performance.now();
@@ -293,12 +287,4 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
     groups.set(k, [...(groups.get(k) ?? []), item]);
   }
   return groups;
-}
-
-function memoise<A extends object, R>(fn: (arg: A) => R): (arg: A) => R {
-  const cache = new WeakMap<A, R>();
-  return (arg) => {
-    if (!cache.has(arg)) cache.set(arg, fn(arg));
-    return cache.get(arg)!;
-  };
 }

@@ -7,6 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Collection } from '../../src/operations/infer-collections.js';
 import { mergedProperties } from '../../src/operations/infer-collections.js';
+import { isPaginationParam, paginationOf } from '../../src/operations/pagination.js';
 import type { Exchange } from '../case.js';
 import type { ContractContext } from '../context.js';
 import type { Phase, Targets } from './phase.js';
@@ -14,7 +15,6 @@ import { successStatuses } from './phase.js';
 import { createRecord, listItems, listedRecord } from './records.js';
 
 type Row = Record<string, unknown>;
-const PAGINATION = /^(limit|offset|page|per_page|perPage|pageSize|page_size|size|skip|start|cursor)$/;
 
 /** What differs between two records, or undefined when they are equal. */
 function difference(expected: Row, actual: unknown, fields = Object.keys(expected)): string | undefined {
@@ -65,8 +65,7 @@ async function findInList(ctx: ContractContext, collection: Collection, record: 
     await ctx.request(list, { label: `list by ${keyFilter.name}`, query: `${keyFilter.name}=${encodeURIComponent(String(key))}`, expect: { check: 'list_contains_created', status: [200], documented, body: (json) => (has(json) ? undefined : 'without it') } });
     return;
   }
-  const limit = list.parameters.find((p) => p.in === 'query' && /^(limit|per_page|pageSize|size)$/.test(p.name));
-  const offset = list.parameters.find((p) => p.in === 'query' && /^(offset|skip|start)$/.test(p.name));
+  const { limit, offset } = paginationOf(list);
   const size = Number(limit?.schema.maximum ?? 100);
   for (let page = 0; page < 50; page++) {
     const query = [limit && `${limit.name}=${size}`, offset && `${offset.name}=${page * size}`].filter(Boolean).join('&');
@@ -81,10 +80,10 @@ async function filters(ctx: ContractContext, collection: Collection, record: Row
   const list = ctx.operation(collection, 'list');
   if (!list) return;
   const properties = mergedProperties(collection.schema);
-  const limit = list.parameters.find((p) => p.in === 'query' && /^(limit|per_page|pageSize|size)$/.test(p.name));
+  const { limit } = paginationOf(list);
   const keyFilter = list.parameters.find((p) => p.in === 'query' && p.name === collection.keyProperty);
   const page = limit ? `&${limit.name}=${Number(limit.schema.maximum ?? 100)}` : '';
-  for (const p of list.parameters.filter((p) => p.in === 'query' && !PAGINATION.test(p.name) && p !== keyFilter && properties[p.name])) {
+  for (const p of list.parameters.filter((p) => p.in === 'query' && !isPaginationParam(p.name) && p !== keyFilter && properties[p.name])) {
     const value = record[p.name];
     if (value === undefined || value === null || typeof value === 'object') continue;
     const matches = (json: unknown) => listItems(collection, json).find((item) => String(item[p.name]) !== String(value));
@@ -108,8 +107,7 @@ async function filters(ctx: ContractContext, collection: Collection, record: Row
 
 async function paginate(ctx: ContractContext, collection: Collection): Promise<void> {
   const list = ctx.operation(collection, 'list');
-  const limit = list?.parameters.find((p) => p.in === 'query' && /^(limit|per_page|pageSize|size)$/.test(p.name));
-  const offset = list?.parameters.find((p) => p.in === 'query' && /^(offset|skip|start)$/.test(p.name));
+  const { limit, offset } = paginationOf(list);
   if (!list || !limit || !offset) return;
   const keys = (json: unknown) => listItems(collection, json).map((item) => String(item[collection.keyProperty]));
   /** The page must hold min(2, total - start) records when the total is known, at most 2 otherwise. */

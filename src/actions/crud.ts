@@ -3,7 +3,7 @@
  * One generic implementation; the document decides which operation does what.
  */
 import type { SchemaObject } from '../document/schema.js';
-import { mergedProperties, singular, type Collection, type CrudBinding } from '../operations/infer-collections.js';
+import { isIntegerKey, mergedProperties, singular, type Collection, type CrudBinding } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { errors } from '../respond/api-error.js';
 import type { CollectionState, Store, StoredRecord } from '../state/store.js';
@@ -141,11 +141,6 @@ function pick(body: unknown, keep: Set<string> | undefined): StoredRecord {
     if (!keep || keep.has(name)) Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
-}
-
-function isIntegerKey(collection: Collection): boolean {
-  const type = collection.keySchema.type;
-  return type === 'integer' || type === 'number' || (Array.isArray(type) && type.includes('integer'));
 }
 
 /** `/users/{userId}/posts` with the request's `userId`. */

@@ -5,13 +5,11 @@
  */
 import type { ParameterSpec } from '../document/schema.js';
 import { mergedProperties, type Collection } from '../operations/infer-collections.js';
+import { OFFSET_PARAMS, paginationOf } from '../operations/pagination.js';
 import type { Operation } from '../operations/operation.js';
 import type { CollectionState, StoredRecord } from '../state/store.js';
 import type { ActionInput } from './action.js';
 
-const LIMIT_NAMES = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'size'];
-const OFFSET_NAMES = ['offset', 'skip', 'start'];
-const PAGE_NAMES = ['page', 'pageNumber', 'page_number'];
 const DEFAULT_PAGE_SIZE = 20;
 
 export interface Page {
@@ -27,10 +25,10 @@ interface Filter {
 
 export function compileListQuery(operation: Operation, collection: Collection): (state: CollectionState, scope: string, input: ActionInput) => Page {
   const query = operation.parameters.filter((p) => p.in === 'query');
-  const named = (names: string[]) => query.find((p) => names.includes(p.name));
-  const limitParam = named(LIMIT_NAMES);
-  const offsetParam = named(OFFSET_NAMES);
-  const pageParam = offsetParam ? undefined : named(PAGE_NAMES);
+  const pagination = paginationOf(operation);
+  const limitParam = pagination.limit;
+  const offsetParam = pagination.offset;
+  const pageParam = offsetParam ? undefined : pagination.page;
   const maxItems = listMaxItems(operation);
   const defaultLimit = Number(limitParam?.schema.default ?? Math.min(DEFAULT_PAGE_SIZE, maxItems ?? DEFAULT_PAGE_SIZE));
   const filters = compileFilters(query, [limitParam, offsetParam, pageParam], collection);
@@ -166,7 +164,7 @@ function pageHeaders(url: string, total: number, offset: number, limit: number, 
   const [path, search = ''] = url.split('?');
   const link = (to: number) => {
     const params = new URLSearchParams(search);
-    params.set(param.name, String(param.name === 'offset' || OFFSET_NAMES.includes(param.name) ? to : to / limit + firstPage));
+    params.set(param.name, String(OFFSET_PARAMS.includes(param.name) ? to : to / limit + firstPage));
     return `<${path}?${params}>`;
   };
   const links: string[] = [];

@@ -40,11 +40,6 @@ export class RequestLog {
       .map((entry) => ({ ...entry, time: new Date(entry.time).toISOString(), path: this.redact(entry.path) }));
   }
 
-  clear(): void {
-    this.entries.length = 0;
-    this.next = 0;
-  }
-
   private redact(path: string): string {
     if (!this.secretParams.length || !path.includes('?')) return path;
     const [base, query] = path.split('?');

@@ -7,6 +7,7 @@
  */
 import type { SchemaObject } from '../document/schema.js';
 import type { Operation } from './operation.js';
+import { isPaginationParam } from './pagination.js';
 
 export type CrudAction = 'list' | 'create' | 'read' | 'replace' | 'merge' | 'delete';
 
@@ -135,13 +136,10 @@ export function inferCollections(operations: Operation[]): {
   return { collections, bindings };
 }
 
-/** Pagination parameters, by their usual names: never filters. */
-export const PAGINATION_PARAMS = /^(limit|offset|page|per_page|perPage|pageSize|page_size|size|skip|start|pageNumber|page_number|cursor)$/;
-
 /** Query parameters of a list that are named like a record property: the list filters on them. */
 export function filterProperties(list: Operation | undefined, collection: Collection): string[] {
   const properties = mergedProperties(collection.schema);
-  return (list?.parameters ?? []).filter((p) => p.in === 'query' && !PAGINATION_PARAMS.test(p.name) && properties[p.name]).map((p) => p.name);
+  return (list?.parameters ?? []).filter((p) => p.in === 'query' && !isPaginationParam(p.name) && properties[p.name]).map((p) => p.name);
 }
 
 /** The item schema of a list response: a bare array, or an object wrapping one array. */
@@ -182,6 +180,12 @@ function nameCollections(collections: Collection[]): void {
   const counts = new Map<string, number>();
   for (const c of collections) counts.set(last(c), (counts.get(last(c)) ?? 0) + 1);
   for (const c of collections) c.name = counts.get(last(c))! > 1 ? literal(c.path).join('-') || last(c) : last(c);
+}
+
+/** Integer keys are allocated in sequence; others are generated from their schema. */
+export function isIntegerKey(collection: Collection): boolean {
+  const type = collection.keySchema.type;
+  return type === 'integer' || type === 'number' || (Array.isArray(type) && type.includes('integer'));
 }
 
 /** `categories` -> `category`, `boxes` -> `box`, `pets` -> `pet`. */

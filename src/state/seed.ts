@@ -6,7 +6,7 @@
 import type { Faker } from '@faker-js/faker';
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
-import type { Collection } from '../operations/infer-collections.js';
+import { isIntegerKey, type Collection } from '../operations/infer-collections.js';
 import type { CollectionState, Store, StoredRecord } from './store.js';
 
 export interface SeedOptions {
@@ -81,8 +81,7 @@ function keysOf(state: CollectionState): string[] {
 }
 
 export function newKey(collection: Collection, state: CollectionState, options: Pick<SeedOptions, 'generate'>): unknown {
-  const type = collection.keySchema.type;
-  if (type === 'integer' || type === 'number' || (Array.isArray(type) && type.includes('integer'))) return state.allocateInteger();
+  if (isIntegerKey(collection)) return state.allocateInteger();
   for (;;) {
     const key = options.generate(collection.keySchema, { propertyName: collection.keyProperty });
     if (!state.get(key)) return key;

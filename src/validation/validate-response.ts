@@ -3,11 +3,11 @@
  * that matches the schema, and the declared required headers, present and well-formed.
  * Used by the tests of the mock and by the contract suite against any server.
  */
-import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
 import { findResponse } from '../operations/build-operations.js';
 import type { Operation } from '../operations/operation.js';
 import type { AjvCore } from './ajv-instance.js';
+import { schemaCompiler } from './compile-schema.js';
 import { toProblems } from './ajv-problems.js';
 import { isJsonMediaType, matchMediaType, parseMediaType } from './media-type.js';
 import type { Problem } from './problem.js';
@@ -22,17 +22,7 @@ export interface ReceivedResponse {
 
 /** @example const check = createResponseChecker(ajv, converter); check(op, received) // [] when it conforms */
 export function createResponseChecker(ajv: AjvCore, converter: SchemaConverter): (operation: Operation, response: ReceivedResponse) => Problem[] {
-  const cache = new WeakMap<SchemaObject, ValidateFunction | null>();
-  const validatorFor = (schema: SchemaObject) => {
-    if (!cache.has(schema)) {
-      try {
-        cache.set(schema, ajv.compile(converter.convert(schema, 'response') as SchemaObject));
-      } catch {
-        cache.set(schema, null);
-      }
-    }
-    return cache.get(schema) ?? undefined;
-  };
+  const validatorFor = schemaCompiler(ajv, converter, 'response');
 
   return (operation, response) => {
     if (operation.responses.length === 0) return []; // 3.1 allows an operation without responses

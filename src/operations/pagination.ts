@@ -1,0 +1,21 @@
+/**
+ * The query parameters lists paginate with, by their usual names: never filters. One list for the
+ * mock (which answers them) and the contract suite (which checks them).
+ */
+import type { ParameterSpec } from '../document/schema.js';
+import type { Operation } from './operation.js';
+
+export const LIMIT_PARAMS = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'size'];
+export const OFFSET_PARAMS = ['offset', 'skip', 'start'];
+export const PAGE_PARAMS = ['page', 'pageNumber', 'page_number'];
+
+export function isPaginationParam(name: string): boolean {
+  return name === 'cursor' || LIMIT_PARAMS.includes(name) || OFFSET_PARAMS.includes(name) || PAGE_PARAMS.includes(name);
+}
+
+/** A list operation's page size, offset and page-number parameters, when it declares them. */
+export function paginationOf(operation: Operation | undefined): { limit?: ParameterSpec; offset?: ParameterSpec; page?: ParameterSpec } {
+  const query = operation?.parameters.filter((p) => p.in === 'query') ?? [];
+  const named = (names: string[]) => query.find((p) => names.includes(p.name));
+  return { limit: named(LIMIT_PARAMS), offset: named(OFFSET_PARAMS), page: named(PAGE_PARAMS) };
+}
