@@ -20,7 +20,7 @@ import { SESSION_HEADER } from './state/sessions.js';
 import type { Store } from './state/store.js';
 import type { Problem } from './validation/problem.js';
 import type { compileAuthenticator } from './security/authenticate.js';
-import type { compileRequestValidator } from './validation/validate-request.js';
+import type { compileRequestValidator, ValidRequest } from './validation/validate-request.js';
 
 /** The validation problems of a refused request, for the request log (keyed by the request's context). */
 export const problemsOf = new WeakMap<Context, Problem[]>();
@@ -55,7 +55,8 @@ export function handleOperation(parts: OperationParts) {
   const gone = sunset && sunsetError(operation, sunset);
   const sunsetMs = sunset?.getTime() ?? Infinity;
 
-  const answer = async (c: Context, url: string, pathStart: number, query: string, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>): Promise<Response> => {
+  /** The stages up to validation; synchronous unless the operation reads a body. */
+  const answer = (c: Context, url: string, pathStart: number, query: string, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>): Response | Promise<Response> => {
     const denied = authenticate?.({ header, query });
     if (denied) return respondError(denied, extra);
     if (gone && now() >= sunsetMs) return respondError(gone, extra);
@@ -68,19 +69,26 @@ export function handleOperation(parts: OperationParts) {
     const incoming = incomingOf(c);
     const body = incoming ? () => readIncomingBody(incoming, maxBodyBytes) : () => readBody(c.req.raw, maxBodyBytes);
     const validated = validate({ path: readParams((name) => c.req.param(name)), query, header, body });
-    const request = validated instanceof Promise ? await validated : validated;
+    if (validated instanceof Promise) return validated.then((request) => act(c, url.slice(pathStart), request, header, extra));
+    return act(c, url.slice(pathStart), validated, header, extra);
+  };
+
+  /** Acts on the state with a validated request. */
+  const act = (c: Context, path: string, request: ValidRequest | ApiError, header: HeaderReader, extra: Record<string, string>): Response => {
     if (request instanceof ApiError) {
       if (request.details) problemsOf.set(c, request.details);
       return respondError(request, extra);
     }
     const store = storeFor(header(SESSION_HEADER) ?? null);
     if (store instanceof ApiError) return respondError(store, extra);
-    const result = action({ store, params: request.params, body: request.body, url: url.slice(pathStart) });
+    const result = action({ store, params: request.params, body: request.body, url: path });
     if (result instanceof ApiError) return respondError(result, extra);
     return toResponse(result, extra);
   };
 
-  return async (c: Context): Promise<Response> => {
+  // Synchronous when nothing waits (no body to read, no delay): Hono and @hono/node-server then
+  // pass the Response straight through, without a promise chain or a close listener per request.
+  return (c: Context): Response | Promise<Response> => {
     const started = performance.now();
     const url = c.req.url;
     const pathStart = url.indexOf('/', url.indexOf('//') + 2);
@@ -89,11 +97,14 @@ export function handleOperation(parts: OperationParts) {
     const header = headerReader(c);
     const scenario = readScenario(header('prefer') ?? null, query);
     const allowed = cors(header('origin'));
-    const response = await answer(c, url, pathStart, query, scenario, header, allowed ? { ...baseHeaders, ...allowed } : baseHeaders);
+    const answered = answer(c, url, pathStart, query, scenario, header, allowed ? { ...baseHeaders, ...allowed } : baseHeaders);
     const wait = chaos.delayMs(scenario instanceof ApiError ? undefined : scenario.delay);
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    record(c, response.status, started, header);
-    return response;
+    const finish = (response: Response) => {
+      record(c, response.status, started, header);
+      return response;
+    };
+    if (wait > 0) return Promise.resolve(answered).then((response) => new Promise<Response>((resolve) => setTimeout(() => resolve(finish(response)), wait)));
+    return answered instanceof Promise ? answered.then(finish) : finish(answered);
   };
 }
 

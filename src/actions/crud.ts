@@ -27,7 +27,8 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   const success = successStatus(operation, binding.action);
   const hasBody = success !== 204 && declaresContent(operation, success);
   const keep = storedProperties(collection.schema, requestSchema(operation));
-  const scopeOf = (input: ActionInput) => collection.scopeParams.map((p) => String(input.params.path[p])).join('/');
+  const scopeOf = collection.scopeParams.length === 0 ? () => '' : (input: ActionInput) => collection.scopeParams.map((p) => String(input.params.path[p])).join('/');
+  const keyProperty = collection.keyProperty;
   const context = (input: ActionInput, current?: StoredRecord): RuleContext => ({ operation, input, store: input.store, current });
   const rule = options.rule ?? {};
 
@@ -45,6 +46,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   }
 
   if (binding.action === 'create') {
+    const listPath = collection.path.includes('{') ? (input: ActionInput) => `${options.basePath}${fill(collection.path, input)}` : () => `${options.basePath}${collection.path}`;
     return (input) => {
       const ctx = context(input);
       const vetoed = rule.before?.(ctx);
@@ -52,9 +54,11 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       const scope = scopeOf(input);
       const state = stateOf(input);
       const key = isIntegerKey(collection) ? state.allocateInteger() : options.newKey(collection, input.store);
-      const record = state.put({ ...pick(input.body, keep), [collection.keyProperty]: key }, scope);
-      rule.after?.({ ...ctx, record });
-      const location = `${options.basePath}${fill(collection.path, input)}/${encodeURIComponent(String(key))}`;
+      const record = pick(input.body, keep);
+      record[keyProperty] = key;
+      state.put(record, scope);
+      if (rule.after) rule.after({ ...ctx, record });
+      const location = `${listPath(input)}/${encodeURIComponent(String(key))}`;
       return { status: success, body: hasBody ? record : undefined, headers: success === 201 ? { Location: location } : undefined };
     };
   }
@@ -74,7 +78,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     const vetoed = rule.before?.(ctx);
     if (vetoed) return vetoed;
     const result = perform(binding.action, state, current, input, keep, collection, scope, success);
-    rule.after?.({ ...ctx, record: result.body as StoredRecord | undefined });
+    if (rule.after) rule.after({ ...ctx, record: result.body as StoredRecord | undefined });
     return hasBody ? result : { ...result, body: undefined };
   };
 }
@@ -93,10 +97,16 @@ function perform(
   switch (action) {
     case 'read':
       return { status: success, body: current };
-    case 'replace':
-      return { status: success, body: state.put({ ...pick(input.body, keep), [collection.keyProperty]: key }, scope) };
-    case 'merge':
-      return { status: success, body: state.put({ ...current, ...pick(input.body, keep), [collection.keyProperty]: key }, scope) };
+    case 'replace': {
+      const record = pick(input.body, keep);
+      record[collection.keyProperty] = key;
+      return { status: success, body: state.put(record, scope) };
+    }
+    case 'merge': {
+      const record = pick(input.body, keep, { ...current });
+      record[collection.keyProperty] = key;
+      return { status: success, body: state.put(record, scope) };
+    }
     default:
       state.delete(key, scope);
       return success === 204 ? { status: 204 } : { status: success, body: current };
@@ -133,12 +143,15 @@ function requestSchema(operation: Operation): SchemaObject | undefined {
   return media ? content[media].schema : undefined;
 }
 
-function pick(body: unknown, keep: Set<string> | undefined): StoredRecord {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
-  const out: StoredRecord = {};
-  for (const [name, value] of Object.entries(body)) {
+/** The fields of a body a request may write, copied onto `out` (a new record by default). */
+function pick(body: unknown, keep: Set<string> | undefined, out: StoredRecord = {}): StoredRecord {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return out;
+  const fields = body as Record<string, unknown>;
+  for (const name in fields) {
+    if (keep && !keep.has(name)) continue;
     // defineProperty: a body key named `__proto__` stays data instead of replacing the prototype.
-    if (!keep || keep.has(name)) Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    if (name === '__proto__') Object.defineProperty(out, name, { value: fields[name], enumerable: true, writable: true, configurable: true });
+    else out[name] = fields[name];
   }
   return out;
 }

@@ -85,6 +85,21 @@ describe('hostile requests on a raw socket', () => {
     expect(statusAndBody(text).status).toBe(413);
   });
 
+  it('a body with Content-Length that comes in pieces, or all with its headers, is read whole', async () => {
+    const body = JSON.stringify({ name: 'Split', tag: 'in-pieces', categoryId: 1 });
+    const head = `POST /pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    const pieces = await raw([head, body.slice(0, 9), body.slice(9, 20), body.slice(20)], { gapMs: 30 });
+    expect(statusAndBody(pieces.text)).toMatchObject({ status: 201, body: { name: 'Split', tag: 'in-pieces', categoryId: 1 } });
+    const whole = await raw([head + body]);
+    expect(statusAndBody(whole.text)).toMatchObject({ status: 201, body: { name: 'Split', tag: 'in-pieces', categoryId: 1 } });
+    // Two requests in one packet (pipelined): each body is its own.
+    const second = body.replace('Split', 'Other');
+    const keepAlive = (b: string) => `POST /pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Content-Type: application/json\r\nContent-Length: ${b.length}\r\n\r\n${b}`;
+    const pipelined = await raw([keepAlive(body) + keepAlive(second)], { waitMs: 1_000 });
+    const names = [...pipelined.text.matchAll(/"name":"(\w+)"/g)].map((m) => m[1]);
+    expect(names).toEqual(['Split', 'Other']);
+  });
+
   it('raw .. segments are resolved as RFC 3986 says (like a browser): /pets/../categories is /categories', async () => {
     const { text } = await raw([`GET /pets/../categories HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Connection: close\r\n\r\n`]);
     const { status, body } = statusAndBody(text);
