@@ -7,6 +7,11 @@
  * or a lookup (`orders of pet 7`) costs what it returns, not the size of the collection. Every
  * change goes through `put`, `update` or `delete`, which keep the indexes right.
  *
+ * An index is built the first time something reads it (a filtered list, a reference lookup), in
+ * one pass over the collection, and kept up to date from then on. Until then a collection pays
+ * nothing for it: creating a pet with three indexes built and list positions tracked cost about
+ * 25 µs more per POST under load than storing the record alone, and seeding 100,000 pets as much.
+ *
  * A key is never deleted from a posting's Set: a V8 Set that deletes and re-adds the same key
  * keeps the deleted entries in that key's hash chain until its next rehash, so replacing one pet
  * 30,000 times in a collection of 60,000 made each replace cost ~150 µs. A key that moves to
@@ -46,16 +51,18 @@ function valueKey(value: unknown): string | undefined {
 export class CollectionState {
   private readonly scopes = new Map<string, Map<string, StoredRecord>>();
   private nextInteger = 1;
-  /** property -> value -> keys; only for the top-level scope. */
+  /** Properties that may be indexed (the collection's filters and references). */
+  private readonly indexable: Set<string>;
+  /** property -> value -> keys, for the indexes built so far; only for the top-level scope. */
   private readonly indexes = new Map<string, Map<string, Posting>>();
-  /** key -> its position in the list (first insertion), to keep index postings in list order. */
+  /** key -> its position in the list (first insertion), to keep index postings in list order; kept while an index is built. */
   private readonly position = new Map<string, number>();
   private positions = 0;
   /** Bumped by every change: lets readers cache what they computed from the state. */
   version = 0;
 
   constructor(readonly collection: Collection) {
-    for (const property of collection.indexed ?? []) this.indexes.set(property, new Map());
+    this.indexable = new Set(collection.indexed ?? []);
   }
 
   /** Records of one scope, in key order. */
@@ -87,7 +94,7 @@ export class CollectionState {
     const id = String(key);
     const records = this.records(scope);
     this.version++;
-    if (scope === '') {
+    if (scope === '' && this.indexes.size > 0) {
       const previous = records.get(id);
       const fresh = !previous && !this.position.has(id);
       if (previous) this.unindex(previous);
@@ -105,9 +112,10 @@ export class CollectionState {
     if (!record) return undefined;
     const id = String(key);
     this.version++;
-    if (scope === '') this.unindex(record);
+    const indexed = scope === '' && this.indexes.size > 0;
+    if (indexed) this.unindex(record);
     Object.assign(record, changes);
-    if (scope === '') {
+    if (indexed) {
       this.index(record, id);
       this.compact();
     }
@@ -121,7 +129,7 @@ export class CollectionState {
     if (!record) return false;
     this.version++;
     records!.delete(id);
-    if (scope === '') {
+    if (scope === '' && this.indexes.size > 0) {
       this.unindex(record);
       this.position.delete(id);
       this.compact();
@@ -130,7 +138,24 @@ export class CollectionState {
   }
 
   isIndexed(property: string): boolean {
-    return this.indexes.has(property);
+    return this.indexable.has(property);
+  }
+
+  /** The index of a property, built now if this is its first use; undefined if the property is not indexed. */
+  private indexOf(property: string): Map<string, Posting> | undefined {
+    if (!this.indexable.has(property)) return undefined;
+    let index = this.indexes.get(property);
+    if (index) return index;
+    const records = this.records();
+    if (this.indexes.size === 0) {
+      // The first index: positions are the order of the records map (insertion order).
+      this.position.clear();
+      this.positions = 0;
+      for (const id of records.keys()) this.position.set(id, this.positions++);
+    }
+    this.indexes.set(property, (index = new Map()));
+    for (const [id, record] of records) this.file(property, index, record, id, false);
+    return index;
   }
 
   /**
@@ -138,7 +163,7 @@ export class CollectionState {
    * the property is not indexed.
    */
   keysWhere(property: string, values: string[]): Iterable<string> | undefined {
-    const index = this.indexes.get(property);
+    const index = this.indexOf(property);
     if (!index) return undefined;
     const postings = [...new Set(values)].map((v) => index.get(v)).filter((p): p is Posting => Boolean(p && p.live));
     if (postings.length === 0) return [];
@@ -173,7 +198,7 @@ export class CollectionState {
 
   /** How many top-level records have one of the values (without listing them). */
   countWhere(property: string, values: string[]): number {
-    const index = this.indexes.get(property);
+    const index = this.indexOf(property);
     return index ? [...new Set(values)].reduce((n, v) => n + (index.get(v)?.live ?? 0), 0) : 0;
   }
 
@@ -195,7 +220,7 @@ export class CollectionState {
     this.nextInteger = 1;
     this.position.clear();
     this.positions = 0;
-    for (const index of this.indexes.values()) index.clear();
+    this.indexes.clear(); // built again when next read
     this.stale.clear();
   }
 
@@ -213,23 +238,25 @@ export class CollectionState {
 
   /** `fresh`: the key has just been given a place in the list (it may have had another before a delete). */
   private index(record: StoredRecord, id: string, fresh = false): void {
-    if (this.indexes.size === 0) return;
-    const at = this.position.get(id)!;
-    for (const [property, index] of this.indexes) {
-      const name = valueKey(record[property]);
-      if (name === undefined) continue;
-      let posting = index.get(name);
-      if (!posting) index.set(name, (posting = { value: name, keys: new Set(), live: 0, sorted: true, last: -1 }));
-      posting.live++;
-      if (posting.keys.has(id)) {
-        // Back to a value it had: the key is where it was, unless it was deleted and made again since.
-        if (fresh) posting.sorted = false;
-        continue;
-      }
-      if (at < posting.last) posting.sorted = false;
-      else posting.last = at;
-      posting.keys.add(id);
+    for (const [property, index] of this.indexes) this.file(property, index, record, id, fresh);
+  }
+
+  /** Files a record's key under its value of one property. */
+  private file(property: string, index: Map<string, Posting>, record: StoredRecord, id: string, fresh: boolean): void {
+    const name = valueKey(record[property]);
+    if (name === undefined) return;
+    let posting = index.get(name);
+    if (!posting) index.set(name, (posting = { value: name, keys: new Set(), live: 0, sorted: true, last: -1 }));
+    posting.live++;
+    if (posting.keys.has(id)) {
+      // Back to a value it had: the key is where it was, unless it was deleted and made again since.
+      if (fresh) posting.sorted = false;
+      return;
     }
+    const at = this.position.get(id)!;
+    if (at < posting.last) posting.sorted = false;
+    else posting.last = at;
+    posting.keys.add(id);
   }
 
   /** Called while the store still holds the record with its old values, or after it was removed. */

@@ -28,29 +28,13 @@ export async function readBody(request: Request, maxBytes: number): Promise<Uint
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
 }
 
-/**
- * The same from a Node request. Past the cap, the rest is drained (the 413 closes the connection).
- * A body that came in the same packets as its headers is already buffered by the next microtask:
- * it is taken with one `read()`, without switching the stream to flowing mode and its events.
- */
+/** The same from a Node request. Past the cap, the rest is drained (the 413 closes the connection). */
 export function readIncomingBody(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array | undefined> {
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) {
     incoming.resume();
     return Promise.resolve(undefined);
   }
-  if (declared === undefined) return readFlowing(incoming, maxBytes);
-  const length = Number(declared);
-  return Promise.resolve().then(() => (incoming.readableLength === length ? takeBuffered(incoming) : readFlowing(incoming, maxBytes)));
-}
-
-function takeBuffered(incoming: IncomingMessage): Uint8Array {
-  const body: Buffer | null = incoming.read();
-  incoming.resume(); // so the stream still reaches 'end' once Node has seen the end of the message
-  return body ?? new Uint8Array(0);
-}
-
-function readFlowing(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
