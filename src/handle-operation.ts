@@ -56,7 +56,7 @@ export function handleOperation(parts: OperationParts) {
   const sunsetMs = sunset?.getTime() ?? Infinity;
 
   /** The stages up to validation; synchronous unless the operation reads a body. */
-  const answer = (c: Context, url: string, pathStart: number, query: string, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>): Response | Promise<Response> => {
+  const answer = (c: Context, url: string, pathStart: number, query: string, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>, done: Done): Response | Promise<Response> => {
     const denied = authenticate?.({ header, query });
     if (denied) return respondError(denied, extra);
     if (gone && now() >= sunsetMs) return respondError(gone, extra);
@@ -69,7 +69,7 @@ export function handleOperation(parts: OperationParts) {
     const incoming = incomingOf(c);
     const body = incoming ? () => readIncomingBody(incoming, maxBodyBytes) : () => readBody(c.req.raw, maxBodyBytes);
     const validated = validate({ path: readParams((name) => c.req.param(name)), query, header, body });
-    if (validated instanceof Promise) return validated.then((request) => act(c, url.slice(pathStart), request, header, extra));
+    if (validated instanceof Promise) return validated.then((request) => done(act(c, url.slice(pathStart), request, header, extra)));
     return act(c, url.slice(pathStart), validated, header, extra);
   };
 
@@ -97,16 +97,24 @@ export function handleOperation(parts: OperationParts) {
     const header = headerReader(c);
     const scenario = readScenario(header('prefer') ?? null, query);
     const allowed = cors(header('origin'));
-    const answered = answer(c, url, pathStart, query, scenario, header, allowed ? { ...baseHeaders, ...allowed } : baseHeaders);
-    const wait = chaos.delayMs(scenario instanceof ApiError ? undefined : scenario.delay);
-    const finish = (response: Response) => {
-      record(c, response.status, started, header);
-      return response;
+    // The delay is drawn after the fault (in `answer`), so a seed replays the same sequence.
+    let wait = 0;
+    const done: Done = (response) => {
+      const finish = () => {
+        record(c, response.status, started, header);
+        return response;
+      };
+      return wait > 0 ? new Promise((resolve) => setTimeout(() => resolve(finish()), wait)) : finish();
     };
-    if (wait > 0) return Promise.resolve(answered).then((response) => new Promise<Response>((resolve) => setTimeout(() => resolve(finish(response)), wait)));
-    return answered instanceof Promise ? answered.then(finish) : finish(answered);
+    const answered = answer(c, url, pathStart, query, scenario, header, allowed ? { ...baseHeaders, ...allowed } : baseHeaders, done);
+    wait = chaos.delayMs(scenario instanceof ApiError ? undefined : scenario.delay);
+    // An answer still reading its body calls `done` itself when it is ready (one promise step less).
+    return answered instanceof Promise ? answered : done(answered);
   };
 }
+
+/** Records an answer (after the chaos delay, if any) and passes it on. */
+type Done = (response: Response) => Response | Promise<Response>;
 
 export type HeaderReader = (lowerCaseName: string) => string | null | undefined;
 

@@ -29,7 +29,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   const keep = storedProperties(collection.schema, requestSchema(operation));
   const scopeOf = collection.scopeParams.length === 0 ? () => '' : (input: ActionInput) => collection.scopeParams.map((p) => String(input.params.path[p])).join('/');
   const keyProperty = collection.keyProperty;
-  const context = (input: ActionInput, current?: StoredRecord): RuleContext => ({ operation, input, store: input.store, current });
+  const context = (input: ActionInput, current?: StoredRecord): RuleContext => ({ operation, input, store: input.store, current, record: undefined });
   const rule = options.rule ?? {};
 
   if (binding.action === 'list') {
@@ -57,7 +57,10 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       const record = pick(input.body, keep);
       record[keyProperty] = key;
       state.put(record, scope);
-      if (rule.after) rule.after({ ...ctx, record });
+      if (rule.after) {
+        ctx.record = record;
+        rule.after(ctx);
+      }
       const location = `${listPath(input)}/${encodeURIComponent(String(key))}`;
       return { status: success, body: hasBody ? record : undefined, headers: success === 201 ? { Location: location } : undefined };
     };
@@ -78,7 +81,10 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     const vetoed = rule.before?.(ctx);
     if (vetoed) return vetoed;
     const result = perform(binding.action, state, current, input, keep, collection, scope, success);
-    if (rule.after) rule.after({ ...ctx, record: result.body as StoredRecord | undefined });
+    if (rule.after) {
+      ctx.record = result.body as StoredRecord | undefined;
+      rule.after(ctx);
+    }
     return hasBody ? result : { ...result, body: undefined };
   };
 }

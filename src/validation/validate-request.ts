@@ -86,10 +86,9 @@ export function compileRequestValidator(operation: Operation, ctx: CompileContex
     };
   }
   const requestBody = operation.requestBody;
-  return async (raw) => {
+  /** The checks once the body bytes are in (synchronous: one promise per request, the body's). */
+  const checkBody = (raw: RawRequest, bytes: Uint8Array | undefined): ValidRequest | ApiError => {
     const { values, problems } = parameters(raw);
-
-    const bytes = await raw.body();
     if (bytes === undefined) return errors.payloadTooLarge(ctx.maxBodyBytes);
     if (bytes.byteLength === 0) {
       if (requestBody.required) return errors.missingBody();
@@ -118,6 +117,7 @@ export function compileRequestValidator(operation: Operation, ctx: CompileContex
     }
     return problems.length ? errors.validation(problems) : { params: values, body: decoded };
   };
+  return (raw) => raw.body().then((bytes) => checkBody(raw, bytes));
 }
 
 function decodeBody(bytes: Uint8Array, essence: string, charset: string | undefined): unknown {
