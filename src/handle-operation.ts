@@ -140,7 +140,7 @@ function toResponse(result: ActionResult, extra: Record<string, string>): Respon
   if (Buffer.isBuffer(result.body)) return new Response(result.body, { status: result.status, headers });
   if (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json')) return new Response(result.body, { status: result.status, headers });
   headers['Content-Type'] ??= 'application/json';
-  return new Response(JSON.stringify(result.body), { status: result.status, headers });
+  return new Response(result.json ?? JSON.stringify(result.body), { status: result.status, headers });
 }
 
 function sunsetError(operation: Operation, sunset: Date): ApiError {

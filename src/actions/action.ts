@@ -18,6 +18,8 @@ export interface ActionInput {
 export interface ActionResult {
   status: number;
   body?: unknown;
+  /** The body already serialised as JSON (stored records keep their text until they change). */
+  json?: string;
   headers?: Record<string, string>;
 }
 

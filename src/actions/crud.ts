@@ -37,11 +37,14 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     return (input) => {
       const vetoed = rule.before?.(context(input));
       if (vetoed) return vetoed;
-      const page = query(stateOf(input), scopeOf(input), input);
-      const body = collection.listWrapper
-        ? { [collection.listWrapper.items]: page.items, ...(collection.listWrapper.total ? { [collection.listWrapper.total]: page.total } : {}) }
-        : page.items;
-      return { status: success, body: hasBody ? body : undefined, headers: page.headers };
+      const state = stateOf(input);
+      const page = query(state, scopeOf(input), input);
+      if (!hasBody) return { status: success, headers: page.headers };
+      if (collection.listWrapper) {
+        const { items, total } = collection.listWrapper;
+        return { status: success, body: { [items]: page.items, ...(total ? { [total]: page.total } : {}) }, headers: page.headers };
+      }
+      return { status: success, body: page.items, json: `[${page.items.map((record) => state.json(record)).join(',')}]`, headers: page.headers };
     };
   }
 
@@ -85,7 +88,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       ctx.record = result.body as StoredRecord | undefined;
       rule.after(ctx);
     }
-    return hasBody ? result : { ...result, body: undefined };
+    return hasBody ? result : { ...result, body: undefined, json: undefined };
   };
 }
 
@@ -102,7 +105,7 @@ function perform(
   const key = current[collection.keyProperty];
   switch (action) {
     case 'read':
-      return { status: success, body: current };
+      return { status: success, body: current, json: state.json(current) };
     case 'replace': {
       const record = pick(input.body, keep);
       record[collection.keyProperty] = key;

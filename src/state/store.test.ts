@@ -81,4 +81,20 @@ describe('indexed filters', () => {
     expect(scan[scan.length - 1]).toBe(first.id);
     expect(pets.where('status', 'available').map((p) => p.id)).toEqual(scan);
   });
+
+  it('serve a record\'s JSON text until the record changes', async () => {
+    const { store, call } = await petstore();
+    const pets = store.collection('pets');
+    const pet = pets.get(1)!;
+    expect(JSON.parse(pets.json(pet))).toEqual(pet);
+    expect(pets.json(pet)).toBe(pets.json(pet)); // the same text, not serialised again
+    pets.update(1, { status: 'sold', name: 'Changed' });
+    expect(JSON.parse(pets.json(pet))).toMatchObject({ id: 1, status: 'sold', name: 'Changed' });
+    // Through the API: a read, a change by a business rule (ordering its last unit makes the pet pending), a read.
+    pets.update(2, { status: 'available' });
+    store.collection('inventory').update(2, { quantity: 1 });
+    expect((await call('GET', '/pets?limit=5')).body.find((p: { id: number }) => p.id === 2).status).toBe('available');
+    expect((await call('POST', '/store/orders', { petId: 2, quantity: 1 })).status).toBe(201);
+    expect((await call('GET', '/pets?limit=5')).body.find((p: { id: number }) => p.id === 2).status).toBe('pending');
+  });
 });

@@ -60,6 +60,8 @@ export class CollectionState {
   private positions = 0;
   /** Bumped by every change: lets readers cache what they computed from the state. */
   version = 0;
+  /** The JSON text of records already sent, until they change: lists send the same records again and again. */
+  private readonly texts = new WeakMap<StoredRecord, string>();
 
   constructor(readonly collection: Collection) {
     this.indexable = new Set(collection.indexed ?? []);
@@ -115,6 +117,7 @@ export class CollectionState {
     const indexed = scope === '' && this.indexes.size > 0;
     if (indexed) this.unindex(record);
     Object.assign(record, changes);
+    this.texts.delete(record);
     if (indexed) {
       this.index(record, id);
       this.compact();
@@ -135,6 +138,13 @@ export class CollectionState {
       this.compact();
     }
     return true;
+  }
+
+  /** A stored record as JSON, serialised once per change (records change only through this class). */
+  json(record: StoredRecord): string {
+    let text = this.texts.get(record);
+    if (text === undefined) this.texts.set(record, (text = JSON.stringify(record)));
+    return text;
   }
 
   isIndexed(property: string): boolean {
