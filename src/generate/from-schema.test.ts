@@ -8,6 +8,7 @@ import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import type { SchemaObject } from '../document/schema.js';
 import { createGenerator } from './from-schema.js';
+import { alphanumeric } from './helpers.js';
 import { CORPUS } from '../test-support/petstore.js';
 
 // ajv-formats is CommonJS with a `default` export; under NodeNext the default import is the module.
@@ -65,6 +66,17 @@ const petstorePet = {
     weight: { type: 'number', format: 'float', minimum: 0, exclusiveMinimum: true },
   },
 };
+
+describe('alphanumeric', () => {
+  it('gives what faker.string.alphanumeric gives from the same seed (seeded photo URLs depend on it)', () => {
+    for (const seed of [1, 2, 42]) {
+      const [mine, fakers] = [createFaker(), createFaker()];
+      mine.seed(seed);
+      fakers.seed(seed);
+      for (const length of [1, 8, 8, 30]) expect(alphanumeric(mine, length)).toBe(fakers.string.alphanumeric(length));
+    }
+  });
+});
 
 describe('createGenerator', () => {
   it('gives the same values for the same seed and different values for another seed', () => {
@@ -307,6 +319,19 @@ describe('createGenerator', () => {
     const value = generatorFor(5)(tree) as any;
     expect(Object.keys(value)).toEqual(['o', 'child']);
     expect(value.child.child.child).toEqual({ r: expect.any(String) });
+  });
+
+  it('works a schema out once but generates per call: values are fresh, and depth still decides the properties', () => {
+    const choice = { enum: [{ a: 1 }] };
+    const generate = generatorFor(6);
+    (generate(choice) as any).a = 2;
+    expect(generate(choice)).toEqual({ a: 1 });
+    const leaf = { type: 'object', required: ['r'], properties: { r: { type: 'string' }, o: { type: 'string' } } };
+    const deep = { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'object', properties: { c: leaf } } } } } };
+    expect(Object.keys(generate(leaf) as object)).toEqual(['r', 'o']);
+    expect(Object.keys((generate(deep) as any).a.b.c)).toEqual(['r']);
+    expect(Object.keys(generate(leaf) as object)).toEqual(['r', 'o']);
+    expect(Object.keys((generatorFor(6, 0)({ type: 'object', properties: { c: leaf } }) as any).c)).toEqual(['r']);
   });
 
   it('never throws and always returns JSON for odd schemas', () => {

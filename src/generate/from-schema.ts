@@ -23,6 +23,42 @@ export interface GeneratorOptions {
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
 interface Context { faker: Faker; maxDepth: number }
 
+/**
+ * What generating a schema needs that depends only on the schema (its kind, bounds, property lists),
+ * worked out once per schema object: seeding 100,000 records otherwise recomputes it for every value.
+ * The Faker draws stay in generate() and its helpers, in the same order, so the values are the same.
+ */
+interface Plan {
+  kind: Kind;
+  /** `const` or `x-faker` is present, so the value may be fixed. */
+  mayBeFixed: boolean;
+  /** A non-empty enum's values. */
+  choices?: EnumChoices;
+  /** Filled the first time a value of the schema's kind is generated. */
+  number?: NumberPlan;
+  array?: ArrayPlan;
+  object?: ObjectPlan;
+}
+interface EnumChoices { typed: unknown[]; fallback: unknown }
+/**
+ * A value is `constant` when the bounds leave no room; otherwise `range` times `step` (multipleOf when
+ * `usable`), rounded to `decimals` (none for a whole step: its multiples are whole, toFixed(0) would only copy them).
+ */
+interface NumberPlan { constant?: number; range: { min: number; max: number }; step: number; decimals?: number; usable: boolean }
+interface ArrayPlan { min: number; lengths: { min: number; max: number }; prefix: unknown[]; rest: unknown; unique: boolean }
+interface PropertyPlan { key: string; schema: unknown; hints?: GenerateHints }
+interface ObjectPlan {
+  /** The properties generated near the top, and the required ones generated deeper down. */
+  all: PropertyPlan[];
+  requiredOnly: PropertyPlan[];
+  /** The schema of undeclared entries; undefined when `additionalProperties: false`. */
+  extra: SchemaObject | undefined;
+  /** No `properties` and an `additionalProperties` schema: a map, which gets a couple of entries. */
+  isMap: boolean;
+  minProperties: number;
+  maxProperties: number;
+}
+
 const KINDS = ['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'];
 const TYPE_ALIASES: Record<string, Kind> = {
   int: 'integer', long: 'integer', float: 'number', double: 'number', bool: 'boolean', dict: 'object', list: 'array',
@@ -70,20 +106,35 @@ function generate(context: Context, raw: unknown, hints: GenerateHints, depth: n
   const { faker } = context;
   if (raw === false) return null;
   if (!isObject(raw)) return faker.lorem.word();
-  const schema = normalize(context, raw, new Set());
-  const kind = kindOf(schema);
-  const fixed = 'const' in schema ? toJson(schema.const, schema) : callXFaker(faker, schema['x-faker'], schema);
-  if (fixed !== undefined) return fixed;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return pickEnum(faker, schema, kind);
-  if (depth > context.maxDepth + 4) return minimalValue(kind);
-  switch (kind) {
+  const schema = normalize(context, raw);
+  const plan = planOf(schema);
+  if (plan.mayBeFixed) {
+    const fixed = 'const' in schema ? toJson(schema.const, schema) : callXFaker(faker, schema['x-faker'], schema);
+    if (fixed !== undefined) return fixed;
+  }
+  if (plan.choices) return pickEnum(faker, plan.choices);
+  if (depth > context.maxDepth + 4) return minimalValue(plan.kind);
+  switch (plan.kind) {
     case 'null': return null;
     case 'boolean': return faker.datatype.boolean();
-    case 'integer': case 'number': return generateNumber(faker, schema, kind === 'integer');
-    case 'array': return generateArray(context, schema, hints, depth);
-    case 'object': return generateObject(context, schema, hints, depth);
+    case 'integer': case 'number': return generateNumber(faker, (plan.number ??= numberPlan(schema, plan.kind === 'integer')));
+    case 'array': return generateArray(context, (plan.array ??= arrayPlan(schema)), hints, depth);
+    case 'object': return generateObject(context, (plan.object ??= objectPlan(schema)), hints, depth);
     default: return generateString(faker, schema, hints);
   }
+}
+
+const plans = new WeakMap<SchemaObject, Plan>();
+
+function planOf(schema: SchemaObject): Plan {
+  let plan = plans.get(schema);
+  if (!plan) {
+    const kind = kindOf(schema);
+    const hasEnum = Array.isArray(schema.enum) && schema.enum.length > 0;
+    plan = { kind, mayBeFixed: 'const' in schema || schema['x-faker'] !== undefined, choices: hasEnum ? enumChoices(schema, kind) : undefined };
+    plans.set(schema, plan);
+  }
+  return plan;
 }
 
 /** The type to generate: the first non-null one, an alias like `str` read as string, else inferred. */
@@ -126,10 +177,16 @@ function callXFaker(faker: Faker, spec: unknown, s: SchemaObject): unknown {
   return typeof target === 'function' ? attempt(() => toJson(target.apply(owner, entry!.slice(1)), s)) : undefined;
 }
 
-function pickEnum(faker: Faker, s: SchemaObject, kind: Kind): unknown {
+function enumChoices(s: SchemaObject, kind: Kind): EnumChoices {
   const values = s.enum.map((v: unknown) => toJson(v, s)).filter((v: unknown) => v !== undefined);
   const typed = values.filter((v: unknown) => (s.type === undefined ? v !== null : matchesKind(v, kind)));
-  return typed.length > 0 ? faker.helpers.arrayElement(typed) : (values[0] ?? null);
+  return { typed, fallback: values[0] ?? null };
+}
+
+function pickEnum(faker: Faker, { typed, fallback }: EnumChoices): unknown {
+  const value = typed.length > 0 ? faker.helpers.arrayElement(typed) : fallback;
+  // A copy of an object or array value: callers may change what they get, and the choices are kept.
+  return typeof value === 'object' && value !== null ? JSON.parse(JSON.stringify(value)) : value;
 }
 
 function minimalValue(kind: Kind): unknown {
@@ -142,8 +199,10 @@ function minimalValue(kind: Kind): unknown {
 const normalized = new WeakMap<SchemaObject, SchemaObject>();
 const drawsBranch = new WeakMap<SchemaObject, boolean>();
 
-function hasBranchChoice(schema: SchemaObject, seen = new Set<SchemaObject>()): boolean {
-  if (drawsBranch.has(schema)) return drawsBranch.get(schema)!;
+function hasBranchChoice(schema: SchemaObject, seen?: Set<SchemaObject>): boolean {
+  const known = drawsBranch.get(schema);
+  if (known !== undefined) return known;
+  seen ??= new Set();
   if (seen.has(schema)) return false;
   seen.add(schema);
   const result = Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf) || (Array.isArray(schema.allOf) && schema.allOf.some((b: unknown) => isObject(b) && hasBranchChoice(b, seen)));
@@ -151,14 +210,17 @@ function hasBranchChoice(schema: SchemaObject, seen = new Set<SchemaObject>()): 
   return result;
 }
 
-function normalize(context: Context, schema: SchemaObject, seen: Set<SchemaObject>): SchemaObject {
-  if (!COMPOSITION.some((k) => Array.isArray(schema[k]))) return schema;
-  if (seen.size === 0 && !hasBranchChoice(schema)) {
+const isComposed = (s: SchemaObject) => Array.isArray(s.allOf) || Array.isArray(s.oneOf) || Array.isArray(s.anyOf);
+
+/** `seen`: the schemas being merged further up (none for a value's own schema). */
+function normalize(context: Context, schema: SchemaObject, seen?: Set<SchemaObject>): SchemaObject {
+  if (!isComposed(schema)) return schema;
+  if (!seen?.size && !hasBranchChoice(schema)) {
     let merged = normalized.get(schema);
-    if (!merged) normalized.set(schema, (merged = normalizeNow(context, schema, seen)));
+    if (!merged) normalized.set(schema, (merged = normalizeNow(context, schema, new Set())));
     return merged;
   }
-  return normalizeNow(context, schema, seen);
+  return normalizeNow(context, schema, seen ?? new Set());
 }
 
 function normalizeNow(context: Context, schema: SchemaObject, seen: Set<SchemaObject>): SchemaObject {
@@ -262,7 +324,7 @@ function bound(inclusive: unknown, exclusive: unknown, tighter: (a: number, b: n
   return { at: a, open: a !== undefined && exclusive === true };
 }
 
-function generateNumber(faker: Faker, s: SchemaObject, integer: boolean): number {
+function numberPlan(s: SchemaObject, integer: boolean): NumberPlan {
   const low = bound(s.minimum, s.exclusiveMinimum, Math.max);
   const high = bound(s.maximum, s.exclusiveMaximum, Math.min);
   const multipleOf = num(s.multipleOf) !== undefined && s.multipleOf > 0 ? (s.multipleOf as number) : undefined;
@@ -275,15 +337,24 @@ function generateNumber(faker: Faker, s: SchemaObject, integer: boolean): number
   const highK = high.at === undefined ? safe : high.open ? Math.ceil(high.at / step) - 1 : Math.floor(high.at / step);
   const minK = Math.min(Math.max(lowK, Math.ceil(formatLow / step), -safe), safe);
   const maxK = Math.max(Math.min(highK, Math.floor(formatHigh / step), safe), -safe);
-  if (minK > maxK) {
-    // Bounds closer than two decimals (or contradictory ones): the midpoint, or the lower bound.
-    return step === 0.01 && low.at! < high.at! ? (low.at! + high.at!) / 2 : minK * step;
-  }
   // Realistic values: at most ~1000 above the minimum, or from 0 when there is no minimum.
   const span = Math.min(1e6, Math.max(1, Math.floor(1000 / step)));
   const from = low.at !== undefined ? minK : maxK >= 0 ? Math.max(minK, 0) : Math.max(minK, maxK - span);
   const decimals = Math.min(String(step).split('.')[1]?.length ?? 0, 20);
-  const draw = () => Number((faker.number.int({ min: from, max: Math.min(maxK, from + span) }) * step).toFixed(decimals));
+  // Bounds closer than two decimals (or contradictory ones): the midpoint, or the lower bound.
+  const squeezed = step === 0.01 && low.at! < high.at! ? (low.at! + high.at!) / 2 : minK * step;
+  const constant = minK > maxK ? squeezed : undefined;
+  const range = { min: from, max: Math.min(maxK, from + span) };
+  return { constant, range, step, decimals: Number.isInteger(step) ? undefined : decimals, usable };
+}
+
+function generateNumber(faker: Faker, plan: NumberPlan): number {
+  if (plan.constant !== undefined) return plan.constant;
+  const { range, step, decimals, usable } = plan;
+  const draw = () => {
+    const value = faker.number.int(range) * step;
+    return decimals === undefined ? value : Number(value.toFixed(decimals));
+  };
   let value = draw();
   // Validators test multipleOf by division, which floating point fails for some multiples (0.07 / 0.01).
   for (let tries = 0; usable && tries < 10 && (value / step) % 1 !== 0; tries++) value = draw();
@@ -292,54 +363,84 @@ function generateNumber(faker: Faker, s: SchemaObject, integer: boolean): number
 
 // ---- Containers
 
-function generateArray(context: Context, s: SchemaObject, hints: GenerateHints, depth: number): unknown[] {
+function arrayPlan(s: SchemaObject): ArrayPlan {
   const min = Math.max(0, Math.floor(num(s.minItems) ?? 0));
   const max = Math.max(min, Math.floor(num(s.maxItems) ?? Infinity));
-  const length = depth > context.maxDepth
-    ? min
-    : context.faker.number.int({ min: Math.max(min, Math.min(1, max)), max: Math.min(max, min + 3) });
-  const prefix: unknown[] = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : [];
-  const rest: unknown = Array.isArray(s.items) ? (s.additionalItems ?? {}) : (s.items ?? { type: 'string' });
+  return {
+    min,
+    lengths: { min: Math.max(min, Math.min(1, max)), max: Math.min(max, min + 3) },
+    prefix: Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : [],
+    rest: Array.isArray(s.items) ? (s.additionalItems ?? {}) : (s.items ?? { type: 'string' }),
+    unique: s.uniqueItems === true,
+  };
+}
+
+function generateArray(context: Context, plan: ArrayPlan, hints: GenerateHints, depth: number): unknown[] {
+  const { prefix, rest } = plan;
+  const length = depth > context.maxDepth ? plan.min : context.faker.number.int(plan.lengths);
   const out: unknown[] = [];
-  const seen = new Set<string>();
+  const seen = plan.unique ? new Set<string>() : undefined;
   // uniqueItems over a small item space (an enum of 3) gives up after a few tries: fewer items, no endless loop.
   for (let tries = 0; out.length < length && tries < length * 5 + 10; tries++) {
     const itemSchema = out.length < prefix.length ? prefix[out.length] : rest;
     if (itemSchema === false) break;
     const value = generate(context, itemSchema, hints, depth + 1);
-    const key = JSON.stringify(value);
-    if (s.uniqueItems === true && seen.has(key)) continue;
-    seen.add(key);
+    if (seen) {
+      const key = JSON.stringify(value);
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
     out.push(value);
   }
   return out;
 }
 
-function generateObject(context: Context, s: SchemaObject, hints: GenerateHints, depth: number): object {
+function objectPlan(s: SchemaObject): ObjectPlan {
   const props: SchemaObject = isObject(s.properties) ? s.properties : {};
   const listed: unknown[] = Array.isArray(s.required) ? s.required : [];
   const required = listed.filter((k): k is string => typeof k === 'string');
   const maxProperties = num(s.maxProperties) ?? Infinity;
-  const optional = depth > context.maxDepth / 2
-    ? []
-    : Object.keys(props).filter((k) => !required.includes(k) && props[k] !== false);
-  const included = new Set([...required, ...optional.slice(0, Math.max(0, maxProperties - required.length))]);
-  const undeclared = required.filter((k) => !Object.hasOwn(props, k));
-  const keys = [...Object.keys(props).filter((k) => included.has(k)), ...undeclared];
   const additional = s.additionalProperties;
   const extra = additional === false ? undefined : isObject(additional) ? additional : {};
+  const names = Object.keys(props);
+  const undeclared = required.filter((k) => !Object.hasOwn(props, k));
+  /** The required properties and as many optional ones as maxProperties leaves room for, in declaration order. */
+  const chosen = (optional: string[]): PropertyPlan[] => {
+    const included = new Set([...required, ...optional.slice(0, Math.max(0, maxProperties - required.length))]);
+    const keys = [...names.filter((k) => included.has(k)), ...undeclared];
+    return keys.map((key) => ({ key, schema: Object.hasOwn(props, key) ? props[key] : (extra ?? {}) }));
+  };
+  return {
+    all: chosen(names.filter((k) => !required.includes(k) && props[k] !== false)),
+    requiredOnly: chosen([]),
+    extra,
+    isMap: names.length === 0 && isObject(additional),
+    minProperties: num(s.minProperties) ?? 0,
+    maxProperties,
+  };
+}
+
+function generateObject(context: Context, plan: ObjectPlan, hints: GenerateHints, depth: number): object {
+  const { extra } = plan;
+  const properties = depth > context.maxDepth / 2 ? plan.requiredOnly : plan.all;
   const out = {};
-  for (const key of keys) {
-    const schema = Object.hasOwn(props, key) ? props[key] : (extra ?? {});
-    setOwn(out, key, generate(context, schema, { propertyName: key, collection: hints.collection }, depth + 1));
+  for (const property of properties) {
+    setOwn(out, property.key, generate(context, property.schema, propertyHints(property, hints.collection), depth + 1));
   }
-  // A map (`additionalProperties` and no `properties`) gets a couple of entries, like real data.
-  const isMap = Object.keys(props).length === 0 && isObject(additional) && depth <= context.maxDepth;
-  const mapSize = isMap ? context.faker.number.int({ min: 1, max: 2 }) : 0;
-  const wanted = Math.min(maxProperties, Math.max(num(s.minProperties) ?? 0, mapSize));
-  for (let tries = 0; extra && Object.keys(out).length < wanted && tries < wanted * 5 + 10; tries++) {
+  // A map gets a couple of entries, like real data.
+  const mapSize = plan.isMap && depth <= context.maxDepth ? context.faker.number.int({ min: 1, max: 2 }) : 0;
+  const wanted = Math.min(plan.maxProperties, Math.max(plan.minProperties, mapSize));
+  if (!extra || wanted <= 0) return out; // the common case, without listing the keys to count them
+  for (let tries = 0; Object.keys(out).length < wanted && tries < wanted * 5 + 10; tries++) {
     const key = context.faker.lorem.word();
     if (!Object.hasOwn(out, key)) setOwn(out, key, generate(context, extra, hints, depth + 1));
   }
   return out;
+}
+
+/** The hints for a property's value, kept with the property: a collection's records all ask for the same ones. */
+function propertyHints(property: PropertyPlan, collection: string | undefined): GenerateHints {
+  const kept = property.hints;
+  if (kept !== undefined && kept.collection === collection) return kept;
+  return (property.hints = { propertyName: property.key, collection });
 }

@@ -5,7 +5,7 @@
 import type { Faker } from '@faker-js/faker';
 import type { SchemaObject } from '../document/schema.js';
 import type { GenerateHints } from './from-schema.js';
-import { attempt, capitalise, isoDateTime, num, own, toJson } from './helpers.js';
+import { alphanumeric, attempt, capitalise, isoDateTime, num, own, toJson } from './helpers.js';
 import { sampleRegex } from './sample-regex.js';
 
 const FORMATS: Record<string, (f: Faker) => string> = {
@@ -21,6 +21,9 @@ const FORMATS: Record<string, (f: Faker) => string> = {
   binary: (f) => f.string.alphanumeric(16), password: (f) => f.internet.password({ length: 12 }),
   duration: (f) => `P${f.number.int({ min: 1, max: 30 })}D`, 'json-pointer': (f) => `/${f.lorem.word()}`,
 };
+
+// faker.image.url() was the largest item in a profile of seeding; the same kind of URL, built directly.
+const photoUrl = (f: Faker): string => `https://picsum.photos/seed/${alphanumeric(f, 8)}/640/480`;
 
 const PEOPLE = /^(users?|people|persons?|customers?|owners?|employees?|members?|authors?|accounts?|contacts?)$/i;
 const ANIMALS = /^(pets?|animals?|dogs?|cats?|birds?|horses?)$/i;
@@ -48,7 +51,7 @@ const BY_PROPERTY: [RegExp, (f: Faker, collection?: string) => string][] = [
   [/street|address/i, (f) => f.location.streetAddress()],
   [/zip|postal/i, (f) => f.location.zipCode()],
   [/company|organi[sz]ation|employer/i, (f) => f.company.name()],
-  [/image|photo|avatar|picture|thumbnail|logo/i, (f) => `https://picsum.photos/seed/${f.string.alphanumeric(8)}/640/480`],
+  [/image|photo|avatar|picture|thumbnail|logo/i, photoUrl],
   [/url|website|homepage|link|href/i, (f) => f.internet.url()],
   [/colou?r/i, (f) => f.color.human()],
   [/^tags?$|label|keyword/i, (f) => f.word.adjective().toLowerCase()],
@@ -58,50 +61,78 @@ const BY_PROPERTY: [RegExp, (f: Faker, collection?: string) => string][] = [
 
 type Producer = (f: Faker, collection?: string) => string;
 
-/** Which Faker method makes a schema's strings, decided once per schema and property name. */
-const producers = new WeakMap<SchemaObject, Map<string, { format?: Producer; heuristic?: Producer }>>();
+/** What a schema's strings need that depends only on the schema, worked out once per schema object. */
+interface StringPlan {
+  min: number;
+  max: number;
+  fits: (v: string) => boolean;
+  regex: RegExp | undefined;
+  /** The schema's own `example`/`examples`/`default` strings. */
+  documented: string[];
+  /** Which Faker method makes the strings, by property name (null: none does). */
+  producers: Map<string, Producer | null>;
+}
 
-function producerFor(s: SchemaObject, propertyName: string): { format?: Producer; heuristic?: Producer } {
-  let byName = producers.get(s);
-  if (!byName) producers.set(s, (byName = new Map()));
-  let found = byName.get(propertyName);
-  if (!found) {
-    // A photo's URI is an image URL (realistic, and cheaper than a random site's).
-    const photo = /^(uri|url|iri)$/.test(String(s.format)) && /image|photo|avatar|picture|thumbnail|logo/i.test(propertyName);
-    // faker.image.url() was the largest item in a profile of seeding; the same kind of URL, built directly.
-    const format: Producer | undefined = photo ? (f) => `https://picsum.photos/seed/${f.string.alphanumeric(8)}/640/480` : own(FORMATS, s.format);
-    found = { format, heuristic: format ? undefined : BY_PROPERTY.find(([test]) => test.test(propertyName))?.[1] };
-    byName.set(propertyName, found);
+const plans = new WeakMap<SchemaObject, StringPlan>();
+
+function planOf(s: SchemaObject): StringPlan {
+  let plan = plans.get(s);
+  if (!plan) {
+    const min = Math.max(0, Math.floor(num(s.minLength) ?? 0));
+    const max = Math.max(min, Math.floor(num(s.maxLength) ?? Infinity));
+    const candidates = [s.example, ...(Array.isArray(s.examples) ? s.examples : []), s.default];
+    plan = {
+      min,
+      max,
+      fits: (v) => v.length >= min && v.length <= max,
+      // Without the `g` or `y` flag a RegExp keeps no state between tests, so one serves every call.
+      regex: typeof s.pattern === 'string' ? compileRegex(s.pattern) : undefined,
+      documented: candidates.map((v) => toJson(v, s)).filter((v): v is string => typeof v === 'string'),
+      producers: new Map(),
+    };
+    plans.set(s, plan);
   }
-  return found;
+  return plan;
+}
+
+function producerFor(plan: StringPlan, s: SchemaObject, propertyName: string): Producer | undefined {
+  let producer = plan.producers.get(propertyName);
+  if (producer === undefined) plan.producers.set(propertyName, (producer = chooseProducer(s, propertyName)));
+  return producer ?? undefined;
+}
+
+function chooseProducer(s: SchemaObject, propertyName: string): Producer | null {
+  // A photo's URI is an image URL (realistic, and cheaper than a random site's).
+  const photo = /^(uri|url|iri)$/.test(String(s.format)) && /image|photo|avatar|picture|thumbnail|logo/i.test(propertyName);
+  const format = photo ? photoUrl : own(FORMATS, s.format);
+  return format ?? BY_PROPERTY.find(([test]) => test.test(propertyName))?.[1] ?? null;
 }
 
 export function generateString(faker: Faker, s: SchemaObject, hints: GenerateHints): string {
-  const min = Math.max(0, Math.floor(num(s.minLength) ?? 0));
-  const max = Math.max(min, Math.floor(num(s.maxLength) ?? Infinity));
-  const fits = (v: string) => v.length >= min && v.length <= max;
-  const regex = typeof s.pattern === 'string' ? compileRegex(s.pattern) : undefined;
+  const plan = planOf(s);
+  const { min, max, fits, regex } = plan;
   if (regex) {
-    const matched = fromPattern(faker, s.pattern, regex, fits) ?? documentedString(faker, s, (v) => regex.test(v));
+    const matched = fromPattern(faker, s.pattern, regex, fits) ?? documentedString(faker, plan, (v) => regex.test(v));
     if (matched !== undefined) return matched;
   }
-  const { format, heuristic } = producerFor(s, hints.propertyName ?? '');
-  // A Faker method can throw for data the caller's locale lacks: then fall through to plain words.
-  const produce = (): string =>
-    attempt(() => format?.(faker) ?? heuristic?.(faker, hints.collection))
-    ?? (faker.datatype.boolean() ? documentedString(faker, s, fits) : undefined)
-    ?? faker.lorem.words({ min: 1, max: 3 });
-  let value = produce();
+  const producer = producerFor(plan, s, hints.propertyName ?? '');
+  let value = produce(faker, plan, producer, hints.collection);
   // Another try is better than cutting an email or a date into something malformed.
-  for (let tries = 0; tries < 5 && !fits(value); tries++) value = produce();
+  for (let tries = 0; tries < 5 && !fits(value); tries++) value = produce(faker, plan, producer, hints.collection);
   const cut = value.length > max ? value.slice(0, max).trimEnd() : value;
   return cut.length < min ? cut + faker.string.alpha({ length: min - cut.length, casing: 'lower' }) : cut;
 }
 
+/** One candidate. A Faker method can throw for data the caller's locale lacks: then a documented string or plain words. */
+function produce(faker: Faker, plan: StringPlan, producer: Producer | undefined, collection: string | undefined): string {
+  return attempt(() => producer?.(faker, collection))
+    ?? (faker.datatype.boolean() ? documentedString(faker, plan, plan.fits) : undefined)
+    ?? faker.lorem.words({ min: 1, max: 3 });
+}
+
 /** One of the schema's own `example`/`examples`/`default` strings that passes `accept`. */
-function documentedString(faker: Faker, s: SchemaObject, accept: (v: string) => boolean): string | undefined {
-  const candidates = [s.example, ...(Array.isArray(s.examples) ? s.examples : []), s.default];
-  const usable = candidates.map((v) => toJson(v, s)).filter((v): v is string => typeof v === 'string' && accept(v));
+function documentedString(faker: Faker, plan: StringPlan, accept: (v: string) => boolean): string | undefined {
+  const usable = plan.documented.filter(accept);
   return usable.length > 0 ? faker.helpers.arrayElement(usable) : undefined;
 }
 

@@ -34,8 +34,9 @@ export function seedStore(store: Store, collections: Collection[], options: Seed
     const parent = keyedBy(collection);
     if (parent) {
       // A sub-resource keyed by another collection's key (`/store/inventory/{petId}`): one per parent.
-      for (const owner of store.collection(parent.collection).all()) {
-        const key = owner[store.collection(parent.collection).collection.keyProperty];
+      const owners = store.collection(parent.collection);
+      for (const owner of owners.all()) {
+        const key = owner[owners.collection.keyProperty];
         if (!state.get(key)) state.put(generateRecord(collection, state, store, options, key));
       }
       continue;
@@ -56,10 +57,10 @@ export function generateRecord(collection: Collection, state: CollectionState, s
     for (const reference of collection.references) {
       if (reference.property === collection.keyProperty) continue;
       const target = store.collections.get(reference.collection);
-      const keys = target ? keysOf(target) : [];
-      if (keys.length) {
-        const picked = options.faker.helpers.arrayElement(keys);
-        record[reference.property] = target!.get(picked)![target!.collection.keyProperty];
+      const records = target ? recordsOf(target) : [];
+      if (records.length) {
+        const picked = options.faker.helpers.arrayElement(records);
+        record[reference.property] = picked[target!.collection.keyProperty];
       } else {
         delete record[reference.property];
       }
@@ -70,14 +71,17 @@ export function generateRecord(collection: Collection, state: CollectionState, s
   return record;
 }
 
-/** The keys of a collection, listed once per version of it (not once per generated record). */
-const keyLists = new WeakMap<CollectionState, { version: number; keys: string[] }>();
-function keysOf(state: CollectionState): string[] {
-  const cached = keyLists.get(state);
-  if (cached && cached.version === state.version) return cached.keys;
-  const keys = [...state.records().keys()];
-  keyLists.set(state, { version: state.version, keys });
-  return keys;
+/**
+ * The records of a collection, listed once per version of it (not once per generated record). Every
+ * change bumps the version, so a listed record is the one stored under its key: no lookup by key.
+ */
+const recordLists = new WeakMap<CollectionState, { version: number; records: StoredRecord[] }>();
+function recordsOf(state: CollectionState): StoredRecord[] {
+  const cached = recordLists.get(state);
+  if (cached && cached.version === state.version) return cached.records;
+  const records = [...state.records().values()];
+  recordLists.set(state, { version: state.version, records });
+  return records;
 }
 
 export function newKey(collection: Collection, state: CollectionState, options: Pick<SeedOptions, 'generate'>): unknown {
