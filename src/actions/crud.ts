@@ -5,7 +5,7 @@
 import type { SchemaObject } from '../document/schema.js';
 import { isIntegerKey, mergedProperties, singular, type Collection, type CrudBinding } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
-import { errors } from '../respond/api-error.js';
+import { ApiError, errors } from '../respond/api-error.js';
 import type { CollectionState, Store, StoredRecord } from '../state/store.js';
 import type { Action, ActionInput, ActionResult, OperationRule, RuleContext } from './action.js';
 import { compileListQuery } from './list-query.js';
@@ -13,7 +13,7 @@ import { compileListQuery } from './list-query.js';
 export interface CrudOptions {
   /** Prefix of every route (the path of the document's first server): `''` or `/v1`. */
   basePath: string;
-  /** Makes a key for a new record of a collection whose keys are not integers. */
+  /** Makes a key for a new record of a collection whose keys are not integers; undefined when every key its schema allows is taken. */
   newKey: (collection: Collection, store: Store) => unknown;
   /** Makes a record for an item the document offers no way to create (read-only collections), or undefined if the key cannot be one. */
   materialise: (collection: Collection, key: unknown, store: Store) => StoredRecord | undefined;
@@ -57,6 +57,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       const scope = scopeOf(input);
       const state = stateOf(input);
       const key = isIntegerKey(collection) ? state.allocateInteger() : options.newKey(collection, input.store);
+      if (key === undefined) return new ApiError(409, 'NO_FREE_KEY', `Every ${collection.keyProperty} the document allows is taken: delete a ${describe(collection)} first.`);
       const record = pick(input.body, keep);
       record[keyProperty] = key;
       state.put(record, scope);

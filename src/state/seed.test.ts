@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createMock } from '../app.js';
 import { FIXTURES, petstore, petstoreDocument } from '../test-support/petstore.js';
 import { FixtureError } from './load-fixtures.js';
+import { loadDocument } from '../document/load-document.js';
 
 const dump = (mock: Awaited<ReturnType<typeof petstore>>) =>
   Object.fromEntries([...mock.store.collections].map(([name, state]) => [name, [...state.all()]]));
@@ -94,5 +95,34 @@ describe('seeding the Petstore', () => {
   it("gives seeded orders the complete flag their status implies", async () => {
     const { store } = await petstore({ counts: { orders: 200 } });
     for (const order of store.collection('orders').all()) expect(order.complete, JSON.stringify(order)).toBe(order.status === 'completed');
+  });
+
+  it('stops, with a warning, when the key schema allows fewer records than asked (no endless start), and a create then gets 409', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'enum-keys-'));
+    const color = { type: 'object', required: ['name'], properties: { name: { type: 'string', enum: ['red', 'green', 'blue'] }, hex: { type: 'string' } } };
+    const json = (schema: object) => ({ 'application/json': { schema } });
+    writeFileSync(
+      join(dir, 'colors.json'),
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Colors', version: '1' },
+        paths: {
+          '/colors': {
+            get: { operationId: 'listColors', responses: { 200: { description: 'ok', content: json({ type: 'array', items: color }) } } },
+            post: { operationId: 'createColor', requestBody: { content: json(color) }, responses: { 201: { description: 'made', content: json(color) }, 409: { description: 'taken' } } },
+          },
+          '/colors/{name}': {
+            parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+            get: { operationId: 'getColor', responses: { 200: { description: 'ok', content: json(color) }, 404: { description: 'none' } } },
+          },
+        },
+      }),
+    );
+    const warnings: string[] = [];
+    const mock = createMock(await loadDocument(join(dir, 'colors.json')), { onWarning: (w) => warnings.push(w) });
+    expect(mock.store.counts()).toEqual({ colors: 3 });
+    expect(warnings).toContain('colors: 3 of 20 records seeded; the schema of name allows no other value.');
+    const created = await mock.app.request('/colors', { method: 'POST', headers: { Authorization: 'Bearer petstore-demo-key', 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'red' }) });
+    expect(created.status).toBe(409);
   });
 });

@@ -42,7 +42,14 @@ export function seedStore(store: Store, collections: Collection[], options: Seed
       continue;
     }
     const count = options.counts[collection.name] ?? (fixtures.length ? 0 : options.counts.default);
-    for (let i = 0; i < count; i++) state.put(generateRecord(collection, state, store, options));
+    for (let i = 0; i < count; i++) {
+      const key = newKey(collection, state, options);
+      if (key === undefined) {
+        options.warn(`${collection.name}: ${state.size} of ${count} records seeded; the schema of ${collection.keyProperty} allows no other value.`);
+        break;
+      }
+      state.put(generateRecord(collection, state, store, options, key));
+    }
   }
 }
 
@@ -84,12 +91,17 @@ function recordsOf(state: CollectionState): StoredRecord[] {
   return records;
 }
 
+/** Draws before deciding that a key schema has no free value left (an enum of 7 values asked for 20 records). */
+const KEY_ATTEMPTS = 100;
+
+/** A key no record has yet, or undefined when none could be found. */
 export function newKey(collection: Collection, state: CollectionState, options: Pick<SeedOptions, 'generate'>): unknown {
   if (isIntegerKey(collection)) return state.allocateInteger();
-  for (;;) {
+  for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
     const key = options.generate(collection.keySchema, { propertyName: collection.keyProperty });
     if (!state.get(key)) return key;
   }
+  return undefined;
 }
 
 function asObject(value: unknown): StoredRecord {
