@@ -54,6 +54,14 @@ export function handleOperation(parts: OperationParts) {
   const sunset = policy?.sunset;
   const gone = sunset && sunsetError(operation, sunset);
   const sunsetMs = sunset?.getTime() ?? Infinity;
+  /** The headers of most answers (JSON, no CORS, no headers of their own): built once, shared. */
+  const jsonHeaders: Readonly<Record<string, string>> = Object.freeze({ ...SECURITY_HEADERS, ...baseHeaders, 'Content-Type': 'application/json' });
+  const toResponse = (result: ActionResult, extra: Record<string, string>): Response => {
+    if (extra === baseHeaders && !result.headers && (result.json !== undefined || isJsonValue(result.body))) {
+      return new Response(result.json ?? JSON.stringify(result.body), { status: result.status, headers: jsonHeaders });
+    }
+    return buildResponse(result, extra);
+  };
 
   /** The stages up to validation; synchronous unless the operation reads a body. */
   const answer = (c: Context, url: string, pathStart: number, query: string, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>, done: Done): Response | Promise<Response> => {
@@ -133,8 +141,13 @@ export function headerReader(c: Context): HeaderReader {
   };
 }
 
-function toResponse(result: ActionResult, extra: Record<string, string>): Response {
-  // One headers object per response (this runs for every answer).
+/** A body sent as JSON: anything but nothing, bytes or text. */
+function isJsonValue(body: unknown): boolean {
+  return body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body);
+}
+
+function buildResponse(result: ActionResult, extra: Record<string, string>): Response {
+  // One headers object per response.
   const headers: Record<string, string> = { ...SECURITY_HEADERS, ...extra, ...result.headers };
   if (result.body === undefined) return new Response(null, { status: result.status, headers });
   if (Buffer.isBuffer(result.body)) return new Response(result.body, { status: result.status, headers });

@@ -66,7 +66,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
         rule.after(ctx);
       }
       const location = `${listPath(input)}/${encodeURIComponent(String(key))}`;
-      return { status: success, body: hasBody ? record : undefined, json: hasBody ? state.json(record) : undefined, headers: success === 201 ? { Location: location } : undefined };
+      return { status: success, body: hasBody ? record : undefined, headers: success === 201 ? { Location: location } : undefined };
     };
   }
 
