@@ -54,11 +54,12 @@ export function handleOperation(parts: OperationParts) {
   const sunset = policy?.sunset;
   const gone = sunset && sunsetError(operation, sunset);
   const sunsetMs = sunset?.getTime() ?? Infinity;
-  /** The headers of most answers (JSON, no CORS, no headers of their own): built once, shared. */
+  /** The headers of JSON answers without CORS: built once, shared by those without headers of their own. */
   const jsonHeaders: Readonly<Record<string, string>> = Object.freeze({ ...SECURITY_HEADERS, ...baseHeaders, 'Content-Type': 'application/json' });
   const toResponse = (result: ActionResult, extra: Record<string, string>): Response => {
-    if (extra === baseHeaders && !result.headers && (result.json !== undefined || isJsonValue(result.body))) {
-      return new Response(result.json ?? JSON.stringify(result.body), { status: result.status, headers: jsonHeaders });
+    if (extra === baseHeaders && (result.json !== undefined || isJsonValue(result.body))) {
+      const headers = result.headers ? { ...jsonHeaders, ...result.headers } : jsonHeaders;
+      return new Response(result.json ?? JSON.stringify(result.body), { status: result.status, headers });
     }
     return buildResponse(result, extra);
   };
