@@ -9,6 +9,7 @@ import { ApiError, errors } from '../respond/api-error.js';
 import type { CollectionState, Store, StoredRecord } from '../state/store.js';
 import type { Action, ActionInput, ActionResult, OperationRule, RuleContext } from './action.js';
 import { compileListQuery } from './list-query.js';
+import { setOwn } from '../own-property.js';
 
 export interface CrudOptions {
   /** Prefix of every route (the path of the document's first server): `''` or `/v1`. */
@@ -158,10 +159,7 @@ function pick(body: unknown, keep: Set<string> | undefined, out: StoredRecord = 
   if (!body || typeof body !== 'object' || Array.isArray(body)) return out;
   const fields = body as Record<string, unknown>;
   for (const name in fields) {
-    if (keep && !keep.has(name)) continue;
-    // defineProperty: a body key named `__proto__` stays data instead of replacing the prototype.
-    if (name === '__proto__') Object.defineProperty(out, name, { value: fields[name], enumerable: true, writable: true, configurable: true });
-    else out[name] = fields[name];
+    if (!keep || keep.has(name)) setOwn(out, name, fields[name]);
   }
   return out;
 }

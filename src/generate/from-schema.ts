@@ -7,6 +7,7 @@ import type { Faker } from '@faker-js/faker';
 import type { SchemaObject } from '../document/schema.js';
 import { attempt, isObject, num, own, toJson } from './helpers.js';
 import { generateString } from './strings.js';
+import { setOwn } from '../own-property.js';
 
 export interface GenerateHints {
   /** The property this value is for (`name`, `email`, `createdAt`), used for realistic strings. */
@@ -70,12 +71,6 @@ const INT_FORMATS: Record<string, [number, number]> = {
 const COMPOSITION = ['allOf', 'oneOf', 'anyOf'];
 const omit = (s: SchemaObject, keys: string[]): SchemaObject =>
   Object.fromEntries(Object.entries(s).filter(([k]) => !keys.includes(k)));
-// defineProperty, so a key named `__proto__` stays data instead of replacing the prototype.
-const setOwn = (target: object, key: string, value: unknown) => {
-  // Plain assignment is several times faster; only `__proto__` needs defineProperty to stay data.
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else (target as Record<string, unknown>)[key] = value;
-};
 
 /**
  * Returns a function that generates one value for a schema, drawing all randomness from `faker`

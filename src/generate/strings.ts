@@ -25,6 +25,8 @@ const FORMATS: Record<string, (f: Faker) => string> = {
 // faker.image.url() was the largest item in a profile of seeding; the same kind of URL, built directly.
 const photoUrl = (f: Faker): string => `https://picsum.photos/seed/${alphanumeric(f, 8)}/640/480`;
 
+/** Property names whose values are pictures. */
+const PICTURE = /image|photo|avatar|picture|thumbnail|logo/i;
 const PEOPLE = /^(users?|people|persons?|customers?|owners?|employees?|members?|authors?|accounts?|contacts?)$/i;
 const ANIMALS = /^(pets?|animals?|dogs?|cats?|birds?|horses?)$/i;
 const nameIn = (f: Faker, collection = ''): string => {
@@ -51,7 +53,7 @@ const BY_PROPERTY: [RegExp, (f: Faker, collection?: string) => string][] = [
   [/street|address/i, (f) => f.location.streetAddress()],
   [/zip|postal/i, (f) => f.location.zipCode()],
   [/company|organi[sz]ation|employer/i, (f) => f.company.name()],
-  [/image|photo|avatar|picture|thumbnail|logo/i, photoUrl],
+  [PICTURE, photoUrl],
   [/url|website|homepage|link|href/i, (f) => f.internet.url()],
   [/colou?r/i, (f) => f.color.human()],
   [/^tags?$|label|keyword/i, (f) => f.word.adjective().toLowerCase()],
@@ -103,7 +105,7 @@ function producerFor(plan: StringPlan, s: SchemaObject, propertyName: string): P
 
 function chooseProducer(s: SchemaObject, propertyName: string): Producer | null {
   // A photo's URI is an image URL (realistic, and cheaper than a random site's).
-  const photo = /^(uri|url|iri)$/.test(String(s.format)) && /image|photo|avatar|picture|thumbnail|logo/i.test(propertyName);
+  const photo = /^(uri|url|iri)$/.test(String(s.format)) && PICTURE.test(propertyName);
   const format = photo ? photoUrl : own(FORMATS, s.format);
   return format ?? BY_PROPERTY.find(([test]) => test.test(propertyName))?.[1] ?? null;
 }

@@ -14,6 +14,7 @@
  */
 import type { ParameterSpec, SchemaObject } from '../document/schema.js';
 import type { Problem } from './problem.js';
+import { setOwn } from '../own-property.js';
 
 export interface RawParameters {
   /** Path parameters by name, already percent-decoded by the router. */
@@ -381,13 +382,6 @@ function decodeQueryComponent(text: string): string | undefined {
   return decodeComponent(text.includes('+') ? text.replaceAll('+', ' ') : text);
 }
 
-/** Assigns without invoking the `__proto__` setter, so a key like `__proto__` becomes an ordinary own property. */
 function repeated(path: string): Problem {
   return { path, rule: 'repeated', message: 'must be given at most once' };
-}
-
-function setOwn<T>(target: Record<string, unknown>, key: string, value: T): T {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else target[key] = value;
-  return value;
 }
