@@ -55,8 +55,10 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
-/** @example const validate = compileRequestValidator(op, ctx); const result = await validate(raw); */
-/** Synchronous when the operation takes no body (no promise per request); a promise otherwise. */
+/**
+ * Synchronous when the operation takes no body (no promise per request); a promise otherwise.
+ * @example const validate = compileRequestValidator(op, ctx); const result = await validate(raw);
+ */
 export function compileRequestValidator(operation: Operation, ctx: CompileContext): (raw: RawRequest) => ValidRequest | ApiError | Promise<ValidRequest | ApiError> {
   const parseParameters = compileParameterParser(operation.parameters);
   const checkParameters = compileSafely(ctx, parametersSchema(operation, ctx.converter), `${operation.id} parameters`);
