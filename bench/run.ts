@@ -29,7 +29,7 @@ interface Target {
   command: string[];
 }
 const TARGETS: Target[] = [
-  { name: 'mock', command: [process.execPath, `${ROOT}dist/src/cli.js`, 'serve', '--port', 'PORT'] },
+  { name: 'mock', command: [process.execPath, `${ROOT}dist/cli.js`, 'serve', '--port', 'PORT'] },
   { name: 'prism (-v silent)', command: [`${ROOT}node_modules/.bin/prism`, 'mock', `${ROOT}spec/openapi.yaml`, '-p', 'PORT', '-h', '127.0.0.1', '-v', 'silent'] },
   { name: 'prism (default logging)', command: [`${ROOT}node_modules/.bin/prism`, 'mock', `${ROOT}spec/openapi.yaml`, '-p', 'PORT', '-h', '127.0.0.1'] },
   { name: 'bare hono', command: [process.execPath, `${ROOT}dist/bench/bare-hono.js`, 'PORT'] },

@@ -3,21 +3,19 @@
  * The command line: the only module that reads `process` (argv, env, signals, exit codes).
  */
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { createMock, DEFAULT_SEED, DEMO_API_KEY, type Mock } from './app.js';
 import { parseCommand, USAGE, type ServeArgs } from './cli/parse-args.js';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from './document/load-document.js';
+import { PACKAGE_ROOT } from './package-root.js';
 import { carryState } from './reload.js';
 import { startServer } from './server.js';
 import { FixtureError } from './state/load-fixtures.js';
 import { applySnapshot, exportSnapshot } from './state/snapshot.js';
 import { createStateWriter, readStateFile, StateFileError, type StateWriter } from './state/state-file.js';
 
-// This file runs as dist/src/cli.js: the package root is two levels up.
-const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
-const EMBEDDED_SPEC = `${packageRoot}spec/openapi.yaml`;
-const EMBEDDED_FIXTURES = `${packageRoot}fixtures`;
+const EMBEDDED_SPEC = join(PACKAGE_ROOT, 'spec/openapi.yaml');
+const EMBEDDED_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
 
 async function main(): Promise<number> {
   const command = parseCommand(process.argv.slice(2), process.env);
@@ -26,7 +24,7 @@ async function main(): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     case 'version':
-      process.stdout.write(`${JSON.parse(readFileSync(`${packageRoot}package.json`, 'utf8')).version}\n`);
+      process.stdout.write(`${JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).version}\n`);
       return 0;
     case 'error':
       process.stderr.write(`${command.message}\n`);

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from './petstore.js';
 
-export const CLI = join(ROOT, 'dist/src/cli.js');
+export const CLI = join(ROOT, 'dist/cli.js');
 
 export interface StartedProcess {
   child: ChildProcessWithoutNullStreams;

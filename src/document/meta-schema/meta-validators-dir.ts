@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../package-root.js';
 
-/** Where the build writes the precompiled meta-schema validators: `dist/meta-validators`, from src or dist alike. */
-const here = fileURLToPath(new URL('.', import.meta.url));
-export const META_VALIDATORS_DIR = `${here.includes('/dist/src/') ? here.slice(0, here.indexOf('/dist/src/')) : here.slice(0, here.lastIndexOf('/src/'))}/dist/meta-validators`;
+/** Where the build writes the precompiled meta-schema validators, whether this runs from src, dist or the bundle. */
+export const META_VALIDATORS_DIR = join(PACKAGE_ROOT, 'dist/meta-validators');
