@@ -17,6 +17,10 @@ import { createStateWriter, readStateFile, StateFileError, type StateWriter } fr
 const EMBEDDED_SPEC = join(PACKAGE_ROOT, 'spec/openapi.yaml');
 const EMBEDDED_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
 
+// A closed stdout or stderr (`npm start | head`, a log collector gone) must not stop the server
+// and lose its state: the lines are dropped, the requests go on being answered.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+
 async function main(): Promise<number> {
   const command = parseCommand(process.argv.slice(2), process.env);
   switch (command.command) {

@@ -203,6 +203,18 @@ describe('shutdown of the CLI', () => {
     expect((await server.exit).code).toBe(0);
   }, FALLBACK_MS + 10_000);
 
+  it('when whatever read its output has gone away (as with `npm start | head`), the server keeps answering, and SIGTERM still exits 0', async () => {
+    const server = await cli();
+    server.child.stdout.destroy();
+    server.child.stderr.destroy();
+    await sleep(50);
+    const response = await fetch(`${server.url}/pets/1`, { headers: { Authorization: 'Bearer petstore-demo-key' } });
+    expect(response.status).toBe(200);
+
+    server.child.kill('SIGTERM'); // its goodbye line now goes to a closed pipe (EPIPE)
+    expect((await server.exit).code).toBe(0);
+  });
+
   // Node counts a connection that has not sent a request yet as active (its headers timeout is
   // running), so closeIdleConnections() alone would leave it open until the grace period ends.
   // Browsers open such speculative connections.
