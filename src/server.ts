@@ -1,6 +1,7 @@
 /**
  * Serving a mock over HTTP with @hono/node-server, with timeouts set so a slow or stalled client
- * cannot hold a connection forever, and a close that lets in-flight requests finish.
+ * cannot hold a connection forever, answers written in batches (one per event-loop turn), and a
+ * close that lets in-flight requests finish.
  */
 import type { AddressInfo, Socket } from 'node:net';
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -66,6 +67,8 @@ type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>;
  * with data), so their responses are written back to back instead of one between each read; on
  * loopback each write also does the client's receive work and wakes it, and writes in a row share
  * that cost. Nothing waits for a timer: a turn with one request releases it at once after the poll.
+ * Measured side by side under 50 connections: a valid POST /pets 63 -> 41 µs of CPU per request,
+ * 14.8k -> 23.4k req/s, p99 9 -> 5 ms (README, Performance).
  */
 export function answerInBatches(fetch: Fetch): (request: Request, env?: unknown) => Promise<Response> {
   let waiting: Array<() => void> = [];
@@ -123,8 +126,13 @@ function trackConnections(server: Server) {
         });
         for (const socket of sockets) {
           const res = socket[LATEST_RESPONSE];
-          if (res && !res.writableEnded) res.shouldKeepAlive = false; // answered, then the connection closes
-          else if (socket.bytesRead === 0) socket.end(); // connected, nothing sent yet (Node counts it as active)
+          if (res && !res.writableFinished) {
+            // In flight: answered, then the connection closes. A response already sent but not
+            // yet flushed to a slow reader cannot say `Connection: close` any more; it is ended
+            // after its last byte, rather than waiting out the keep-alive timeout.
+            if (!res.headersSent) res.shouldKeepAlive = false;
+            res.once('close', () => socket.end());
+          } else if (socket.bytesRead === 0) socket.end(); // connected, nothing sent yet (Node counts it as active)
         }
         server.closeIdleConnections(); // keep-alive connections between two requests
       });
