@@ -33,8 +33,10 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
+type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>;
+
 /** @example const running = await startServer(mock.app, { port: 0, host: '127.0.0.1' }); await running.close(); */
-export function startServer(app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> }, options: ServeOptions): Promise<RunningServer> {
+export function startServer(app: { fetch: Fetch }, options: ServeOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = serve(
       {
@@ -58,8 +60,6 @@ export function startServer(app: { fetch: (request: Request, env?: unknown) => R
     server.on('clientError', answerClientError);
   });
 }
-
-type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>;
 
 /**
  * Holds each answer until the end of the event-loop turn it was made in, then releases the answers
