@@ -12,11 +12,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { PACKAGE_ROOT } from '../src/package-root.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = `${PACKAGE_ROOT}/`;
 const { values } = parseArgs({ options: { duration: { type: 'string' }, connections: { type: 'string' }, repeat: { type: 'string' }, quick: { type: 'boolean' } } });
 const quick = values.quick ?? false;
 const DURATION = Number(values.duration ?? (quick ? 1 : 5));

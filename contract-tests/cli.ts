@@ -4,14 +4,15 @@
  * `process` (argv, env, exit code).
  */
 import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { DocumentLoadError, loadDocument } from '../src/document/load-document.js';
+import { PACKAGE_ROOT } from '../src/package-root.js';
 import { CONTRACT_USAGE, parseContractArgs } from './args.js';
 import { formatCoverage, formatFailures, formatSummary } from './report/console.js';
 import { toJUnit } from './report/junit.js';
 import { ContractSetupError, runContract } from './run-contract.js';
 
-const EMBEDDED_SPEC = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+const EMBEDDED_SPEC = join(PACKAGE_ROOT, 'spec/openapi.yaml');
 
 async function main(): Promise<number> {
   const args = parseContractArgs(process.argv.slice(2), process.env);

@@ -65,7 +65,8 @@ export class ContractContext {
   private readonly bindings: ReturnType<typeof inferCollections>['bindings'];
   private readonly created: Array<{ collection: Collection; key: unknown }> = [];
   private readonly checkContext: CheckContext;
-  private readonly compileRequest: (schema: SchemaObject) => ValidateFunction | undefined;
+  /** The validator of a request schema (compiled once per schema), or undefined when Ajv refuses it. */
+  readonly requestValidator: (schema: SchemaObject) => ValidateFunction | undefined;
   private readonly ajv;
   private readonly converter;
   private readonly fetch: Fetch;
@@ -78,7 +79,7 @@ export class ContractContext {
     this.ajv = createAjv(document.dialect);
     this.converter = new SchemaConverter(document.api, this.ajv, document.dialect);
     const checkResponse = createResponseChecker(this.ajv, this.converter);
-    this.compileRequest = schemaCompiler(this.ajv, this.converter, 'request');
+    this.requestValidator = schemaCompiler(this.ajv, this.converter, 'request');
     const problems = new WeakMap<Exchange, ReturnType<typeof checkResponse>>();
     this.checkContext = {
       checkResponse,
@@ -209,10 +210,6 @@ export class ContractContext {
       if (!validate || validate(body)) return body;
     }
     return body;
-  }
-
-  requestValidator(schema: SchemaObject): ValidateFunction | undefined {
-    return this.compileRequest(schema);
   }
 
 

@@ -3,11 +3,12 @@
  * line, and requests with the demo key.
  */
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createMock, DEMO_API_KEY, type Mock, type MockOptions } from '../app.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The checkout, with a trailing slash. */
+export const ROOT = `${PACKAGE_ROOT}/`;
 export const SPEC = `${ROOT}spec/openapi.yaml`;
 export const FIXTURES = `${ROOT}fixtures`;
 /** The shared corpus of third-party documents, next to the checkout. */
