@@ -50,7 +50,7 @@ export const errors = {
         ? `Content-Type ${received} is not accepted here; send ${accepted.join(' or ')}.`
         : `A request body needs a Content-Type header; send ${accepted.join(' or ')}.`,
     ),
-  // The connection closes after a 413: the rest of the body is not read.
+  // The connection closes after a 413, once the client has sent the rest (read and dropped: see read-body.ts).
   payloadTooLarge: (limit: number) =>
     new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes.`, undefined, { Connection: 'close' }),
   internal: () => new ApiError(500, 'INTERNAL_ERROR', 'The mock failed to answer this request; it is still running.'),
