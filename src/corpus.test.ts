@@ -1,5 +1,5 @@
 /**
- * The mock serves any OpenAPI document: every document of the shared corpus (real third-party
+ * The mock serves any OpenAPI document: every document of the corpus in test/corpus (real third-party
  * APIs with known traps) boots, and every operation answers without a 5xx; success responses
  * validate against the document.
  */
@@ -29,7 +29,7 @@ function credentials(op: Operation): { headers: Record<string, string>; query: s
   return { headers, query };
 }
 
-describe('the shared corpus', () => {
+describe('the corpus of third-party documents (test/corpus)', () => {
   for (const file of files) {
     it(`serves ${file}`, async () => {
       let document;

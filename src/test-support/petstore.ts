@@ -2,7 +2,6 @@
  * Test helpers: the Petstore document loaded once per test file, a mock built from it in one
  * line, and requests with the demo key.
  */
-import { resolve } from 'node:path';
 import { createMock, DEMO_API_KEY, type Mock, type MockOptions } from '../app.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
 import { PACKAGE_ROOT } from '../package-root.js';
@@ -11,8 +10,8 @@ import { PACKAGE_ROOT } from '../package-root.js';
 export const ROOT = `${PACKAGE_ROOT}/`;
 export const SPEC = `${ROOT}spec/openapi.yaml`;
 export const FIXTURES = `${ROOT}fixtures`;
-/** The shared corpus of third-party documents, next to the checkout. */
-export const CORPUS = resolve(ROOT, '../shared/corpus/specs');
+/** Third-party OpenAPI documents, with their sources and licences (test/corpus/SOURCES.md). */
+export const CORPUS = `${ROOT}test/corpus`;
 export const AUTH = { Authorization: `Bearer ${DEMO_API_KEY}` };
 
 let document: Promise<LoadedDocument> | undefined;
