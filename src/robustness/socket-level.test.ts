@@ -149,7 +149,7 @@ describe('a body far over the limit, sent to the CLI over a socket', () => {
       });
     const viaFetch = () =>
       fetch(`${cli.url}/pets`, { method: 'POST', headers, body }).then(
-        async (r) => `${r.status} ${(await r.json()).code}`,
+        async (r) => `${r.status} ${((await r.json()) as { code: string }).code}`,
         (error) => String(error.cause?.code ?? error.message),
       );
     const outcomes: string[] = [];
