@@ -8,7 +8,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { answerInBatches } from '../src/server.js';
 
-const pet = { id: 1, name: 'Rex', tag: 'dog', status: 'available', categoryId: 1, photoUrls: ['https://example.com/rex.jpg'] };
+const pet = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
 const app = new Hono();
 app.all('*', (c) => c.json(pet));
 serve({ fetch: process.argv.includes('--batches') ? answerInBatches(app.fetch) : app.fetch, port: Number(process.argv[2] ?? 4099), hostname: '127.0.0.1' });

@@ -144,7 +144,7 @@ export const FAULTS: Fault[] = [
       return new Response(JSON.stringify(merged), { status: 200, headers: { 'Content-Type': 'application/json' } });
     },
   },
-  { name: 'filter-ignored', breaks: 'list filters are ignored', caughtBy: 'filter_conformance', wrap: dropQuery(['status', 'categoryId', 'tag', 'petId']) },
+  { name: 'filter-ignored', breaks: 'list filters are ignored', caughtBy: 'filter_conformance', wrap: dropQuery(['status', 'categoryId', 'complete', 'petId']) },
   { name: 'offset-ignored', breaks: 'lists always return the first page', caughtBy: 'pagination_conformance', wrap: dropQuery(['offset']) },
   {
     name: 'deprecation-headers-missing',
@@ -195,6 +195,16 @@ export const FAULTS: Fault[] = [
         mock.store.collection('pets').update(order.petId, { status: 'available' });
       }
       return response;
+    },
+  },
+  {
+    name: 'inventory-status-stale',
+    breaks: "an inventory item keeps the status its pet had when it was created, instead of the pet's",
+    caughtBy: 'state_transitions',
+    wrap: (mock) => async (request) => {
+      const response = await mock.app.fetch(request);
+      const item = request.method === 'GET' && /^\/store\/inventory\/\d+$/.test(new URL(request.url).pathname) && response.status === 200;
+      return item ? editJson(response, (body) => ({ ...body, status: 'available' })) : response;
     },
   },
   {

@@ -22,7 +22,7 @@ const api = new URLSearchParams(location.search).get('api');
 const auth = { Authorization: 'Bearer petstore-demo-key' };
 try {
   const list = await fetch(api + '/pets?limit=2', { headers: auth });
-  const created = await fetch(api + '/pets', { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json', Prefer: 'delay=10' }, body: JSON.stringify({ name: 'From the browser' }) });
+  const created = await fetch(api + '/pets', { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json', Prefer: 'delay=10' }, body: JSON.stringify({ name: 'From the browser', categoryId: 1 }) });
   const deprecated = await fetch(api + '/pets/1', { headers: auth });
   window.result = {
     status: list.status, total: list.headers.get('X-Total-Count'), link: list.headers.get('Link'), count: (await list.json()).length,

@@ -30,7 +30,7 @@ function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
 }
 
 const createPet = (url: string, name: string) =>
-  fetch(`${url}/pets`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify({ name }) }).then((r) => r.json() as Promise<{ id: number }>);
+  fetch(`${url}/pets`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) }).then((r) => r.json() as Promise<{ id: number }>);
 
 describe('--state-file', () => {
   it('keeps the state across a clean restart, ids included', async () => {
@@ -44,7 +44,7 @@ describe('--state-file', () => {
     await exited;
     const second = await cli(['--state-file', file]);
     expect(second.banner).toMatch(/records   pets 21, categories 6, orders 20, inventory 21 \(from the state file\)/);
-    expect(await (await fetch(`${second.url}/pets?id=${pet.id}`, { headers: AUTH })).json()).toEqual([{ id: pet.id, name: 'Persistent', status: 'available' }]);
+    expect(await (await fetch(`${second.url}/pets?id=${pet.id}`, { headers: AUTH })).json()).toEqual([{ id: pet.id, name: 'Persistent', categoryId: 1, status: 'available' }]);
     expect((await fetch(`${second.url}/pets/${gone.id}`, { headers: AUTH })).status).toBe(404);
     expect((await createPet(second.url, 'Next')).id).toBe(gone.id + 1); // ids are never reused
   });
@@ -79,7 +79,7 @@ describe('--state-file', () => {
     expect(readFileSync(corrupt, 'utf8')).toBe('{"format": "petstore-mock-kit/state@1", "collec');
 
     const invalid = join(folder, 'invalid.json');
-    const text = JSON.stringify({ format: 'petstore-mock-kit/state@1', collections: { pets: { nextInteger: 2, scopes: { '': [{ id: 1, name: 99 }] } } } });
+    const text = JSON.stringify({ format: 'petstore-mock-kit/state@1', collections: { pets: { nextInteger: 2, scopes: { '': [{ id: 1, name: 99, categoryId: 1 }] } } } });
     writeFileSync(invalid, text);
     const b = await run(['--state-file', invalid]);
     expect(b.code).toBe(1);
@@ -113,10 +113,10 @@ describe('--watch', () => {
     const original = readFileSync(spec, 'utf8');
 
     // A compatible edit: a new optional pet field. The pet created before is still there.
-    writeFileSync(spec, original.replace('        photoUrls:\n          type: array\n          maxItems: 5', '        nickname:\n          type: string\n          maxLength: 30\n        photoUrls:\n          type: array\n          maxItems: 5'));
+    writeFileSync(spec, original.replace("        status:\n          $ref: '#/components/schemas/PetStatus'\n    Pet:", "        nickname:\n          type: string\n          maxLength: 30\n        status:\n          $ref: '#/components/schemas/PetStatus'\n    Pet:"));
     await waitFor(() => server.output().includes('Reloaded'));
     expect(server.output()).toMatch(/state kept for pets, categories, orders, inventory/);
-    const renamed = await fetch(`${server.url}/pets/${pet.id}`, { method: 'PUT', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: '{"name":"Watched","nickname":"Wat"}' });
+    const renamed = await fetch(`${server.url}/pets/${pet.id}`, { method: 'PUT', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: '{"name":"Watched","categoryId":1,"nickname":"Wat"}' });
     expect(await renamed.json()).toMatchObject({ id: pet.id, name: 'Watched', nickname: 'Wat' });
 
     // A broken edit: the running document stays.
@@ -125,7 +125,7 @@ describe('--watch', () => {
     expect((await fetch(`${server.url}/pets/${pet.id}`, { headers: AUTH })).status).toBe(200);
 
     // An incompatible edit: pets now require a field the stored ones lack, so pets are reseeded.
-    writeFileSync(spec, original.replace("      required: [ name ]\n      properties:\n        name:\n          type: string\n          minLength: 1\n          maxLength: 100", "      required: [ name, species ]\n      properties:\n        species:\n          type: string\n          maxLength: 30\n        name:\n          type: string\n          minLength: 1\n          maxLength: 100"));
+    writeFileSync(spec, original.replace("      required: [ name, categoryId ]\n      properties:\n        name:\n          type: string\n          minLength: 1\n          maxLength: 100", "      required: [ name, categoryId, species ]\n      properties:\n        species:\n          type: string\n          maxLength: 30\n        name:\n          type: string\n          minLength: 1\n          maxLength: 100"));
     await waitFor(() => (server.output().match(/Reloaded/g) ?? []).length >= 2);
     expect(server.output()).toMatch(/reseeded pets/);
   }, 30_000);
@@ -146,7 +146,7 @@ describe('scenarios, chaos, sessions and the admin API over a real socket', () =
     expect(forced.status).toBe(400);
     expect(await forced.json()).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
     expect(await (await fetch(`${server.url}/pets?__example=empty`, { headers: AUTH })).json()).toEqual([]);
-    await fetch(`${server.url}/pets`, { method: 'POST', headers: { ...AUTH, 'X-Mock-Session': 'ci-job-1', 'Content-Type': 'application/json' }, body: '{"name":"Job one"}' });
+    expect((await fetch(`${server.url}/pets`, { method: 'POST', headers: { ...AUTH, 'X-Mock-Session': 'ci-job-1', 'Content-Type': 'application/json' }, body: '{"name":"Job one","categoryId":1}' })).status).toBe(201);
     expect(await (await fetch(`${server.url}/pets?id=21`, { headers: AUTH })).json()).toEqual([]);
     expect((await fetch(`${server.url}/__admin/state`, { headers: AUTH })).status).toBe(401);
     expect((await fetch(`${server.url}/__admin/reset`, { method: 'POST', headers: { Authorization: 'Bearer admin-token-7' } })).status).toBe(200);

@@ -8,7 +8,7 @@ import type { ContractContext } from '../context.js';
 import type { Phase } from './phase.js';
 import type { CreatePreparation } from './records.js';
 
-const OPERATIONS = ['createPet', 'updatePet', 'deletePet', 'createCategory', 'deleteCategory', 'placeOrder', 'updateOrder', 'listPets', 'getInventoryItem', 'updateInventoryItem'];
+const OPERATIONS = ['createPet', 'updatePet', 'deletePet', 'createCategory', 'deleteCategory', 'placeOrder', 'updateOrder', 'deleteOrder', 'listPets', 'getInventoryItem', 'updateInventoryItem'];
 
 type Row = Record<string, unknown>;
 
@@ -29,21 +29,31 @@ function steps(ctx: ContractContext) {
   const send = (id: string, label: string, params: Row, body?: unknown, check?: CheckId, status?: number[], documented?: string, expectBody?: (b: unknown) => string | undefined) =>
     ctx.request(op(id), { label, params, body, expect: check && { check, status, documented: documented ?? `${status?.join(' or ')} for ${label}`, body: expectBody } });
   return {
-    async pet(stock: number, categoryId?: unknown): Promise<Row> {
-      const pet = (await send('createPet', 'create a pet for a scenario', {}, { name: 'Scenario', ...(categoryId === undefined ? {} : { categoryId }) })).json as Row;
+    async category(): Promise<Row> {
+      return (await send('createCategory', 'a category for a scenario', {}, { name: 'Scenario' })).json as Row;
+    },
+    async pet(stock: number, categoryId: unknown): Promise<Row> {
+      const pet = (await send('createPet', 'create a pet for a scenario', {}, { name: 'Scenario', categoryId })).json as Row;
       await send('updateInventoryItem', `stock the pet with ${stock}`, { petId: pet.id }, { quantity: stock });
       return pet;
     },
-    order: (petId: unknown, quantity: number, check?: CheckId, status?: number[], documented?: string) => send('placeOrder', `order ${quantity} of pet ${String(petId)}`, {}, { petId, quantity }, check, status, documented),
-    move: (orderId: unknown, to: string, status = [200], documented?: string) => send('updateOrder', `move order ${String(orderId)} to ${to}`, { orderId }, { status: to }, 'state_transitions', status, documented),
+    order: (petId: unknown, quantity: number, check?: CheckId, status?: number[], documented?: string, expectBody?: (b: unknown) => string | undefined) =>
+      send('placeOrder', `order ${quantity} of pet ${String(petId)}`, {}, { petId, quantity }, check, status, documented, expectBody),
+    complete: (orderId: unknown, status = [200], documented?: string) =>
+      send('updateOrder', `complete order ${String(orderId)}`, { orderId }, { complete: true }, 'state_transitions', status, documented, status[0] === 200 ? field('complete', true) : undefined),
+    reopen: (orderId: unknown) => send('updateOrder', `reopen order ${String(orderId)}`, { orderId }, { complete: false }, 'state_transitions', [409], '409 ORDER_TRANSITION_NOT_ALLOWED for reopening a complete order', field('code', 'ORDER_TRANSITION_NOT_ALLOWED')),
+    cancel: (orderId: unknown) => send('deleteOrder', `cancel open order ${String(orderId)} by deleting it`, { orderId }, undefined, 'state_transitions', [204]),
     expectStock: (petId: unknown, quantity: number, why: string) =>
       send('getInventoryItem', `stock of pet ${String(petId)} ${why}`, { petId }, undefined, 'state_transitions', [200], `stock ${quantity} ${why}`, field('quantity', quantity)),
-    expectStatus: (petId: unknown, status: string, why: string) =>
-      ctx.request(op('listPets'), {
+    /** The pet's status, and its inventory item's, which the document keeps in step with it. */
+    async expectStatus(petId: unknown, status: string, why: string): Promise<void> {
+      await ctx.request(op('listPets'), {
         label: `status of pet ${String(petId)} ${why}`,
         query: `id=${String(petId)}`,
         expect: { check: 'state_transitions', status: [200], documented: `pet status ${status} ${why}`, body: (b) => field('status', status)(Array.isArray(b) ? b[0] : undefined) },
-      }),
+      });
+      await send('getInventoryItem', `inventory status of pet ${String(petId)} ${why}`, { petId }, undefined, 'state_transitions', [200], `inventory item status ${status} (the pet's) ${why}`, field('status', status));
+    },
     send,
   };
 }
@@ -51,11 +61,12 @@ function steps(ctx: ContractContext) {
 /** The lifecycle of orders needs a pet with stock: prepared here. */
 export const petstorePreparations: Record<string, CreatePreparation> = {
   async orders(ctx) {
-    const pet = await steps(ctx).pet(5);
+    const s = steps(ctx);
+    const pet = await s.pet(5, (await s.category()).id);
     return { petId: pet.id, quantity: 1 };
   },
-  // The generic update of an order may only complete or cancel it.
-  'orders:merge': async () => ({ status: 'cancelled' }),
+  // The generic update of an order may only complete it.
+  'orders:merge': async () => ({ complete: true }),
 };
 
 export const petstorePhase: Phase = {
@@ -70,40 +81,45 @@ export const petstorePhase: Phase = {
     // References.
     await s.send('createPet', 'a pet in a category that does not exist', {}, { name: 'Ghost', categoryId: missing }, 'referential_integrity', [422], '422 CATEGORY_NOT_FOUND', field('code', 'CATEGORY_NOT_FOUND'));
     await s.order(missing, 1, 'referential_integrity', [422], '422 PET_NOT_FOUND for an order of a pet that does not exist');
-    const category = (await s.send('createCategory', 'a category for a scenario', {}, { name: 'Scenario' })).json as Row;
+    const category = await s.category();
     const member = await s.pet(0, category.id);
     await s.send('deleteCategory', 'delete a category that a pet uses', { categoryId: category.id }, undefined, 'referential_integrity', [409], '409 CATEGORY_IN_USE', field('code', 'CATEGORY_IN_USE'));
     await s.send('updatePet', 'move the pet to a category that does not exist', { petId: member.id }, { categoryId: missing }, 'referential_integrity', [422], '422 CATEGORY_NOT_FOUND');
 
+    // A pet's status set directly shows on its inventory item too.
+    await s.send('updatePet', 'take the pet off sale', { petId: member.id }, { status: 'sold' }, 'state_transitions', [200], '200 for a status set directly', field('status', 'sold'));
+    await s.expectStatus(member.id, 'sold', 'after its status was set directly');
+
     // Placing orders takes stock; the last unit makes the pet pending.
-    const pet = await s.pet(2);
-    const first = (await s.order(pet.id, 1, 'state_transitions', [201], '201 for an order within the stock')).json as Row;
+    const pet = await s.pet(2, category.id);
+    const first = (await s.order(pet.id, 1, 'state_transitions', [201], '201 for an order within the stock', field('complete', false))).json as Row;
     await s.expectStock(pet.id, 1, 'after an order of 1 out of 2');
     await s.expectStatus(pet.id, 'available', 'while stock remains');
     const second = (await s.order(pet.id, 1, 'state_transitions', [201], '201 for an order of the last unit')).json as Row;
     await s.expectStock(pet.id, 0, 'after the last unit was ordered');
-    await s.expectStatus(pet.id, 'pending', 'once its last unit is in a placed order');
+    await s.expectStatus(pet.id, 'pending', 'once its last unit is in an open order');
     await s.order(pet.id, 1, 'state_transitions', [409], '409 PET_NOT_AVAILABLE for an order of a pending pet');
-    await s.send('deletePet', 'delete a pet with placed orders', { petId: pet.id }, undefined, 'referential_integrity', [409], '409 PET_HAS_OPEN_ORDERS');
+    await s.send('deletePet', 'delete a pet with open orders', { petId: pet.id }, undefined, 'referential_integrity', [409], '409 PET_HAS_OPEN_ORDERS');
 
-    // Completing the last open order sells the pet; a finished order moves no more.
-    await s.move(first?.id, 'completed');
-    await s.expectStatus(pet.id, 'pending', 'while another order is placed');
-    await s.move(second?.id, 'completed');
+    // Completing the last open order sells the pet; a complete order is never reopened.
+    await s.complete(first?.id);
+    await s.expectStatus(pet.id, 'pending', 'while another order is open');
+    await s.complete(second?.id);
     await s.expectStatus(pet.id, 'sold', 'after its last open order was completed');
-    await s.move(first?.id, 'cancelled', [409], '409 ORDER_TRANSITION_NOT_ALLOWED for a completed order');
+    await s.reopen(first?.id);
 
     // Restocking makes it available again.
     await s.send('updateInventoryItem', 'restock a sold pet', { petId: pet.id }, { quantity: 3 });
     await s.expectStatus(pet.id, 'available', 'after restocking');
 
-    // Cancelling puts the stock back; too large an order is refused and takes nothing.
-    const other = await s.pet(1);
+    // Cancelling (deleting an open order) puts the stock back; too large an order is refused and takes nothing.
+    const other = await s.pet(1, category.id);
     await s.order(other.id, 2, 'state_transitions', [409], '409 INSUFFICIENT_STOCK for an order above the stock');
     await s.expectStock(other.id, 1, 'after a refused order');
     const third = (await s.order(other.id, 1)).json as Row;
-    await s.move(third?.id, 'cancelled');
-    await s.expectStock(other.id, 1, 'after the order was cancelled');
-    await s.expectStatus(other.id, 'available', 'after its order was cancelled');
+    await s.expectStatus(other.id, 'pending', 'once its last unit is in an open order');
+    await s.cancel(third?.id);
+    await s.expectStock(other.id, 1, 'after its open order was deleted');
+    await s.expectStatus(other.id, 'available', 'after its open order was deleted');
   },
 };

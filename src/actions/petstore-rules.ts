@@ -37,15 +37,26 @@ function stockOf(store: Store, petId: unknown): number {
 /** Every change goes through the store, which keeps its indexes (pet status, order pet) right. */
 function setStock(store: Store, petId: unknown, quantity: number): void {
   const inventory = store.collection('inventory');
-  if (!inventory.update(petId, { quantity })) inventory.put({ petId, quantity });
+  if (!inventory.update(petId, { quantity })) inventory.put({ petId, quantity, status: store.collection('pets').get(petId)?.status });
 }
 
-function setPetStatus(store: Store, petId: unknown, status: string): void {
+/** A pet's status and its inventory item's move together: the item shows the status of its pet. */
+function setPetStatus(store: Store, petId: unknown, status: unknown): void {
   store.collection('pets').update(petId, { status });
+  store.collection('inventory').update(petId, { status });
 }
+
+/** The inventory item of a pet shows the pet's status (after a create, a replace or an update of the pet). */
+function syncInventoryStatus(ctx: RuleContext): void {
+  const pet = ctx.record!;
+  ctx.store.collection('inventory').update(pet.id, { status: pet.status });
+}
+
+/** An order is open until a client completes it (`complete: true`). */
+const isOpen = (order: StoredRecord) => order.complete !== true;
 
 function openOrders(store: Store, petId: unknown, except?: unknown): StoredRecord[] {
-  return store.collection('orders').where('petId', petId).filter((o) => o.status === 'placed' && o.id !== except);
+  return store.collection('orders').where('petId', petId).filter((o) => isOpen(o) && o.id !== except);
 }
 
 /** Stock going up makes a pet that was pending or sold available again. */
@@ -59,15 +70,15 @@ function restock(store: Store, petId: unknown, quantity: number): void {
 export const petstoreRules: Record<string, OperationRule> = {
   createPet: {
     before: (ctx) => checkCategory(ctx) ?? defaultStatus(ctx),
-    after: (ctx) => void ctx.store.collection('inventory').put({ petId: ctx.record!.id, quantity: 0 }),
+    after: (ctx) => void ctx.store.collection('inventory').put({ petId: ctx.record!.id, quantity: 0, status: ctx.record!.status }),
   },
-  replacePet: { before: (ctx) => checkCategory(ctx) ?? defaultStatus(ctx) },
-  updatePet: { before: checkCategory },
+  replacePet: { before: (ctx) => checkCategory(ctx) ?? defaultStatus(ctx), after: syncInventoryStatus },
+  updatePet: { before: checkCategory, after: syncInventoryStatus },
   deletePet: {
     before: (ctx) => {
       const open = openOrders(ctx.store, ctx.current!.id);
       if (open.length) {
-        return new ApiError(409, 'PET_HAS_OPEN_ORDERS', `Pet ${String(ctx.current!.id)} has ${open.length} placed order(s) (${open.map((o) => o.id).join(', ')}); complete or cancel them first.`);
+        return new ApiError(409, 'PET_HAS_OPEN_ORDERS', `Pet ${String(ctx.current!.id)} has ${open.length} open order(s) (${open.map((o) => o.id).join(', ')}); complete or delete them first.`);
       }
     },
     after: (ctx) => void ctx.store.collection('inventory').delete(ctx.current!.id),
@@ -89,9 +100,7 @@ export const petstoreRules: Record<string, OperationRule> = {
       if (stock < Number(body.quantity)) {
         return new ApiError(409, 'INSUFFICIENT_STOCK', `Pet ${String(pet.id)} has ${stock} in stock; the order asks for ${String(body.quantity)}.`);
       }
-      // The server owns these fields, whatever the client sent.
-      body.status = 'placed';
-      body.complete = false;
+      body.complete = false; // an order starts open, whatever the client sent
       body.shipDate ??= new Date(Date.now() + SHIP_AFTER_MS).toISOString();
     },
     after: (ctx) => {
@@ -103,40 +112,37 @@ export const petstoreRules: Record<string, OperationRule> = {
   },
   updateOrder: {
     before: (ctx) => {
-      const from = ctx.current!.status;
-      const to = bodyOf(ctx).status;
-      if (from !== 'placed') {
-        return new ApiError(409, 'ORDER_TRANSITION_NOT_ALLOWED', `Order ${String(ctx.current!.id)} is ${String(from)}; only a placed order can become ${String(to)}.`);
+      if (!isOpen(ctx.current!) && bodyOf(ctx).complete === false) {
+        return new ApiError(409, 'ORDER_TRANSITION_NOT_ALLOWED', `Order ${String(ctx.current!.id)} is complete; a complete order cannot be reopened.`);
       }
     },
     after: (ctx) => {
       const order = ctx.record!;
-      ctx.store.collection('orders').update(order.id, { complete: order.status === 'completed' }); // server-owned, not in the PATCH body
-      if (order.status === 'cancelled') return restock(ctx.store, order.petId, Number(order.quantity));
-      const pet = ctx.store.collection('pets').get(order.petId);
-      if (pet && stockOf(ctx.store, order.petId) === 0 && openOrders(ctx.store, order.petId, order.id).length === 0) setPetStatus(ctx.store, order.petId, 'sold');
+      if (!isOpen(ctx.current!) || isOpen(order)) return; // nothing moved
+      if (stockOf(ctx.store, order.petId) === 0 && openOrders(ctx.store, order.petId, order.id).length === 0) setPetStatus(ctx.store, order.petId, 'sold');
     },
   },
   deleteOrder: {
     after: (ctx) => {
-      if (ctx.current!.status === 'placed') restock(ctx.store, ctx.current!.petId, Number(ctx.current!.quantity));
+      if (isOpen(ctx.current!)) restock(ctx.store, ctx.current!.petId, Number(ctx.current!.quantity));
     },
   },
   updateInventoryItem: {
     after: (ctx) => {
       const pet = ctx.store.collection('pets').get(ctx.current!.petId);
+      ctx.store.collection('inventory').update(ctx.current!.petId, { status: pet?.status ?? ctx.current!.status }); // the body sets only the quantity
       if (pet && Number(ctx.record!.quantity) > 0 && (pet.status === 'pending' || pet.status === 'sold')) setPetStatus(ctx.store, pet.id, 'available');
     },
   },
 };
 
 /**
- * Generated records satisfy the schemas, not the prose: after seeding, orders get the `complete`
- * flag their status implies ("true once the order is completed").
+ * Generated records satisfy the schemas, not the prose: after seeding, each inventory item shows
+ * the status of its pet.
  */
 export function petstoreSeedFixup(store: Store): void {
-  const orders = store.collection('orders');
-  for (const order of [...orders.all()]) if (order.status !== undefined) orders.update(order.id, { complete: order.status === 'completed' });
+  const inventory = store.collection('inventory');
+  for (const pet of [...store.collection('pets').all()]) inventory.update(pet.id, { status: pet.status });
 }
 
 /** The rules apply only to a document with every collection and operation they name. */

@@ -38,7 +38,7 @@ describe('the admin API', () => {
   it('resets the state to the seed', async () => {
     const { app, call } = await petstore({ adminToken: 'admin-secret' });
     const before = (await call('GET', '/pets?limit=100')).body;
-    await call('POST', '/pets', { name: 'Temporary' });
+    expect((await call('POST', '/pets', { name: 'Temporary', categoryId: 1 })).status).toBe(201);
     await call('DELETE', '/pets/3');
     const reset = await app.request('/__admin/reset', { method: 'POST', headers: ADMIN });
     expect(await reset.json()).toEqual({ reset: 'shared', counts: { pets: 20, categories: 6, orders: 20, inventory: 20 } });
@@ -60,11 +60,11 @@ describe('the admin API', () => {
   it('exports the state and imports it back, exactly', async () => {
     const { app, call } = await petstore({ adminToken: 'admin-secret' });
     const exported = await (await app.request('/__admin/state', { headers: ADMIN })).json();
-    await call('POST', '/pets', { name: 'After' });
+    expect((await call('POST', '/pets', { name: 'After', categoryId: 1 })).status).toBe(201);
     const imported = await app.request('/__admin/state', json(exported));
     expect(await imported.json()).toMatchObject({ imported: 'shared', counts: { pets: 20 } });
     expect(await (await app.request('/__admin/state', { headers: ADMIN })).json()).toEqual(exported);
-    expect((await call('POST', '/pets', { name: 'Next' })).body.id).toBe(21); // the key sequence is restored too
+    expect((await call('POST', '/pets', { name: 'Next', categoryId: 1 })).body.id).toBe(21); // the key sequence is restored too
   });
 
   it('refuses a bad import, changes nothing, and says why', async () => {
@@ -87,7 +87,7 @@ describe('the admin API', () => {
   it('lists the last requests with their status and validation problems, and no API key', async () => {
     const { app, call } = await petstore({ adminToken: 'admin-secret' });
     await call('GET', '/pets?limit=2');
-    await call('POST', '/pets', { name: 7 });
+    await call('POST', '/pets', { name: 7, categoryId: 1 });
     await app.request('/pets');
     const { requests } = (await (await app.request('/__admin/requests?limit=3', { headers: ADMIN })).json()) as any;
     expect(requests.map((r: any) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /pets 401', 'POST /pets 400', 'GET /pets?limit=2 200']);
@@ -98,7 +98,7 @@ describe('the admin API', () => {
   it('acts on the session named by X-Mock-Session', async () => {
     const { app, call } = await petstore({ adminToken: 'admin-secret' });
     const alice = { 'X-Mock-Session': 'alice' };
-    await call('POST', '/pets', { name: 'Alice pet' }, alice);
+    expect((await call('POST', '/pets', { name: 'Alice pet', categoryId: 1 }, alice)).status).toBe(201);
     const state = (await (await app.request('/__admin/state', { headers: { ...ADMIN, ...alice } })).json()) as any;
     expect(state.collections.pets.scopes[''].at(-1).name).toBe('Alice pet');
     await app.request('/__admin/reset', { method: 'POST', headers: { ...ADMIN, ...alice } });

@@ -22,7 +22,7 @@ describe('loadDocument', () => {
   it('loads, validates and dereferences the Petstore document', async () => {
     const doc = await loadDocument(SPEC);
     expect(doc.dialect).toBe('3.0');
-    expect(doc.api.paths['/pets'].post.requestBody.content['application/json'].schema.required).toEqual(['name']);
+    expect(doc.api.paths['/pets'].post.requestBody.content['application/json'].schema.required).toEqual(['name', 'categoryId']);
   });
 
   it('accepts a 3.0.4 document and a 3.1 document', async () => {

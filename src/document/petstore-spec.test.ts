@@ -28,6 +28,53 @@ describe('spec/openapi.yaml', () => {
     for (const op of operations) expect(op.source.tags, op.id).toHaveLength(1);
   });
 
+  it('has the models of the service description field for field: the same fields, types, formats and required flags, and no others', () => {
+    // The service description's table: name -> [type, format, required]. `PetStatus` stands for the enum.
+    const described: Record<string, Record<string, [string, string | undefined, boolean]>> = {
+      NewPet: { name: ['string', undefined, true], categoryId: ['integer', 'int64', true], status: ['PetStatus', undefined, false] },
+      Pet: { name: ['string', undefined, true], categoryId: ['integer', 'int64', true], status: ['PetStatus', undefined, false], id: ['integer', 'int64', true] },
+      NewCategory: { name: ['string', undefined, true], description: ['string', undefined, false] },
+      Category: { name: ['string', undefined, true], description: ['string', undefined, false], id: ['integer', 'int64', true] },
+      Order: { id: ['integer', 'int64', false], petId: ['integer', 'int64', false], quantity: ['integer', undefined, false], shipDate: ['string', 'date-time', false], complete: ['boolean', undefined, false] },
+      InventoryItem: { petId: ['integer', 'int64', true], quantity: ['integer', undefined, true], status: ['PetStatus', undefined, true] },
+      InventoryUpdate: { quantity: ['integer', undefined, true] },
+    };
+    const schemas = api.components.schemas;
+    const flatten = (schema: any): { properties: Record<string, any>; required: string[] } => {
+      const parts = [schema, ...(schema.allOf ?? [])].map((part) => (part === schema ? part : flatten(part)));
+      return {
+        properties: Object.assign({}, ...parts.map((part) => part.properties ?? {})),
+        required: parts.flatMap((part) => part.required ?? []),
+      };
+    };
+    for (const [model, fields] of Object.entries(described)) {
+      const { properties, required } = flatten(schemas[model]);
+      const actual = Object.fromEntries(
+        Object.entries(properties).map(([name, property]: [string, any]) => [name, [property === schemas.PetStatus ? 'PetStatus' : property.type, property.format, required.includes(name)]]),
+      );
+      expect(actual, model).toEqual(fields);
+    }
+    expect(schemas.PetStatus).toMatchObject({ type: 'string', enum: ['available', 'pending', 'sold'] });
+    expect(schemas.Pets).toMatchObject({ type: 'array', items: schemas.Pet });
+    // Error: these three required, extra optional fields allowed.
+    const error = flatten(schemas.Error);
+    expect(error.required).toEqual(['code', 'message', 'status']);
+    expect([error.properties.code.type, error.properties.message.type, error.properties.status.type, error.properties.status.format]).toEqual(['string', 'string', 'integer', undefined]);
+    expect(schemas.Error.additionalProperties).not.toBe(false);
+    // PetStatus is the only enumerated state set.
+    const enums: string[] = [];
+    const walk = (schema: any, where: string, seen = new Set()) => {
+      if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
+      seen.add(schema);
+      if (schema.enum && schema !== schemas.PetStatus) enums.push(where);
+      for (const [k, v] of Object.entries(schema.properties ?? {})) walk(v, `${where}.${k}`, seen);
+      for (const part of schema.allOf ?? []) walk(part, where, seen);
+      walk(schema.items, `${where}[]`, seen);
+    };
+    for (const [name, schema] of Object.entries(schemas)) walk(schema, name);
+    expect(enums).toEqual([]);
+  });
+
   it('has the models of the brief, with Pet and Category built as NewPet/NewCategory plus id', () => {
     const schemas = api.components.schemas;
     for (const name of ['PetStatus', 'NewPet', 'Pet', 'Pets', 'NewCategory', 'Category', 'Order', 'InventoryItem', 'InventoryUpdate', 'Error']) {

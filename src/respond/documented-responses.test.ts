@@ -21,33 +21,33 @@ const send = (mock: Mock, method: string, path: string, body?: unknown, headers:
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
 
-/** A new pet with some stock, and (optionally) a placed order for it. */
+/** A new pet with some stock, and (optionally) an open order for it. */
 async function petWithStock(mock: Mock, quantity = 5) {
   const pet = (await mock.call('POST', '/pets', { name: 'Bella', categoryId: 1 })).body;
   await mock.call('PUT', `/store/inventory/${pet.id}`, { quantity });
   return pet;
 }
-async function placedOrder(mock: Mock) {
+async function openOrder(mock: Mock) {
   const pet = await petWithStock(mock);
   return (await mock.call('POST', '/store/orders', { petId: pet.id, quantity: 1 })).body;
 }
 
 /** A valid body per operation that takes one. */
 const validBody: Record<string, unknown> = {
-  createPet: { name: 'Rex', tag: 'dog', categoryId: 1, photoUrls: ['https://example.com/rex.jpg'] },
-  replacePet: { name: 'Rex', status: 'pending' },
-  updatePet: { tag: 'good-boy' },
+  createPet: { name: 'Rex', categoryId: 1, status: 'available' },
+  replacePet: { name: 'Rex', categoryId: 1, status: 'pending' },
+  updatePet: { name: 'Good boy' },
   createCategory: { name: 'Rabbits' },
   replaceCategory: { name: 'Dogs and puppies' },
   placeOrder: { petId: 1, quantity: 1 },
-  updateOrder: { status: 'cancelled' },
+  updateOrder: { complete: true },
   updateInventoryItem: { quantity: 7 },
 };
 
 /** Requests that need a state or an input only a person can pick. */
 const special: Record<string, Scenario> = {
   'deletePet 204': async (m) => send(m, 'DELETE', `/pets/${(await petWithStock(m)).id}`),
-  'deletePet 409': async (m) => send(m, 'DELETE', `/pets/${(await placedOrder(m)).petId}`),
+  'deletePet 409': async (m) => send(m, 'DELETE', `/pets/${(await openOrder(m)).petId}`),
   'deleteCategory 204': async (m) => send(m, 'DELETE', `/categories/${(await m.call('POST', '/categories', { name: 'Empty' })).body.id}`),
   'deleteCategory 409': async (m) => {
     await m.call('POST', '/pets', { name: 'Rex', categoryId: 1 });
@@ -56,11 +56,11 @@ const special: Record<string, Scenario> = {
   'placeOrder 201': async (m) => send(m, 'POST', '/store/orders', { petId: (await petWithStock(m)).id, quantity: 2 }),
   'placeOrder 409': async (m) => send(m, 'POST', '/store/orders', { petId: (await petWithStock(m, 0)).id, quantity: 1 }),
   'placeOrder 422': (m) => send(m, 'POST', '/store/orders', { petId: 999_999, quantity: 1 }),
-  'updateOrder 200': async (m) => send(m, 'PATCH', `/store/orders/${(await placedOrder(m)).id}`, { status: 'completed' }),
+  'updateOrder 200': async (m) => send(m, 'PATCH', `/store/orders/${(await openOrder(m)).id}`, { complete: true }),
   'updateOrder 409': async (m) => {
-    const order = await placedOrder(m);
-    await m.call('PATCH', `/store/orders/${order.id}`, { status: 'cancelled' });
-    return send(m, 'PATCH', `/store/orders/${order.id}`, { status: 'completed' });
+    const order = await openOrder(m);
+    await m.call('PATCH', `/store/orders/${order.id}`, { complete: true });
+    return send(m, 'PATCH', `/store/orders/${order.id}`, { complete: false });
   },
   'createPet 422': (m) => send(m, 'POST', '/pets', { name: 'Rex', categoryId: 999 }),
   'replacePet 422': (m) => send(m, 'PUT', '/pets/1', { name: 'Rex', categoryId: 999 }),

@@ -109,7 +109,7 @@ describe('limits at their boundaries', () => {
   it('a body of exactly 65,536 bytes is accepted, 65,537 bytes refused with 413', async () => {
     const mock = await petstore();
     const op = operations.find((o) => o.id === 'createPet')!;
-    const json = JSON.stringify({ name: 'Padded' });
+    const json = JSON.stringify({ name: 'Padded', categoryId: 1 });
     const padded = (size: number) => json + ' '.repeat(size - json.length); // JSON allows trailing whitespace
     expect((await send(mock, op, '/pets', padded(65_536))).status).toBe(201);
     const past = await send(mock, op, '/pets', padded(65_537));
@@ -125,9 +125,9 @@ describe('limits at their boundaries', () => {
       if (media) for (const [name, s] of Object.entries(mergedProperties(media))) if (boundaries(s, () => 1).length) names.add(`body.${name}`);
     }
     expect([...names].sort()).toEqual([
-      'body.categoryId', 'body.description', 'body.id', 'body.name', 'body.petId', 'body.photoUrls', 'body.quantity', 'body.tag',
+      'body.categoryId', 'body.description', 'body.id', 'body.name', 'body.petId', 'body.quantity',
       'path.categoryId', 'path.orderId', 'path.petId',
-      'query.categoryId', 'query.id', 'query.limit', 'query.offset', 'query.petId', 'query.status', 'query.tag',
+      'query.categoryId', 'query.id', 'query.limit', 'query.offset', 'query.petId', 'query.status',
     ]);
   });
 });

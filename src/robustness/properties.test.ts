@@ -162,9 +162,12 @@ function validQuery(op: Operation): string {
   return parts.join('&');
 }
 
+/** A category of the mock's store (the first one), for the pets the tests create. */
+const someCategory = (mock: Mock): number => Math.min(...keysOf(mock, 'categories'));
+
 /** A pet created through the API, available, with `quantity` in stock. */
 async function stockedPet(mock: Mock, quantity: number): Promise<number> {
-  const pet = await succeed(mock, 'POST', '/pets', { name: 'Stocked' });
+  const pet = await succeed(mock, 'POST', '/pets', { name: 'Stocked', categoryId: someCategory(mock) });
   await succeed(mock, 'PUT', `/store/inventory/${pet.id}`, { quantity });
   return pet.id;
 }
@@ -172,7 +175,7 @@ async function stockedPet(mock: Mock, quantity: number): Promise<number> {
 /**
  * A request that both the document and the business rules accept, against the mock's current
  * state: references point at existing records, and what a rule needs (an unused category, a pet
- * with stock, a placed order) is created through the API first.
+ * with stock, an open order) is created through the API first.
  */
 async function validRequest(mock: Mock, op: Operation, seed: number): Promise<Req & { sent?: Record<string, unknown> }> {
   faker.seed(seed);
@@ -184,7 +187,7 @@ async function validRequest(mock: Mock, op: Operation, seed: number): Promise<Re
   let key: unknown = collection && op.path === collection.itemPath ? faker.helpers.arrayElement(keysOf(mock, collection.name)) : undefined;
   switch (op.id) {
     case 'deletePet':
-      key = (await succeed(mock, 'POST', '/pets', { name: 'Unordered' })).id;
+      key = (await succeed(mock, 'POST', '/pets', { name: 'Unordered', categoryId: someCategory(mock) })).id;
       break;
     case 'deleteCategory':
       key = (await succeed(mock, 'POST', '/categories', { name: 'Unused' })).id;
@@ -237,14 +240,14 @@ const pathParam = fc.oneof(
 const pathSuffix = fc.oneof({ weight: 8, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom('/', '/x', '/..', '//', '/%2F', '#frag') });
 
 const queryKey = fc.oneof(
-  fc.constantFrom('limit', 'offset', 'id', 'status', 'categoryId', 'tag', 'petId', 'access_token', '__proto__', 'constructor', 'limit[]', 'status[0]', ''),
+  fc.constantFrom('limit', 'offset', 'id', 'status', 'categoryId', 'complete', 'petId', 'tag', 'access_token', '__proto__', 'constructor', 'limit[]', 'status[0]', ''),
   fc.string({ unit: 'grapheme', maxLength: 8 }).map(encodeURIComponent),
 );
 const queryValue = fc.oneof(
   fc.integer({ min: -5, max: 200 }).map(String),
   fc.constantFrom(
     '', '0', '1', '100', '101', '1000000', '1000001', '2147483648', '-1', '1.5', '1e2', '9007199254740992', 'available', 'pending',
-    'sold', 'placed', 'completed', 'cancelled', 'Available', '%', '%zz', '%00', 'a,b', '1,2', 'true', 'null', '[]', '%5B%5D',
+    'sold', 'placed', 'completed', 'cancelled', 'Available', '%', '%zz', '%00', 'a,b', '1,2', 'true', 'false', 'TRUE', 'null', '[]', '%5B%5D',
   ),
   fc.string({ unit: 'grapheme', maxLength: 10 }).map(encodeURIComponent),
 );
@@ -426,7 +429,7 @@ type Step =
   | { do: 'deleteCategory'; category: number }
   | { do: 'setStock'; pet: number; quantity: number }
   | { do: 'placeOrder'; pet: Target; quantity: number | 'all' }
-  | { do: 'updateOrder'; order: number; status: 'completed' | 'cancelled' }
+  | { do: 'updateOrder'; order: number; complete: boolean }
   | { do: 'deleteOrder'; order: number };
 
 /** Which record: an index counted from the newest (often the newest), so steps keep meeting the records they made. */
@@ -435,9 +438,9 @@ const pickOrMissing: fc.Arbitrary<Target> = fc.oneof(
   { weight: 5, arbitrary: recent.map((pick) => ({ pick })) },
   { weight: 1, arbitrary: fc.constant({ missing: true as const }) },
 );
-/** Steps weighted towards stock and orders, where the rules interact. */
+/** Steps weighted towards stock and orders, where the rules interact. A createPet without a category is refused (categoryId is required). */
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ do: fc.constant('createPet' as const), category: fc.option(pickOrMissing, { nil: undefined }) }, { requiredKeys: ['do'] }) },
+  { weight: 2, arbitrary: fc.record({ do: fc.constant('createPet' as const), category: fc.option(pickOrMissing, { nil: undefined, freq: 8 }) }, { requiredKeys: ['do'] }) },
   { weight: 1, arbitrary: fc.record({ do: fc.constant('patchPetCategory' as const), pet: recent, category: pickOrMissing }) },
   { weight: 1, arbitrary: fc.record({ do: fc.constant('patchPetStatus' as const), pet: recent, status: fc.constantFrom('available' as const, 'pending' as const, 'sold' as const) }) },
   { weight: 1, arbitrary: fc.record({ do: fc.constant('deletePet' as const), pet: recent }) },
@@ -445,8 +448,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ do: fc.constant('deleteCategory' as const), category: recent }) },
   { weight: 3, arbitrary: fc.record({ do: fc.constant('setStock' as const), pet: recent, quantity: fc.integer({ min: 0, max: 5 }) }) },
   { weight: 4, arbitrary: fc.record({ do: fc.constant('placeOrder' as const), pet: pickOrMissing, quantity: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant('all' as const)) }) },
-  { weight: 3, arbitrary: fc.record({ do: fc.constant('updateOrder' as const), order: recent, status: fc.constantFrom('completed' as const, 'cancelled' as const) }) },
-  { weight: 1, arbitrary: fc.record({ do: fc.constant('deleteOrder' as const), order: recent }) },
+  // Completing (mostly), or sending `complete: false` (a no-op on an open order, a refused reopening on a complete one).
+  { weight: 3, arbitrary: fc.record({ do: fc.constant('updateOrder' as const), order: recent, complete: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }) }) },
+  // Deleting: cancels an open order, or removes a complete one.
+  { weight: 2, arbitrary: fc.record({ do: fc.constant('deleteOrder' as const), order: recent }) },
 );
 
 /** The key of the n-th newest record, or an id no record has when the collection is empty. */
@@ -480,15 +485,19 @@ function requestOf(mock: Mock, s: Step): { op: string; method: string; path: str
       return { op: 'placeOrder', method: 'POST', path: '/store/orders', body: { petId, quantity: s.quantity === 'all' ? Math.min(Math.max(stock, 1), 100) : s.quantity } };
     }
     case 'updateOrder':
-      return { op: 'updateOrder', method: 'PATCH', path: `/store/orders/${nth(mock, 'orders', s.order)}`, body: { status: s.status } };
+      return { op: 'updateOrder', method: 'PATCH', path: `/store/orders/${nth(mock, 'orders', s.order)}`, body: { complete: s.complete } };
     case 'deleteOrder':
       return { op: 'deleteOrder', method: 'DELETE', path: `/store/orders/${nth(mock, 'orders', s.order)}` };
   }
 }
 
+/** An order is open until a client completes it (`complete: true`, final). */
+const isOpen = (order: Record<string, unknown>) => order.complete !== true;
+
 /**
  * The stock the rules promise, kept beside the mock: set by updateInventoryItem, minus a placed
- * order, plus a cancelled or deleted placed order, 0 for a new pet, gone with the pet.
+ * order, plus a deleted open order (cancelling it), 0 for a new pet, gone with the pet. Completing
+ * an order, or deleting a complete one, leaves it as it is.
  */
 function expectedStock(before: Map<number, number>, s: Step, answer: Answer, ordersBefore: Map<number, Record<string, unknown>>, target: number): Map<number, number> {
   const stock = new Map(before);
@@ -499,8 +508,7 @@ function expectedStock(before: Map<number, number>, s: Step, answer: Answer, ord
   if (s.do === 'setStock') stock.set(target, s.quantity);
   if (s.do === 'placeOrder') stock.set(body.petId, stock.get(body.petId)! - body.quantity);
   const order = ordersBefore.get(target);
-  const cancelsPlaced = (s.do === 'updateOrder' && s.status === 'cancelled') || s.do === 'deleteOrder';
-  if (cancelsPlaced && order?.status === 'placed') {
+  if (s.do === 'deleteOrder' && order && isOpen(order)) {
     const petId = order.petId as number;
     stock.set(petId, (stock.get(petId) ?? 0) + Number(order.quantity));
   }
@@ -508,22 +516,68 @@ function expectedStock(before: Map<number, number>, s: Step, answer: Answer, ord
 }
 
 /**
+ * The orders the rules promise, as id -> `complete`: a placed order starts open (false), a
+ * successful updateOrder leaves it at the value sent (reopening is refused), a deleted order is
+ * gone, and nothing else touches them (a pet is deleted only without open orders; its complete
+ * orders stay).
+ */
+function expectedOrders(before: Map<number, boolean>, s: Step, answer: Answer, target: number): Map<number, boolean> {
+  const orders = new Map(before);
+  if (answer.status >= 300) return orders;
+  if (s.do === 'placeOrder') orders.set(answer.json.id, false);
+  if (s.do === 'updateOrder') orders.set(target, s.complete);
+  if (s.do === 'deleteOrder') orders.delete(target);
+  return orders;
+}
+
+/**
+ * The answer the rules give the steps whose outcome the model decides, as [status, code]:
+ * reopening a complete order is refused (409), sending the value an order already has is a
+ * no-op (200); a pet with open orders cannot be deleted (409); a pet needs a category (400).
+ * Undefined for the other steps.
+ */
+function expectedOutcome(s: Step, before: { pets: Map<number, Record<string, unknown>>; orders: Map<number, Record<string, unknown>> }, target: number): [number, string | undefined] | undefined {
+  switch (s.do) {
+    case 'createPet':
+      return s.category === undefined ? [400, 'VALIDATION_FAILED'] : undefined;
+    case 'updateOrder': {
+      const order = before.orders.get(target);
+      if (!order) return [404, 'NOT_FOUND'];
+      return !isOpen(order) && !s.complete ? [409, 'ORDER_TRANSITION_NOT_ALLOWED'] : [200, undefined];
+    }
+    case 'deleteOrder':
+      return before.orders.has(target) ? [204, undefined] : [404, 'NOT_FOUND'];
+    case 'deletePet': {
+      if (!before.pets.has(target)) return [404, 'NOT_FOUND'];
+      const open = [...before.orders.values()].some((o) => o.petId === target && isOpen(o));
+      return open ? [409, 'PET_HAS_OPEN_ORDERS'] : [204, undefined];
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
  * The status the document's table gives the pet a successful step touched, as [petId, status]:
  * pending when an order takes the last unit, sold when the last open order completes at stock 0,
- * available again (from pending or sold) when stock comes back. Undefined when no rule applies.
+ * available again (from pending or sold) when stock comes back (stock set above 0, an open order
+ * cancelled), the status sent when it is set directly. Undefined when no rule applies.
  */
 function expectedPetStatus(
   s: Step,
   answer: Answer,
   before: { pets: Map<number, Record<string, unknown>>; orders: Map<number, Record<string, unknown>> },
   stock: Map<number, number>,
-  mock: Mock,
   target: number,
 ): [number, unknown] | undefined {
   if (answer.status >= 300) return undefined;
   const was = (petId: number) => before.pets.get(petId)?.status;
   const reopened = (petId: number) => (was(petId) === 'pending' || was(petId) === 'sold' ? 'available' : was(petId));
   switch (s.do) {
+    case 'createPet':
+      return [answer.json.id, 'available'];
+    case 'patchPetStatus':
+      return [target, s.status];
     case 'placeOrder':
       return [answer.json.petId, stock.get(answer.json.petId) === 0 ? 'pending' : 'available'];
     case 'setStock':
@@ -533,9 +587,10 @@ function expectedPetStatus(
       const order = before.orders.get(target)!;
       const petId = order.petId as number;
       if (!before.pets.has(petId)) return undefined;
-      if (order.status !== 'placed') return [petId, was(petId)];
-      if (s.do === 'deleteOrder' || s.status === 'cancelled') return [petId, reopened(petId)];
-      const otherOpen = [...mock.store.collection('orders').all()].some((o) => o.petId === petId && o.status === 'placed');
+      if (!isOpen(order)) return [petId, was(petId)]; // a complete order: completing it again or deleting it moves nothing
+      if (s.do === 'deleteOrder') return [petId, reopened(petId)]; // cancelling an open order
+      if (!s.complete) return [petId, was(petId)]; // it stays open
+      const otherOpen = [...before.orders.values()].some((o) => o.id !== target && o.petId === petId && isOpen(o));
       return [petId, stock.get(petId) === 0 && !otherOpen ? 'sold' : was(petId)];
     }
     default:
@@ -549,17 +604,21 @@ function expectConsistentStore(mock: Mock, fromOrder: number, where: string): vo
   const categories = mock.store.collection('categories');
   const inventory = mock.store.collection('inventory');
   for (const pet of pets.all()) {
-    if (pet.categoryId !== undefined) expect(categories.get(pet.categoryId), `${where}: pet ${pet.id} is in missing category ${pet.categoryId}`).toBeDefined();
+    expect(categories.get(pet.categoryId), `${where}: pet ${pet.id} is in missing category ${pet.categoryId}`).toBeDefined();
     expect(inventory.get(pet.id), `${where}: pet ${pet.id} has no inventory item`).toBeDefined();
   }
   for (const item of inventory.all()) {
-    expect(pets.get(item.petId), `${where}: inventory item ${item.petId} has no pet`).toBeDefined();
+    const pet = pets.get(item.petId);
+    expect(pet, `${where}: inventory item ${item.petId} has no pet`).toBeDefined();
     expect(Number.isInteger(item.quantity) && (item.quantity as number) >= 0, `${where}: stock of pet ${item.petId} is ${item.quantity}`).toBe(true);
+    expect(item.status, `${where}: inventory item ${item.petId} shows status ${item.status}, its pet is ${pet?.status}`).toBe(pet?.status);
   }
   for (const order of mock.store.collection('orders').all()) {
-    if (order.status === 'placed') expect(pets.get(order.petId), `${where}: placed order ${order.id} is for missing pet ${order.petId}`).toBeDefined();
+    if (isOpen(order)) expect(pets.get(order.petId), `${where}: open order ${order.id} is for missing pet ${order.petId}`).toBeDefined();
     if ((order.id as number) >= fromOrder) {
-      expect(order.complete, `${where}: order ${order.id} is ${order.status} with complete=${order.complete}`).toBe(order.status === 'completed');
+      // exactly the fields of Order (no status of its own), `complete` a boolean set by the server
+      expect(Object.keys(order).sort(), `${where}: order ${order.id} is ${JSON.stringify(order)}`).toEqual(['complete', 'id', 'petId', 'quantity', 'shipDate']);
+      expect(typeof order.complete, `${where}: order ${order.id} has complete=${order.complete}`).toBe('boolean');
     }
   }
 }
@@ -717,11 +776,13 @@ describe('robustness properties (fast-check, from spec/openapi.yaml)', () => {
   });
 
   it('keeps the store consistent after any sequence of operations (totals, references, stock, orders)', { timeout: TIMEOUT }, async () => {
+    const completeFlags = (mock: Mock) => new Map([...mock.store.collection('orders').all()].map((o) => [o.id as number, o.complete as boolean]));
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 30, size: 'max' }), async (steps) => {
         small.reset();
         const fromOrder = Math.max(0, ...keysOf(small, 'orders')) + 1;
         let stock = new Map([...small.store.collection('inventory').all()].map((item) => [item.petId as number, item.quantity as number]));
+        let orders = completeFlags(small);
         for (const [index, s] of steps.entries()) {
           const { op, method, path, body } = requestOf(small, s);
           const req: Req = { method, path, headers: body === undefined ? [AUTH_HEADER] : [AUTH_HEADER, JSON_TYPE], body: body === undefined ? undefined : JSON.stringify(body) };
@@ -734,12 +795,16 @@ describe('robustness properties (fast-check, from spec/openapi.yaml)', () => {
           expect(declaredStatuses(byId(op)), `${where}: status not declared for ${op}`).toContain(answer.status);
           if (answer.status >= 400) expect(snapshot(small), `state changed: ${where}`).toBe(before);
           const target = Number(path.split('/').at(-1));
+          const outcome = expectedOutcome(s, { pets: petsBefore, orders: ordersBefore }, target);
+          if (outcome) expect([answer.status, answer.json?.code], `answer to ${where}`).toEqual(outcome);
           stock = expectedStock(stock, s, answer, ordersBefore, target);
-          const status = expectedPetStatus(s, answer, { pets: petsBefore, orders: ordersBefore }, stock, small, target);
+          orders = expectedOrders(orders, s, answer, target);
+          const status = expectedPetStatus(s, answer, { pets: petsBefore, orders: ordersBefore }, stock, target);
           if (status) expect(small.store.collection('pets').get(status[0])?.status, `status of pet ${status[0]} after ${where}`).toBe(status[1]);
           expectConsistentStore(small, fromOrder, where);
           const actual = new Map([...small.store.collection('inventory').all()].map((item) => [item.petId as number, item.quantity as number]));
           expect(actual, `stock after ${where}`).toEqual(stock);
+          expect(completeFlags(small), `orders (id -> complete) after ${where}`).toEqual(orders);
         }
         await expectTotalsMatchStore(small);
       }),
@@ -747,15 +812,16 @@ describe('robustness properties (fast-check, from spec/openapi.yaml)', () => {
     );
   });
 
-  // Fails today on updateOrder: the merge keeps every field of the Order record, not only those of
-  // the PATCH body schema (`status`), so `{"status":"cancelled","petId":424242,"quantity":100}`
-  // rewrites the order and restocks a pet that does not exist (see the report of this issue).
+  // Sends, among others, the fields of the record that its body schema does not declare: for
+  // updateOrder `{"complete":true,"petId":424242,"quantity":100}` must not rewrite the order's pet or
+  // quantity, and for updateInventoryItem a `status` must not change the item (it follows its pet).
   it('ignores body fields the operation does not declare: the answer and the store are as without them', { timeout: TIMEOUT }, async () => {
     const withExtras = fc.constantFrom(...bodyOps.map((op) => op.id)).chain((id) => {
       const op = byId(id);
       const declared = new Set(Object.keys(mergedProperties(bodySchema(op)!)));
       const recordFields = Object.keys(mergedProperties(collectionOf(op)!.schema)).filter((name) => !declared.has(name));
-      const names = fc.oneof(...[...recordFields, 'createdAt', 'owner', 'extra'].map((name) => fc.constant(name)));
+      // `tag` and `photoUrls`: fields a pet had in earlier versions of the document, now unknown.
+      const names = fc.oneof(...[...recordFields, 'createdAt', 'owner', 'extra', 'tag', 'photoUrls'].map((name) => fc.constant(name)));
       return fc.record({ op: fc.constant(id), seed: fakerSeed, extras: fc.dictionary(names, fc.oneof(fc.integer({ min: 1, max: 100 }), fc.jsonValue({ maxDepth: 1 })), { minKeys: 1, maxKeys: 4 }) });
     });
     const withoutShipDate = (text: string): unknown => JSON.parse(text, (k, v) => (k === 'shipDate' ? undefined : v));

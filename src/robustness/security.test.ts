@@ -56,7 +56,7 @@ describe('security', () => {
     const json = { ...AUTH, 'Content-Type': 'application/json' };
     const responses = await Promise.all([
       app.request('/pets', { headers: AUTH }),
-      app.request('/pets', { method: 'POST', headers: json, body: '{"name":"Rex"}' }),
+      app.request('/pets', { method: 'POST', headers: json, body: '{"name":"Rex","categoryId":1}' }),
       app.request('/store/orders/1', { method: 'DELETE', headers: AUTH }),
       app.request('/pets', { method: 'POST', headers: json, body: '{' }),
       app.request('/pets'),

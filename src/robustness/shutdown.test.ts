@@ -127,7 +127,7 @@ describe('shutdown of the CLI', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`on ${signal} a request still receiving its body is answered 201 with the created pet, new connections are refused, and the process exits 0`, async () => {
       const server = await cli();
-      const { socket, finish } = await halfSentCreate(server.port, { name: 'Halfway', tag: 'in-flight', categoryId: 1 });
+      const { socket, finish } = await halfSentCreate(server.port, { name: 'Halfway', categoryId: 1, status: 'pending' });
 
       server.child.kill(signal);
       await stopping(server.output, signal);
@@ -137,7 +137,7 @@ describe('shutdown of the CLI', () => {
       finish();
       const response = await answered;
       expect(response.status).toBe(201);
-      expect(response.body).toEqual({ name: 'Halfway', tag: 'in-flight', categoryId: 1, status: 'available', id: 21 });
+      expect(response.body).toEqual({ name: 'Halfway', categoryId: 1, status: 'pending', id: 21 });
       expect(response.headers.location).toBe('/pets/21');
 
       // The client is done and hangs up; nothing else holds the process.
@@ -170,7 +170,7 @@ describe('shutdown of the CLI', () => {
 
   it('after answering a request that was in flight at SIGTERM, the server closes that connection and the process exits promptly, without waiting for the grace period', async () => {
     const server = await cli();
-    const { socket, finish } = await halfSentCreate(server.port, { name: 'Lingering' });
+    const { socket, finish } = await halfSentCreate(server.port, { name: 'Lingering', categoryId: 1 });
     const socketClosed = closed(socket);
 
     server.child.kill('SIGTERM');
@@ -191,7 +191,7 @@ describe('shutdown of the CLI', () => {
   it('with two pipelined requests, the first answered before SIGTERM and the second still receiving its body, the second is answered with `Connection: close`', async () => {
     const server = await cli();
     const first = `GET /pets?limit=1 HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${AUTH_LINE}\r\n`;
-    const { socket, earlier, finish } = await halfSentCreate(server.port, { name: 'Second' }, first);
+    const { socket, earlier, finish } = await halfSentCreate(server.port, { name: 'Second', categoryId: 1 }, first);
     expect({ status: earlier?.status, connection: earlier?.headers.connection }).toEqual({ status: 200, connection: 'keep-alive' });
 
     server.child.kill('SIGTERM');

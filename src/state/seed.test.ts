@@ -47,7 +47,7 @@ describe('seeding', () => {
     const { store } = await petstore({ counts: { pets: 100, orders: 100 } });
     const categories = store.collection('categories');
     const pets = store.collection('pets');
-    for (const pet of pets.all()) if (pet.categoryId !== undefined) expect(categories.get(pet.categoryId)).toBeDefined();
+    for (const pet of pets.all()) expect(categories.get(pet.categoryId), JSON.stringify(pet)).toBeDefined(); // categoryId is required
     for (const order of store.collection('orders').all()) expect(pets.get(order.petId)).toBeDefined();
   });
 
@@ -78,8 +78,8 @@ describe('seeding', () => {
     expect(await fixtureFailure({ 'pets.json': '[{' })).toMatch(/pets\.json is not valid JSON/);
     expect(await fixtureFailure({ 'pets.json': '{}' })).toMatch(/pets\.json must contain a JSON array of pets records/);
     expect(await fixtureFailure({ 'dragons.json': '[]' })).toMatch(/no collection named "dragons" \(it has: pets, categories, orders, inventory\)/);
-    expect(await fixtureFailure({ 'pets.json': '[{"id":1,"name":"a"},{"id":1,"name":"b"}]' })).toMatch(/record 2 \(id 1\) repeats id 1/);
-    expect(await fixtureFailure({ 'pets.json': '[{"name":"a"}]' })).toMatch(/record 1 has no "id"/);
+    expect(await fixtureFailure({ 'pets.json': '[{"id":1,"name":"a","categoryId":1},{"id":1,"name":"b","categoryId":1}]' })).toMatch(/record 2 \(id 1\) repeats id 1/);
+    expect(await fixtureFailure({ 'pets.json': '[{"name":"a","categoryId":1}]' })).toMatch(/record 1 has no "id"/);
   });
 
   it('refuses a fixtures path that does not exist', async () => {
@@ -92,9 +92,21 @@ describe('seeding', () => {
 });
 
 describe('seeding the Petstore', () => {
-  it("gives seeded orders the complete flag their status implies", async () => {
+  it('gives each seeded inventory item the status of its pet', async () => {
+    const { store } = await petstore({ counts: { pets: 200 } });
+    const inventory = store.collection('inventory');
+    expect(inventory.size).toBe(200);
+    for (const pet of store.collection('pets').all()) expect(inventory.get(pet.id)?.status, JSON.stringify(pet)).toBe(pet.status);
+  });
+
+  it('gives seeded orders a generated complete flag and no status of their own', async () => {
     const { store } = await petstore({ counts: { orders: 200 } });
-    for (const order of store.collection('orders').all()) expect(order.complete, JSON.stringify(order)).toBe(order.status === 'completed');
+    const orders = [...store.collection('orders').all()];
+    for (const order of orders) {
+      expect(order, JSON.stringify(order)).not.toHaveProperty('status');
+      expect(typeof order.complete, JSON.stringify(order)).toBe('boolean');
+    }
+    expect(new Set(orders.map((order) => order.complete))).toEqual(new Set([true, false])); // generated, not fixed by the seed
   });
 
   it('stops, with a warning, when the key schema allows fewer records than asked (no endless start), and a create then gets 409', async () => {

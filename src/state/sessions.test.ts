@@ -5,7 +5,7 @@ describe('sessions (X-Mock-Session)', () => {
   it('gives each session its own copy of the seeded state, invisible to the others and to the shared state', async () => {
     const { call, store } = await petstore();
     const alice = { 'X-Mock-Session': 'alice' };
-    const created = await call('POST', '/pets', { name: 'OnlyAlice' }, alice);
+    const created = await call('POST', '/pets', { name: 'OnlyAlice', categoryId: 1 }, alice);
     expect(created.body.id).toBe(21);
     expect((await call('GET', '/pets?id=21', undefined, alice)).body).toHaveLength(1);
     expect((await call('GET', '/pets?id=21', undefined, { 'X-Mock-Session': 'bob' })).body).toEqual([]);
@@ -28,7 +28,7 @@ describe('sessions (X-Mock-Session)', () => {
 
   it('keeps at most maxSessions sessions, dropping the least recently used', async () => {
     const { call, sessions } = await petstore({ maxSessions: 2 });
-    await call('POST', '/pets', { name: 'A' }, { 'X-Mock-Session': 'a' });
+    await call('POST', '/pets', { name: 'A', categoryId: 1 }, { 'X-Mock-Session': 'a' });
     await call('GET', '/pets', undefined, { 'X-Mock-Session': 'b' });
     await call('GET', '/pets', undefined, { 'X-Mock-Session': 'a' }); // a is now the most recent
     await call('GET', '/pets', undefined, { 'X-Mock-Session': 'c' }); // b goes

@@ -60,7 +60,7 @@ describe('indexed filters', () => {
     for (let i = 0; i < 5000; i++) {
       const id = 1 + next(300);
       if (next(50) === 0 && pets.get(id)) pets.delete(id);
-      else if (!pets.get(id)) pets.put({ id, name: 'Back', photoUrls: [], status: statuses[next(3)] });
+      else if (!pets.get(id)) pets.put({ id, name: 'Back', categoryId: 1, status: statuses[next(3)] });
       else pets.update(id, { status: statuses[next(3)] });
       if (i % 2500 === 0) for (const status of statuses) expect(pets.where('status', status).map((p) => p.id)).toEqual(scan(status));
     }

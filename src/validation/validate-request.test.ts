@@ -20,17 +20,17 @@ describe('request validation', () => {
 
   it('refuses a body without Content-Type with INVALID_CONTENT_TYPE', async () => {
     // Bytes, not a string: fetch would add text/plain to a string body.
-    await expectError(await post(new TextEncoder().encode('{"name":"Rex"}'), {}), 400, 'INVALID_CONTENT_TYPE', /needs a Content-Type header; send application\/json/);
+    await expectError(await post(new TextEncoder().encode('{"name":"Rex","categoryId":1}'), {}), 400, 'INVALID_CONTENT_TYPE', /needs a Content-Type header; send application\/json/);
   });
 
   it('refuses text/plain and form bodies where JSON is declared', async () => {
-    await expectError(await post('{"name":"Rex"}', { 'Content-Type': 'text/plain' }), 400, 'INVALID_CONTENT_TYPE', /text\/plain is not accepted/);
+    await expectError(await post('{"name":"Rex","categoryId":1}', { 'Content-Type': 'text/plain' }), 400, 'INVALID_CONTENT_TYPE', /text\/plain is not accepted/);
     await expectError(await post('name=Rex', { 'Content-Type': 'application/x-www-form-urlencoded' }), 400, 'INVALID_CONTENT_TYPE');
   });
 
   it('refuses a charset other than UTF-8 and accepts charset=utf-8', async () => {
-    await expectError(await post('{"name":"Rex"}', { 'Content-Type': 'application/json; charset=latin1' }), 400, 'INVALID_CONTENT_TYPE', /UTF-8/);
-    expect((await post('{"name":"Rex"}', { 'Content-Type': 'application/json; charset=UTF-8' })).status).toBe(201);
+    await expectError(await post('{"name":"Rex","categoryId":1}', { 'Content-Type': 'application/json; charset=latin1' }), 400, 'INVALID_CONTENT_TYPE', /UTF-8/);
+    expect((await post('{"name":"Rex","categoryId":1}', { 'Content-Type': 'application/json; charset=UTF-8' })).status).toBe(201);
   });
 
   it('refuses bytes that are not UTF-8', async () => {
@@ -42,22 +42,24 @@ describe('request validation', () => {
   });
 
   it('names the missing required field', async () => {
-    const body = await expectError(await post('{"tag":"dog"}'), 400, 'VALIDATION_FAILED', /^body\.name: is required$/);
+    const body = await expectError(await post('{"categoryId":1}'), 400, 'VALIDATION_FAILED', /^body\.name: is required$/);
     expect(body.details).toEqual([{ path: 'body.name', rule: 'required', message: 'is required' }]);
+    const noCategory = await expectError(await post('{"name":"Rex"}'), 400, 'VALIDATION_FAILED', /^body\.categoryId: is required$/);
+    expect(noCategory.details).toEqual([{ path: 'body.categoryId', rule: 'required', message: 'is required' }]);
   });
 
   it('names a wrong type, an enum violation and a bound, all at once', async () => {
     const body = await expectError(await post(JSON.stringify({ name: 7, status: 'lost', categoryId: 0 })), 400, 'VALIDATION_FAILED', /^3 problems/);
     expect(body.details).toEqual([
       { path: 'body.name', rule: 'type', message: 'must be string' },
-      { path: 'body.status', rule: 'enum', message: 'must be one of available, pending, sold' },
       { path: 'body.categoryId', rule: 'minimum', message: 'must be >= 1' },
+      { path: 'body.status', rule: 'enum', message: 'must be one of available, pending, sold' },
     ]);
   });
 
   it('accepts strings at their maximum length and refuses one character more', async () => {
-    expect((await post(JSON.stringify({ name: 'x'.repeat(100) }))).status).toBe(201);
-    await expectError(await post(JSON.stringify({ name: 'x'.repeat(101) })), 400, 'VALIDATION_FAILED', /body\.name: must NOT have more than 100 characters/);
+    expect((await post(JSON.stringify({ name: 'x'.repeat(100), categoryId: 1 }))).status).toBe(201);
+    await expectError(await post(JSON.stringify({ name: 'x'.repeat(101), categoryId: 1 })), 400, 'VALIDATION_FAILED', /body\.name: must NOT have more than 100 characters/);
   });
 
   it('refuses an integer beyond 2^53 instead of rounding it', async () => {
@@ -91,12 +93,12 @@ describe('request validation', () => {
   });
 
   it('refuses a body over the documented 64 KiB with 413 and an Error body', async () => {
-    await expectError(await post(JSON.stringify({ name: 'x', tag: 'y'.repeat(70_000) })), 413, 'PAYLOAD_TOO_LARGE', /65536 bytes/);
+    await expectError(await post(JSON.stringify({ name: 'x'.repeat(70_000), categoryId: 1 })), 413, 'PAYLOAD_TOO_LARGE', /65536 bytes/);
   });
 
   it('leaves the state unchanged when a request is refused', async () => {
     const before = store.collection('pets').size;
-    await post('{"name": 5}');
+    await post('{"name": 5, "categoryId": 1}');
     await post('{');
     expect(store.collection('pets').size).toBe(before);
   });
@@ -118,9 +120,11 @@ describe('request validation', () => {
   });
 
   it('ignores unknown body fields instead of storing them', async () => {
-    const { status, body } = await call('POST', '/pets', { name: 'Rex', colour: 'brown', id: 999 });
+    const { status, body } = await call('POST', '/pets', { name: 'Rex', categoryId: 1, colour: 'brown', tag: 'dog', id: 999 });
     expect(status).toBe(201);
     expect(body.colour).toBeUndefined();
+    expect(body.tag).toBeUndefined(); // no longer a field of the document
+    expect(store.collection('pets').get(body.id)).toEqual({ id: body.id, name: 'Rex', categoryId: 1, status: 'available' });
     expect(body.id).not.toBe(999);
   });
 });
