@@ -1,0 +1,200 @@
+/**
+ * The README cannot drift: every command of its `sh` and `yaml` blocks runs here, in the order
+ * written, as a reader would run it from a clone. `npm start` lines start the real server through
+ * npm (on a free port instead of 4010); `curl` lines run with bash against it. Each command must
+ * exit 0 and print the output written under it (`#   ...` lines); the HTTP status of a curl must
+ * be the one its comment or its output shows, or below 400 when they show none. The banner shown after
+ * "`npm start` prints:" must be the one `npm start` prints. The few commands not run here are
+ * listed in NOT_RUN with the reason, and any other command this test cannot run fails it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { staleReason } from '../scripts/start.mjs';
+import { DEMO_API_KEY } from './app.js';
+import { ROOT } from './test-support/petstore.js';
+import { missingOutput, readmeBlocks, type ReadmeCommand } from './test-support/readme-commands.js';
+
+const README = readFileSync(`${ROOT}README.md`, 'utf8');
+const blocks = readmeBlocks(README);
+
+/** Commands shown in the README that this test does not run, and why. */
+const NOT_RUN: Array<[RegExp, string]> = [
+  [/^npm (ci|install)\b/, '.ci/run installs from a clean clone before it runs npm test'],
+  [/^npm test\b/, 'this test is part of npm test'],
+  [/^npm run build$/, 'npm test builds first'],
+  [/^npm run bench\b/, 'about 10 minutes against Prism; kept out of npm test on purpose'],
+  [/^npm run fuzz$/, 'the property tests npm test runs, with 2,000 cases each instead of the default (about 30 s)'],
+];
+
+/** What a reader supplies to the commands that name it: their server, their token, their CI workspace. */
+const workspace = mkdtempSync(join(tmpdir(), 'readme-'));
+const READER_ENV = { TOKEN: DEMO_API_KEY, PETSTORE_TOKEN: DEMO_API_KEY, GITHUB_WORKSPACE: workspace };
+
+/** The documented default address (and the CI example's), replaced by the test server's. */
+const DOCUMENTED_URL = /http:\/\/(?:127\.0\.0\.1|localhost):(?:4010|8080)\b/g;
+
+interface Server {
+  url: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Runs an `npm start ...` line as written, on a free port, and resolves once its banner is out. */
+function npmStart(command: string): Promise<Server> {
+  const onFreePort = command.includes(' -- ') ? `${command} --port 0` : `${command} -- --port 0`;
+  const child = spawn('bash', ['-c', onFreePort], { cwd: ROOT, detached: true, env: { ...process.env, PORT: '' } });
+  let out = '';
+  const stop = () => stopGroup(child);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (void stop(), reject(new Error(`${command}: no banner after 30 s:\n${out}`))), 30_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk;
+      const url = /listening on (http:\/\/\S+)[\s\S]*try /.exec(out)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({ url: url.replace('0.0.0.0', '127.0.0.1'), output: () => out, stop });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => (clearTimeout(timer), reject(new Error(`${command} exited with ${code}:\n${out}`))));
+  });
+}
+
+/** SIGTERM to npm and the server under it, as Ctrl-C would; SIGKILL if they are not gone after 12 s. */
+function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 12_000);
+    child.once('exit', () => (clearTimeout(kill), resolve()));
+    process.kill(-child.pid!, 'SIGTERM');
+  });
+}
+
+interface Ran {
+  code: number | null;
+  output: string;
+  /** The HTTP status of each curl the command ran, in order. */
+  statuses: number[];
+}
+
+/** Runs one command with bash: assignments made earlier in the README first, curl wrapped to record each status. */
+function sh(command: string, assignments: string[], cwd: string, url: string): Promise<Ran> {
+  const headers = mkdtempSync(join(tmpdir(), 'readme-curl-'));
+  const prelude = [`curl() { __n=$((__n+1)); command curl -D "${headers}/$__n" "$@"; }`, ...assignments, `URL=${url}`].join('\n');
+  const child = spawn('bash', ['-c', `${prelude}\n${command}`], { cwd, env: { ...process.env, ...READER_ENV, BASE_URL: url } });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const files = readdirSync(headers).sort((a, b) => Number(a) - Number(b));
+      const statuses = files.map((f) => Number([...readFileSync(join(headers, f), 'latin1').matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].pop()?.[1]));
+      rmSync(headers, { recursive: true, force: true });
+      resolve({ code, output, statuses });
+    });
+  });
+}
+
+/**
+ * The status a command is shown to get: an error status its comment names (`# 404 NOT_FOUND`,
+ * `# a 400 with ...`), else the one in the output written under it (`HTTP/1.1 401 ...`, `"status":400`).
+ */
+function namedStatus(command: ReadmeCommand): number | undefined {
+  const inComment = /\b([45]\d\d)\b/.exec(command.comment)?.[1];
+  const inOutput = command.output.map((line) => /^HTTP\/[\d.]+ (\d{3})/.exec(line)?.[1] ?? /"status":(\d{3})\b/.exec(line)?.[1]).find(Boolean);
+  return Number(inComment ?? inOutput) || undefined;
+}
+
+const before = new Set(readdirSync(ROOT));
+let defaultServer: Server | undefined;
+const assignments: string[] = [];
+const skipped: string[] = [];
+
+afterAll(async () => {
+  await defaultServer?.stop();
+  // What the commands wrote into the checkout (contract.xml, contract-coverage.json, demo-state.json).
+  for (const entry of readdirSync(ROOT)) if (!before.has(entry)) rmSync(join(ROOT, entry), { recursive: true, force: true });
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+describe('every command of the README', () => {
+  it('runs against a current build (npm test builds first)', () => {
+    expect(staleReason(ROOT.slice(0, -1))).toBeUndefined();
+  });
+
+  const runnable = blocks.filter((b) => b.commands.length);
+  it('finds the README\'s commands', () => {
+    expect(runnable.length).toBeGreaterThan(5);
+  });
+
+  for (const block of runnable) {
+    it(`runs the ${block.lang} block at line ${block.line} (${block.heading})`, async () => {
+      let blockServer: Server | undefined;
+      try {
+        for (const command of block.commands) {
+          const reason = NOT_RUN.find(([pattern]) => pattern.test(command.text))?.[1];
+          if (reason) {
+            skipped.push(`${command.text}: ${reason}`);
+            continue;
+          }
+          if (/^npm start\b/.test(command.text)) {
+            await blockServer?.stop();
+            const server = await npmStart(command.text);
+            expect(server.output(), `line ${command.line}: npm start on a built tree rebuilt`).not.toMatch(/Building first/);
+            if (command.text === 'npm start' && !defaultServer) {
+              defaultServer = server;
+              checkBanner(server);
+            } else blockServer = server;
+            continue;
+          }
+          const server = blockServer ?? defaultServer;
+          if (/\bcurl\b|\$URL\b|--base-url/.test(command.text)) expect(server, `line ${command.line}: no server is running for ${command.text}`).toBeDefined();
+          const url = server?.url ?? 'http://127.0.0.1:4010';
+          const text = command.text.replace(DOCUMENTED_URL, url).replace(/\$\{\{ secrets\.(\w+) \}\}/g, '$$$1');
+          if (/^[A-Z_]+=\S/.test(text) && !/\s(?:&&|;)\s/.test(text)) {
+            assignments.push(text);
+            continue;
+          }
+          await runAndCheck(command, text, url);
+        }
+      } finally {
+        await blockServer?.stop();
+      }
+    });
+  }
+
+  it('leaves out only the commands listed in NOT_RUN, each with its reason', () => {
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const line of skipped) expect(line).toMatch(/: .{10,}/);
+  });
+});
+
+async function runAndCheck(command: ReadmeCommand, text: string, url: string): Promise<void> {
+  const where = `README line ${command.line}: ${command.text}`;
+  const cwd = /^npm /.test(text) ? ROOT : workspace;
+  const ran = await sh(text, assignments, cwd, url);
+  expect(ran.code, `${where}\n${ran.output}`).toBe(0);
+  const missing = missingOutput(command.output.map((line) => line.replace(DOCUMENTED_URL, url)), ran.output);
+  expect(missing, `${where}: the output lacks this line\n${ran.output}`).toBeUndefined();
+  if (!/\bcurl\b/.test(text)) return;
+  expect(ran.statuses.length, `${where}: no HTTP answer`).toBeGreaterThan(0);
+  const last = ran.statuses.at(-1)!;
+  ran.statuses.slice(0, -1).forEach((status) => expect(status, where).toBeLessThan(400));
+  const named = namedStatus(command);
+  if (named) expect(last, `${where}: the README shows ${named}\n${ran.output}`).toBe(named);
+  else expect(last, `${where}: an error status the README does not show\n${ran.output}`).toBeLessThan(400);
+}
+
+/** The banner the README shows after "`npm start` prints:" is the one npm start prints. */
+function checkBanner(server: Server): void {
+  const shown = blocks.find((b) => b.intro.includes('`npm start` prints:'));
+  expect(shown, 'the README shows the banner of npm start').toBeDefined();
+  const port = new URL(server.url).port;
+  const printed = server.output().slice(server.output().indexOf('Mock of'));
+  for (const line of shown!.text.split('\n')) expect(printed, 'the banner shown in the README').toContain(line.replaceAll(':4010', `:${port}`));
+}
