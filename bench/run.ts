@@ -59,6 +59,20 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let nextPort = 4600;
 
+/** The process groups still running, stopped if the bench itself ends early (Ctrl-C, an error). */
+const groups = new Set<number>();
+const stopAll = () => groups.forEach((pid) => void tryKill(-pid, 'SIGKILL'));
+process.once('exit', stopAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+function tryKill(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 interface Running {
   child: ChildProcess;
   url: string;
@@ -70,7 +84,10 @@ async function start(target: Target, extra: string[] = []): Promise<Running> {
   const port = nextPort++;
   const [command, ...args] = target.command.map((part) => part.replace('PORT', String(port)));
   const started = performance.now();
-  const child = spawn(command, [...args, ...extra], { stdio: 'ignore' });
+  // In a process group of its own, so a stop reaches what a wrapper (npm, Prism's shell) started.
+  const child = spawn(command, [...args, ...extra], { stdio: 'ignore', cwd: ROOT, detached: true });
+  groups.add(child.pid!);
+  child.once('exit', () => groups.delete(child.pid!));
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     try {
@@ -85,9 +102,9 @@ async function start(target: Target, extra: string[] = []): Promise<Running> {
 
 async function stop(running: Running): Promise<void> {
   const exited = new Promise((r) => running.child.once('exit', r));
-  running.child.kill('SIGTERM');
+  tryKill(-running.child.pid!, 'SIGTERM');
   await Promise.race([exited, sleep(3000)]);
-  running.child.kill('SIGKILL');
+  tryKill(-running.child.pid!, 'SIGKILL');
 }
 
 /** Resident memory of a process and its children (Prism runs node under a shell wrapper). */
@@ -148,6 +165,14 @@ async function main() {
     starts.set(target.name, times);
     await sleep(300);
     idle.set(target.name, memory(running.get(target.name)!.child.pid!).rss);
+  }
+  // `npm start` as a reader runs it on a built tree: npm's own start on top of the mock's.
+  const npmStart: Target = { name: 'mock via npm start', command: ['npm', 'start', '--', '--port', 'PORT'] };
+  const npmStarts: number[] = [];
+  for (let i = 0; i < (quick ? 1 : 5); i++) {
+    const r = await start(npmStart);
+    npmStarts.push(r.startMs);
+    await stop(r);
   }
   // Warm up every target on every scenario (the JIT) before measuring.
   for (const scenario of SCENARIOS) for (const target of TARGETS) await load(running.get(target.name)!.url, scenario, 1);
@@ -217,6 +242,7 @@ async function main() {
     settings: { connections: CONNECTIONS, durationS: DURATION, repeat: REPEAT },
     rows,
     startup: Object.fromEntries(TARGETS.map((t) => [t.name, { startMs: median(starts.get(t.name)!), idleRssMB: idle.get(t.name), peakRssMB: peak.get(t.name) }])),
+    mockViaNpmStart: { startMs: median(npmStarts) },
     mock100kPets: { startMs: median(big), idleRssMB: bigIdle },
     listPage: { records: listCost, ratio: Math.max(...Object.values(listCost)) / Math.min(...Object.values(listCost)) },
   };
@@ -243,6 +269,7 @@ function toMarkdown(report: any): string {
     '| target | start to first answer | idle RSS | peak RSS under load |',
     '|---|---|---|---|',
     ...Object.entries(report.startup).map(([name, s]: [string, any]) => `| ${name} | ${f(s.startMs)} ms | ${f(s.idleRssMB)} MB | ${f(s.peakRssMB)} MB |`),
+    `| mock via \`npm start\` (built tree) | ${f(report.mockViaNpmStart.startMs)} ms | | |`,
     `| mock, 100,000 pets | ${f(report.mock100kPets.startMs)} ms | ${f(report.mock100kPets.idleRssMB)} MB | |`,
     '',
     `List page (GET /pets?limit=20): ${Object.entries(report.listPage.records).map(([n, rps]) => `${f(Number(n))} pets: ${f(rps as number)} req/s`).join('; ')}; ratio ${f(report.listPage.ratio, 2)}.`,
