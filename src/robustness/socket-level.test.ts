@@ -86,6 +86,18 @@ describe('hostile requests on a raw socket', () => {
     expect(firstByteMs).toBeLessThan(40 * 20); // the answer came before the client stopped sending
   });
 
+  it('a request pipelined behind a refused body gets no answer on that connection (it closes after the 413), and the server keeps serving', async () => {
+    const body = 'x'.repeat(100_000);
+    const { text, closed } = await raw([
+      `POST /pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+        `GET /pets?limit=1 HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}\r\n`,
+    ]);
+    expect(statusAndBody(text)).toEqual({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 65536 bytes.', status: 413 } });
+    expect(closed).toBe(true);
+    const ok = await fetch(`${server.url}/pets?limit=1`, { headers: { Authorization: 'Bearer petstore-demo-key' } });
+    expect(ok.status).toBe(200);
+  });
+
   it('a Content-Length over the limit is refused before any body byte is read', async () => {
     const { text } = await raw([`POST /pets HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Content-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{"name":`], { waitMs: 2_000 });
     expect(statusAndBody(text).status).toBe(413);
