@@ -5,7 +5,7 @@ import { toJUnit } from './report/junit.js';
 describe('parseContractArgs', () => {
   it('reads every flag, with lists given repeated or comma-separated', () => {
     expect(parseContractArgs(['--base-url', 'http://h:1', '--token', 't', '--junit', 'j.xml', '--coverage', 'c.json', '--only', 'auth_enforced,error_shape', '--only', 'use_after_delete', '--operation', 'listPets', '--read-only', '--seed', '7'], {})).toEqual({
-      command: 'run', baseUrl: 'http://h:1', token: 't', spec: undefined, junit: 'j.xml', coverage: 'c.json', only: ['auth_enforced', 'error_shape', 'use_after_delete'], operations: ['listPets'], readOnly: true, seed: 7,
+      command: 'run', baseUrl: 'http://h:1', token: 't', spec: undefined, junit: 'j.xml', coverage: 'c.json', only: ['auth_enforced', 'error_shape', 'use_after_delete'], operations: ['listPets'], profiles: undefined, strict: false, readOnly: true, seed: 7,
     });
   });
 
@@ -16,22 +16,47 @@ describe('parseContractArgs', () => {
   it('explains what is wrong', () => {
     expect(parseContractArgs([], {})).toEqual({ command: 'error', message: '--base-url must be an http(s) URL, e.g. --base-url http://127.0.0.1:4010.' });
     expect(parseContractArgs(['--base-url', 'ftp://x'], {})).toMatchObject({ command: 'error' });
-    expect(parseContractArgs(['--base-url', 'http://x', '--only', 'magic'], {})).toMatchObject({ message: expect.stringMatching(/^Unknown check magic; the checks are: not_a_server_error, /) });
+    expect(parseContractArgs(['--base-url', 'http://x', '--profile', 'petstore,none', '--strict'], {})).toMatchObject({ profiles: ['petstore', 'none'], strict: true });
     expect(parseContractArgs(['--base-url', 'http://x', '--seed', 'x'], {})).toMatchObject({ command: 'error' });
     expect(parseContractArgs(['--help'], {})).toEqual({ command: 'help' });
   });
 });
 
 describe('toJUnit', () => {
-  it('escapes what it quotes and counts failing operations per check', () => {
-    const xml = toJUnit({
+  const finding = { check: 'error_shape', kind: 'failure' as const, operation: 'GET /pets', operationId: 'listPets', received: '400 with code = "<x>"', documented: 'an Error & more', request: 'GET /pets?a=1&b=2', label: "it's", repro: "curl -sS -i -X GET 'http://h/pets?a=1&b=2'" };
+  const outcome = (check: string, operationId: string, counts: Partial<{ passed: number; failed: number; gaps: number; skipped: string[] }>) => ({ check, operationId, operation: operationId === 'listPets' ? 'GET /pets' : 'POST /pets', passed: 0, failed: 0, gaps: 0, skipped: [], ...counts });
+  const report = (strict: boolean) =>
+    toJUnit({
       requests: 2,
       durationMs: 1500,
-      checks: ['error_shape'],
-      coverage: [{ operationId: 'listPets', operation: 'GET /pets', status: '200', exercised: true }],
-      failures: [{ check: 'error_shape', operation: 'GET /pets', operationId: 'listPets', received: '400 with code = "<x>"', documented: 'an Error & more', request: 'GET /pets?a=1&b=2', label: "it's" }],
+      checks: ['error_shape', 'auth_enforced'],
+      profiles: [],
+      strict,
+      conforms: false,
+      coverage: [],
+      failures: [finding],
+      gaps: [{ ...finding, check: 'auth_enforced', kind: 'gap', operationId: 'createPet', operation: 'POST /pets', received: '401', documented: 'one of 201, 400' }],
+      outcomes: [
+        outcome('error_shape', 'listPets', { passed: 3, failed: 1 }),
+        outcome('error_shape', 'createPet', { passed: 2 }),
+        outcome('auth_enforced', 'listPets', { skipped: ['the operation declares no security'] }),
+        outcome('auth_enforced', 'createPet', { passed: 1, gaps: 1 }),
+      ],
     });
-    expect(xml).toContain('<testsuites name="contract" tests="1" failures="1" time="1.500">');
-    expect(xml).toContain('<failure message="GET /pets: received 400 with code = &quot;&lt;x&gt;&quot;, documented an Error &amp; more" type="error_shape">case: it&apos;s\nrequest: GET /pets?a=1&amp;b=2</failure>');
+
+  it('escapes what it quotes, gives each failure its case and repro, and counts per suite', () => {
+    const xml = report(false);
+    expect(xml).toContain('<testsuites name="contract" tests="5" failures="1" skipped="2" time="1.500">');
+    expect(xml).toContain('<testsuite name="error_shape" tests="2" failures="1" skipped="0">');
+    expect(xml).toContain('<failure message="GET /pets: received 400 with code = &quot;&lt;x&gt;&quot;, documented an Error &amp; more" type="error_shape">GET /pets: received 400 with code = &quot;&lt;x&gt;&quot;, documented an Error &amp; more\ncase: it&apos;s\nrequest: GET /pets?a=1&amp;b=2\nrepro: curl -sS -i -X GET &apos;http://h/pets?a=1&amp;b=2&apos;</failure>');
+    expect(xml).toContain('<testcase classname="error_shape" name="POST /pets (createPet)"/>');
+  });
+
+  it('marks what did not run as skipped with its reason, and gaps as cases of their own (failures with --strict)', () => {
+    const xml = report(false);
+    expect(xml).toContain('<testcase classname="auth_enforced" name="GET /pets (listPets)">\n      <skipped message="the operation declares no security"/>');
+    expect(xml).toContain('<testcase classname="auth_enforced" name="POST /pets (createPet): document gap">\n      <skipped message="document gap: POST /pets: received 401, documented one of 201, 400"/>');
+    expect(report(true)).toContain('<failure message="document gap: POST /pets: received 401, documented one of 201, 400" type="document_gap">');
+    expect(report(true)).toContain('<testsuites name="contract" tests="5" failures="2" skipped="1"');
   });
 });

@@ -1,10 +1,10 @@
 /**
  * The vocabulary of the contract suite: a case is one request the suite sends, an exchange is
- * that request with the response it got, a failure is a check's verdict on an exchange.
+ * that request with the response it got, a finding is what a check found wrong in an exchange.
  */
 import type { Operation } from '../src/operations/operation.js';
 
-/** Checks that judge every response, whatever the case was about. */
+/** Checks that judge every response, whatever the case. */
 export const RESPONSE_CHECK_IDS = [
   'not_a_server_error',
   'status_code_conformance',
@@ -12,10 +12,11 @@ export const RESPONSE_CHECK_IDS = [
   'response_schema_conformance',
   'response_headers_conformance',
   'error_shape',
+  'positive_data_acceptance',
 ] as const;
 
-/** Every check, by the id used on the command line (`--only`) and in reports. */
-export const CHECK_IDS = [
+/** The built-in checks, by the id used on the command line (`--only`) and in reports. Profiles add theirs. */
+export const CHECK_IDS: readonly string[] = [
   ...RESPONSE_CHECK_IDS,
   'auth_enforced',
   'negative_data_rejection',
@@ -27,10 +28,9 @@ export const CHECK_IDS = [
   'pagination_conformance',
   'use_after_delete',
   'repeated_delete',
-  'referential_integrity',
-  'state_transitions',
-] as const;
-export type CheckId = (typeof CHECK_IDS)[number];
+];
+/** A check's id: one of CHECK_IDS or one a profile registers. */
+export type CheckId = string;
 
 /**
  * What a case expects beyond the document: a check id that judges it, the statuses that would be
@@ -44,7 +44,17 @@ export interface Expectation {
   body?: (body: unknown, exchange: Exchange) => string | undefined;
   /** A required response header, e.g. WWW-Authenticate on a 401. */
   header?: string;
+  /** What a breach is when the document does not make the promise itself (default: a failure). */
+  kind?: FindingKind;
 }
+
+/**
+ * Why a request is sent, which decides how an unexpected answer counts: a valid request must
+ * succeed; a deliberately wrong one (bad input, no credentials, an unknown id) must be refused,
+ * and an undeclared refusal is a gap of the document rather than a fault of the server; a
+ * clean-up request is never judged.
+ */
+export type Intent = 'valid' | 'invalid' | 'unauthenticated' | 'unknown' | 'cleanup';
 
 export interface Case {
   operation: Operation;
@@ -56,6 +66,7 @@ export interface Case {
   body?: string | Uint8Array;
   /** What this case is about, for reports: `missing required field body.name`. */
   label: string;
+  intent: Intent;
   expect?: Expectation;
 }
 
@@ -69,8 +80,16 @@ export interface Exchange {
   ms: number;
 }
 
-export interface Failure {
+/**
+ * A failure breaks a promise the document makes; a gap is something the document leaves open
+ * that a check ran into (an invalid request refused with a status the document does not declare).
+ * Gaps are reported apart and fail a run only with --strict.
+ */
+export type FindingKind = 'failure' | 'gap';
+
+export interface Finding {
   check: CheckId;
+  kind: FindingKind;
   /** `GET /pets/{petId}` */
   operation: string;
   operationId: string;
@@ -78,13 +97,17 @@ export interface Failure {
   received: string;
   /** What the document says: `200 requires field name`. */
   documented: string;
-  /** The request that showed it: `GET /pets/7`. */
-  request: string;
   /** What the case was about. */
   label: string;
+  /** The request that showed it: `GET /pets/7`. */
+  request: string;
+  /** The status and the start of the body that showed it (absent for findings over several exchanges). */
+  response?: string;
+  /** A curl command that sends the same request (the token written as $TOKEN). */
+  repro?: string;
 }
 
 /** `GET /pets/{petId}: received 200 with body.name missing, documented 200 requires field name` */
-export function describeFailure(failure: Failure): string {
-  return `${failure.operation}: received ${failure.received}, documented ${failure.documented}`;
+export function describeFinding(finding: Finding): string {
+  return `${finding.operation}: received ${finding.received}, documented ${finding.documented}`;
 }

@@ -5,10 +5,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DocumentLoadError, loadDocument } from '../src/document/load-document.js';
+import { DocumentLoadError, loadDocument, type LoadedDocument } from '../src/document/load-document.js';
+import { buildOperations } from '../src/operations/build-operations.js';
 import { PACKAGE_ROOT } from '../src/package-root.js';
-import { CONTRACT_USAGE, parseContractArgs } from './args.js';
-import { formatCoverage, formatFailures, formatSummary } from './report/console.js';
+import { CONTRACT_USAGE, parseContractArgs, type ContractArgs } from './args.js';
+import { checkRegistry } from './checks/index.js';
+import { PROFILES } from './profiles/index.js';
+import type { Profile } from './profiles/profile.js';
+import { formatReport } from './report/console.js';
 import { toJUnit } from './report/junit.js';
 import { ContractSetupError, runContract } from './run-contract.js';
 
@@ -34,10 +38,16 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  process.stdout.write(`Checking ${args.baseUrl} against ${document.api.info?.title ?? 'the document'} ${document.api.info?.version ?? ''}${args.readOnly ? ' (read-only)' : ''}\n`);
+  const selection = select(args, document);
+  if (typeof selection === 'string') {
+    process.stderr.write(`${selection}\n`);
+    return 2;
+  }
+  const { profiles } = selection;
+  process.stdout.write(`Checking ${args.baseUrl} against ${document.api.info?.title ?? 'the document'} ${document.api.info?.version ?? ''}${profiles.length ? ` with the ${profiles.map((p) => p.name).join(', ')} profile` : ''}${args.readOnly ? ' (read-only)' : ''}\n`);
   let report;
   try {
-    report = await runContract({ document, baseUrl: args.baseUrl, token: args.token, only: args.only, operations: args.operations, readOnly: args.readOnly, seed: args.seed });
+    report = await runContract({ document, baseUrl: args.baseUrl, token: args.token, only: args.only, operations: args.operations, readOnly: args.readOnly, seed: args.seed, profiles, strict: args.strict });
   } catch (error) {
     if (error instanceof ContractSetupError) {
       process.stderr.write(`${error.message}\n`);
@@ -47,12 +57,28 @@ async function main(): Promise<number> {
     process.stderr.write(`Cannot talk to ${args.baseUrl}: ${cause?.code ?? cause?.message ?? (error as Error).message}.\n`);
     return 2;
   }
-  process.stdout.write(formatFailures(report.failures));
-  process.stdout.write(formatCoverage(report.coverage));
+  process.stdout.write(formatReport(report));
   writeFileSync(args.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
   if (args.junit) writeFileSync(args.junit, toJUnit(report));
-  process.stdout.write(formatSummary(report));
-  return report.failures.length === 0 ? 0 : 1;
+  return report.conforms ? 0 : 1;
+}
+
+/**
+ * The profiles of the run, with --only, --operation and --profile checked against what exists:
+ * a typo is an error, never a green run over nothing. A sentence when something is unknown.
+ */
+function select(args: ContractArgs, document: LoadedDocument): { profiles: Profile[] } | string {
+  const names = args.profiles ?? (args.spec === undefined ? ['petstore'] : []);
+  const unknownProfile = names.filter((name) => name !== 'none' && !PROFILES[name]);
+  if (unknownProfile.length) return `Unknown profile ${unknownProfile.join(', ')}; the profiles are: ${Object.keys(PROFILES).join(', ')} (or none).`;
+  const profiles = names.filter((name) => name !== 'none').map((name) => PROFILES[name]);
+  const checks = [...checkRegistry(profiles).keys()];
+  const unknownCheck = args.only?.filter((id) => !checks.includes(id)) ?? [];
+  if (unknownCheck.length) return `Unknown check ${unknownCheck.join(', ')}; the checks are: ${checks.join(', ')}.`;
+  const ids = buildOperations(document.api).map((op) => op.id);
+  const unknownOperation = args.operations?.filter((id) => !ids.includes(id)) ?? [];
+  if (unknownOperation.length) return `Unknown operation ${unknownOperation.join(', ')}; the document's operations are: ${ids.join(', ')}.`;
+  return { profiles };
 }
 
 main().then(

@@ -10,16 +10,17 @@ import type { LoadedDocument } from '../src/document/load-document.js';
 import type { SchemaObject } from '../src/document/schema.js';
 import { createGenerator } from '../src/generate/from-schema.js';
 import { buildOperations } from '../src/operations/build-operations.js';
-import { inferCollections, type Collection, type CrudAction } from '../src/operations/infer-collections.js';
+import { inferCollections, mergedProperties, type Collection, type CrudAction } from '../src/operations/infer-collections.js';
 import type { Operation } from '../src/operations/operation.js';
 import { serverBasePath } from '../src/routing/server-base-path.js';
 import { createAjv } from '../src/validation/ajv-instance.js';
 import { schemaCompiler } from '../src/validation/compile-schema.js';
 import { SchemaConverter } from '../src/validation/to-json-schema.js';
 import { createResponseChecker } from '../src/validation/validate-response.js';
-import type { Case, CheckId, Exchange, Expectation, Failure } from './case.js';
-import { CHECKS } from './checks/index.js';
-import type { CheckContext } from './checks/check.js';
+import type { Case, CheckId, Exchange, Expectation, Finding, Intent } from './case.js';
+import type { Check, CheckContext, Verdict } from './checks/check.js';
+import { reproOf } from './repro.js';
+import { Results } from './results.js';
 
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -40,6 +41,9 @@ export interface ContractOptions {
   fetch?: Fetch;
 }
 
+/** The checks a run applies: each id with its functions (a profile may add functions to an id) and what it applies to. */
+export type CheckRegistry = Map<CheckId, { functions: Check[]; scope: string }>;
+
 export interface RequestSpec {
   label: string;
   params?: Record<string, unknown>;
@@ -51,19 +55,26 @@ export interface RequestSpec {
   /** Leave out the credentials the document asks for (or replace them through `headers`). */
   anonymous?: boolean;
   expect?: Expectation;
+  /** Why it is sent (default: inferred from `anonymous` and `expect`; see Intent). */
+  intent?: Intent;
 }
 
 export class ContractContext {
   readonly operations: Operation[];
   readonly collections: Collection[];
-  readonly failures: Failure[] = [];
   readonly exchanges: Exchange[] = [];
+  readonly results: Results;
+  /** Every check id the run knows (built-in and from its profiles), selected or not. */
+  readonly checkIds: CheckId[];
   /** Statuses received per operation id, for the coverage table. */
   readonly received = new Map<string, Set<number>>();
   readonly generate: (schema: SchemaObject, hints?: { propertyName?: string; collection?: string }) => unknown;
   readonly faker: Faker;
   private readonly bindings: ReturnType<typeof inferCollections>['bindings'];
-  private readonly created: Array<{ collection: Collection; key: unknown }> = [];
+  /** Every record a request of the suite created, oldest first: by collection and key, or only by its Location. */
+  private readonly created: Array<{ collection?: Collection; key?: unknown; location?: string }> = [];
+  /** Records created that the clean-up could not delete (no DELETE for them, or it was refused). */
+  readonly leftBehind: string[] = [];
   private readonly checkContext: CheckContext;
   /** The validator of a request schema (compiled once per schema), or undefined when Ajv refuses it. */
   readonly requestValidator: (schema: SchemaObject) => ValidateFunction | undefined;
@@ -72,9 +83,17 @@ export class ContractContext {
   private readonly fetch: Fetch;
   private readonly baseUrl: string;
 
-  constructor(readonly options: ContractOptions) {
+  constructor(
+    readonly options: ContractOptions,
+    private readonly checks: CheckRegistry,
+  ) {
+    this.checkIds = [...checks.keys()];
     const { document } = options;
     this.operations = buildOperations(document.api);
+    this.results = new Results(
+      [...checks.keys()].filter((id) => this.selected(id)),
+      this.operations.filter((op) => this.inScope(op)),
+    );
     ({ collections: this.collections, bindings: this.bindings } = inferCollections(this.operations));
     this.ajv = createAjv(document.dialect);
     this.converter = new SchemaConverter(document.api, this.ajv, document.dialect);
@@ -83,8 +102,7 @@ export class ContractContext {
     const problems = new WeakMap<Exchange, ReturnType<typeof checkResponse>>();
     this.checkContext = {
       checkResponse,
-      errorShape: usesErrorShape(document.api),
-      createsRecord: (op) => this.bindings.get(op.id)?.action === 'create',
+      declaresHeader: (ex, name) => Object.keys(declaredResponse(ex)?.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase()),
       problems: (ex) => {
         if (!problems.has(ex)) problems.set(ex, checkResponse(ex.case.operation, ex));
         return problems.get(ex)!;
@@ -101,6 +119,21 @@ export class ContractContext {
     return !this.options.only || this.options.only.includes(check);
   }
 
+  /** The operations the run judges (all, or those named with --operation). */
+  inScope(op: Operation): boolean {
+    return !this.options.operations || this.options.operations.includes(op.id);
+  }
+
+  /** What a check applies to (the reason it judged nothing for an operation outside its scope). */
+  scopeOf(check: CheckId): string {
+    return this.checks.get(check)?.scope ?? 'no request of the run fell in its scope for this operation';
+  }
+
+  /** Says why a check did not judge an operation (shown when nothing else judged it). */
+  skip(checks: CheckId | CheckId[], op: Operation, reason: string): void {
+    for (const check of Array.isArray(checks) ? checks : [checks]) this.results.skip(check, op.id, reason);
+  }
+
   operation(collection: Collection, action: CrudAction): Operation | undefined {
     return this.operations.find((op) => this.bindings.get(op.id)?.collection === collection && this.bindings.get(op.id)?.action === action);
   }
@@ -112,13 +145,16 @@ export class ContractContext {
   /** Sends one request of an operation and runs every selected check on the exchange. */
   async request(op: Operation, spec: RequestSpec): Promise<Exchange> {
     const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(spec.params?.[name] ?? '')));
-    const headers: Record<string, string> = { ...(spec.anonymous ? {} : this.credentials(op)), ...spec.headers };
+    const credentials = spec.anonymous ? { headers: {}, query: '' } : this.credentials(op);
+    const headers: Record<string, string> = { ...credentials.headers, ...spec.headers };
+    const query = [spec.query, credentials.query].filter(Boolean).join('&');
     let body = spec.rawBody;
     if (body === undefined && spec.body !== undefined) {
       body = JSON.stringify(spec.body);
       headers['Content-Type'] ??= 'application/json';
     }
-    const c: Case = { operation: op, method: op.method.toUpperCase(), path: `${path}${spec.query ? `?${spec.query}` : ''}`, headers, body, label: spec.label, expect: spec.expect };
+    const intent = spec.intent ?? (spec.anonymous ? 'unauthenticated' : spec.expect?.status && spec.expect.status.every((s) => s >= 300) ? 'invalid' : 'valid');
+    const c: Case = { operation: op, method: op.method.toUpperCase(), path: `${path}${query ? `?${query}` : ''}`, headers, body, label: spec.label, intent, expect: spec.expect };
     return this.send(c);
   }
 
@@ -141,51 +177,134 @@ export class ContractContext {
     return exchange;
   }
 
+  /** Runs every selected check on an exchange: a pass, its findings, or nothing when it does not apply. Clean-up is not judged. */
   private evaluate(exchange: Exchange): void {
     const op = exchange.case.operation;
-    if (this.options.operations && !this.options.operations.includes(op.id)) return;
-    for (const [id, check] of Object.entries(CHECKS) as Array<[CheckId, (typeof CHECKS)[CheckId]]>) {
+    if (!this.inScope(op) || exchange.case.intent === 'cleanup') return;
+    for (const [id, { functions }] of this.checks) {
       if (!this.selected(id)) continue;
-      const verdict = check(this.checkContext, exchange);
-      if (verdict) {
-        this.failures.push({ check: id, operation: `${op.method.toUpperCase()} ${op.path}`, operationId: op.id, request: `${exchange.case.method} ${exchange.case.path}`, label: exchange.case.label, ...verdict });
+      let applied = false;
+      const verdicts: Verdict[] = [];
+      for (const check of functions) {
+        const found = check(this.checkContext, exchange);
+        if (!found) continue;
+        applied = true;
+        verdicts.push(...found);
       }
+      if (!applied) continue;
+      if (verdicts.length === 0) this.results.pass(id, op.id);
+      for (const verdict of verdicts) this.results.find(this.finding(id, exchange, verdict));
     }
+  }
+
+  private finding(check: CheckId, exchange: Exchange, verdict: Verdict): Finding {
+    const c = exchange.case;
+    return {
+      check,
+      kind: verdict.kind ?? 'failure',
+      operation: `${c.operation.method.toUpperCase()} ${c.operation.path}`,
+      operationId: c.operation.id,
+      received: verdict.received,
+      documented: verdict.documented,
+      label: c.label,
+      request: `${c.method} ${c.path}`,
+      response: `${exchange.status} ${exchange.text.slice(0, 200)}`.trim(),
+      repro: reproOf(c, this.baseUrl, this.options.token),
+    };
   }
 
   /** Records a failure found across several exchanges (no single response shows it). */
   fail(op: Operation, check: CheckId, label: string, received: string, documented: string): void {
-    if (!this.selected(check) || (this.options.operations && !this.options.operations.includes(op.id))) return;
-    this.failures.push({ check, operation: `${op.method.toUpperCase()} ${op.path}`, operationId: op.id, request: `${op.method.toUpperCase()} ${op.path}`, label, received, documented });
+    if (!this.selected(check) || !this.inScope(op)) return;
+    this.results.find({ check, kind: 'failure', operation: `${op.method.toUpperCase()} ${op.path}`, operationId: op.id, request: `${op.method.toUpperCase()} ${op.path}`, label, received, documented });
   }
 
-  /** Every record a create answered with is deleted again at the end, whatever the case was. */
+  /** Records a pass found across several exchanges. */
+  passed(op: Operation, check: CheckId): void {
+    if (this.selected(check) && this.inScope(op)) this.results.pass(check, op.id);
+  }
+
+  /**
+   * Every record a request created is deleted again at the end, whatever the case was: a 201 (or
+   * the success of a create the document describes) names it by its key or its `Location`, even
+   * when the operation is not one the suite recognised as a create.
+   */
   private remember(exchange: Exchange): void {
+    if (exchange.case.intent === 'cleanup' || exchange.status >= 300) return;
     const binding = this.bindings.get(exchange.case.operation.id);
-    if (binding?.action !== 'create' || exchange.status >= 300) return;
-    const key = (exchange.json as Record<string, unknown> | undefined)?.[binding.collection.keyProperty] ?? lastSegment(exchange.headers.get('location'));
-    if (key !== undefined) this.created.push({ collection: binding.collection, key });
+    const isCreate = binding?.action === 'create';
+    if (!isCreate && exchange.status !== 201) return;
+    const location = exchange.headers.get('location') ?? undefined;
+    const body = exchange.json as Record<string, unknown> | undefined;
+    const collection = isCreate ? binding!.collection : this.collections.find((c) => c.itemPath === exchange.case.operation.path && exchange.case.method === 'PUT');
+    const key = collection ? (body?.[collection.keyProperty] ?? (isCreate ? lastSegment(location ?? null) : undefined) ?? this.pathKey(exchange, collection)) : undefined;
+    if (key === undefined && !location) return;
+    if (this.created.some((c) => c.collection === collection && c.key !== undefined && String(c.key) === String(key))) return;
+    this.created.push({ collection, key, location });
   }
 
-  /** Deletes what the suite created, newest first (orders before the pets they point at). */
+  /** The key of the record an item request named in its path (`/pets/7` -> 7). */
+  private pathKey(exchange: Exchange, collection: Collection): unknown {
+    const template = exchange.case.operation.path.split('/');
+    const actual = exchange.case.path.split('?')[0].split('/');
+    const at = template.indexOf(`{${collection.keyParam}}`);
+    return at >= 0 ? decodeURIComponent(actual[at] ?? '') : undefined;
+  }
+
+  /** True when the suite created this record (or the record it belongs to: the inventory item of its own pet). */
+  isOwn(collection: Collection, key: unknown): boolean {
+    if (key === undefined || key === null) return false;
+    if (this.created.some((c) => c.collection === collection && String(c.key) === String(key))) return true;
+    const parent = collection.references.find((r) => r.property === collection.keyProperty && r.collection !== collection.name);
+    const parentCollection = parent && this.collections.find((c) => c.name === parent.collection);
+    return parentCollection ? this.isOwn(parentCollection, key) : false;
+  }
+
+  /** Deletes what the suite created, newest first (orders before the pets they point at); what it cannot delete is reported. */
   async cleanUp(): Promise<void> {
-    for (const { collection, key } of this.created.splice(0).reverse()) {
-      const remove = this.operation(collection, 'delete');
-      if (remove) await this.request(remove, { label: 'clean-up', params: { [collection.keyParam]: key } });
+    for (const { collection, key, location } of this.created.splice(0).reverse()) {
+      const target = collection && key !== undefined ? { op: this.operation(collection, 'delete'), params: { [collection.keyParam]: key } } : this.deleteFor(location);
+      const what = location ?? `${collection?.name} ${String(key)}`;
+      if (!target?.op) {
+        this.leftBehind.push(`${what} (the document has no DELETE for it)`);
+        continue;
+      }
+      const exchange = await this.request(target.op, { label: 'clean-up', params: target.params, intent: 'cleanup' });
+      if (exchange.status >= 300 && exchange.status !== 404) this.leftBehind.push(`${what} (its DELETE answered ${exchange.status})`);
     }
   }
 
-  /** Credentials for an operation's first security alternative, made of the token. */
-  credentials(op: Operation): Record<string, string> {
-    const token = this.options.token ?? '';
+  /** The DELETE operation whose path matches a Location (segment by segment), with its path parameters. */
+  private deleteFor(location: string | undefined): { op: Operation; params: Record<string, unknown> } | undefined {
+    if (!location) return undefined;
+    const pathname = new URL(location, 'http://location.invalid').pathname;
+    const segments = (pathname.startsWith(this.basePath) ? pathname.slice(this.basePath.length) : pathname).split('/');
+    for (const op of this.operations.filter((o) => o.method === 'delete')) {
+      const template = op.path.split('/');
+      if (template.length !== segments.length) continue;
+      const params: Record<string, unknown> = {};
+      const matches = template.every((part, i) => {
+        const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+        if (name) params[name] = decodeURIComponent(segments[i]);
+        return name ? segments[i] !== '' : part === segments[i];
+      });
+      if (matches) return { op, params };
+    }
+    return undefined;
+  }
+
+  /** Credentials for an operation's first security alternative, made of the token: headers, and a query string for an apiKey in the query. */
+  credentials(op: Operation, token = this.options.token ?? ''): { headers: Record<string, string>; query: string } {
     const headers: Record<string, string> = {};
+    const query: string[] = [];
     for (const { scheme } of op.security[0] ?? []) {
       if (scheme.type === 'apiKey' && scheme.in === 'header') headers[scheme.name] = token;
-      else if (scheme.type === 'apiKey' && scheme.in === 'cookie') headers.Cookie = `${scheme.name}=${token}`;
+      else if (scheme.type === 'apiKey' && scheme.in === 'query') query.push(`${encodeURIComponent(scheme.name)}=${encodeURIComponent(token)}`);
+      else if (scheme.type === 'apiKey' && scheme.in === 'cookie') headers.Cookie = [headers.Cookie, `${scheme.name}=${token}`].filter(Boolean).join('; ');
       else if (scheme.type === 'http' && /^basic$/i.test(scheme.scheme)) headers.Authorization = `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
       else if (scheme.type !== 'apiKey') headers.Authorization = `Bearer ${token}`;
     }
-    return headers;
+    return { headers, query: query.join('&') };
   }
 
   /** A body that satisfies the operation's JSON request schema, references pointing at `refs`. */
@@ -199,11 +318,21 @@ export class ContractContext {
     return this.validObject(op, schema, refs, overrides);
   }
 
+  /**
+   * Never a value the suite did not choose safely: `readOnly` properties are left out, and so is
+   * the record's key unless the schema requires it (then a create's key is checked free first, by
+   * createRecord; an update's is the key of the record it targets).
+   */
   private validObject(op: Operation, schema: SchemaObject, refs: Record<string, unknown>, overrides: Record<string, unknown>): Record<string, unknown> {
     const validate = this.requestValidator(schema);
+    const properties = mergedProperties(schema);
+    const required = new Set(requiredOf(schema));
+    const collection = this.binding(op)?.collection;
+    const unsafe = Object.keys(properties).filter((name) => properties[name]?.readOnly || (name === collection?.keyProperty && !required.has(name)));
     let body: Record<string, unknown> = {};
     for (let attempt = 0; attempt < 10; attempt++) {
-      body = { ...(this.generate(schema, { collection: this.binding(op)?.collection.name }) as Record<string, unknown>) };
+      body = { ...(this.generate(schema, { collection: collection?.name }) as Record<string, unknown>) };
+      for (const name of unsafe) delete body[name];
       for (const [property, value] of Object.entries(refs)) if (property in body || attempt > 4) body[property] = value;
       for (const [property, value] of Object.entries(refs)) if (value === undefined) delete body[property];
       Object.assign(body, overrides);
@@ -223,9 +352,14 @@ function lastSegment(location: string | null): string | undefined {
   return location ? decodeURIComponent(location.split('?')[0].split('/').pop() ?? '') || undefined : undefined;
 }
 
-/** The document's 4xx responses use an object with code, message and status. */
-function usesErrorShape(api: SchemaObject): boolean {
-  const error = api.components?.schemas?.Error;
-  const required: unknown[] = error?.required ?? [];
-  return ['code', 'message', 'status'].every((field) => required.includes(field));
+/** The response the document declares for an exchange's status (exact, range, or default). */
+function declaredResponse(ex: Exchange) {
+  const responses = ex.case.operation.responses;
+  const status = String(ex.status);
+  return responses.find((r) => r.status === status) ?? responses.find((r) => r.status.toUpperCase() === `${status[0]}XX`) ?? responses.find((r) => r.status === 'default');
+}
+
+/** The required properties of a schema, through allOf. */
+export function requiredOf(schema: SchemaObject): string[] {
+  return [...new Set<string>([...(schema.required ?? []), ...(schema.allOf ?? []).flatMap((part: SchemaObject) => requiredOf(part))])];
 }

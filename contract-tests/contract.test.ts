@@ -2,7 +2,8 @@
  * The contract suite against the mock, three ways: in-process, over a real socket against the
  * started CLI, and behind `prism proxy --errors` (Prism validating every request and response).
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,13 +11,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/server.js';
 import { petstore, petstoreDocument, ROOT } from '../src/test-support/petstore.js';
 import { startCli, startProcess, freePort } from '../src/test-support/processes.js';
-import { describeFailure } from './case.js';
+import { describeFinding } from './case.js';
 import { FAULTS } from './faults.js';
-import { formatCoverage, formatSummary } from './report/console.js';
-import { ContractSetupError, runContract } from './run-contract.js';
+import { formatReport } from './report/console.js';
+import { ContractSetupError, runContract, type RunOptions } from './run-contract.js';
+import { petstoreProfile } from './profiles/petstore.js';
 
 const document = await petstoreDocument();
 const TOKEN = 'petstore-demo-key';
+/** The suite as the CLI runs it on the bundled document: with the Petstore profile. */
+const petstoreRun = (options: Omit<RunOptions, 'document' | 'profiles'>) => runContract({ document, profiles: [petstoreProfile], ...options });
 const inProcess = (handler: (request: Request) => Promise<Response> | Response) => (url: string, init: RequestInit) => Promise.resolve(handler(new Request(url, init)));
 const stop: Array<() => unknown> = [];
 afterAll(async () => {
@@ -27,9 +31,9 @@ describe('the contract suite against the mock', () => {
   it('passes in-process, exercises every declared status but the sunset 410, and leaves no data behind', async () => {
     const mock = await petstore();
     const before = JSON.stringify(mock.store.counts());
-    const report = await runContract({ document, baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(mock.app.fetch) });
-    process.stdout.write(formatCoverage(report.coverage) + formatSummary(report));
-    expect(report.failures.map(describeFailure)).toEqual([]);
+    const report = await petstoreRun({ baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(mock.app.fetch) });
+    process.stdout.write(formatReport(report));
+    expect(report.failures.map(describeFinding)).toEqual([]);
     expect(report.requests).toBeGreaterThan(300);
     expect(report.coverage.filter((r) => !r.exercised).map((r) => `${r.operationId} ${r.status}`)).toEqual(['getPet 410']);
     expect(JSON.stringify(mock.store.counts())).toBe(before);
@@ -38,8 +42,8 @@ describe('the contract suite against the mock', () => {
   it('passes over a real socket against the started CLI', async () => {
     const cli = await startCli([]);
     stop.push(() => cli.child.kill('SIGKILL'));
-    const report = await runContract({ document, baseUrl: cli.url, token: TOKEN });
-    expect(report.failures.map(describeFailure)).toEqual([]);
+    const report = await petstoreRun({ baseUrl: cli.url, token: TOKEN });
+    expect(report.failures.map(describeFinding)).toEqual([]);
   });
 
   it('passes behind prism proxy --errors, and Prism reports no violation', async () => {
@@ -50,8 +54,8 @@ describe('the contract suite against the mock', () => {
     stop.push(() => prism.child.kill('SIGKILL'));
     // Prism refuses invalid requests itself, so only checks whose requests are valid go through it.
     const only = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance', 'response_headers_conformance', 'error_shape', 'unknown_resource', 'create_read_back', 'update_persists', 'list_contains_created', 'filter_conformance', 'pagination_conformance', 'use_after_delete', 'repeated_delete', 'referential_integrity', 'state_transitions'] as const;
-    const report = await runContract({ document, baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, only: [...only] });
-    expect(report.failures.map(describeFailure)).toEqual([]);
+    const report = await petstoreRun({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, only: [...only] });
+    expect(report.failures.map(describeFinding)).toEqual([]);
     expect(report.requests).toBeGreaterThan(100);
     expect(prism.output()).toMatch(/Forwarding "get" request/);
     expect(prism.output()).not.toMatch(/violation|Violation|✖/);
@@ -65,25 +69,25 @@ describe('the contract suite against the mock', () => {
     const port = await freePort();
     const prism = await startProcess(join(ROOT, 'node_modules/.bin/prism'), ['proxy', join(ROOT, 'spec/openapi.yaml'), upstream.url, '--errors', '--port', String(port), '--host', '127.0.0.1'], /Prism is listening/);
     stop.push(() => prism.child.kill('SIGKILL'));
-    const report = await runContract({ document, baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, only: ['not_a_server_error', 'response_schema_conformance'] });
+    const report = await petstoreRun({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, only: ['not_a_server_error', 'response_schema_conformance'] });
     expect(report.failures.length).toBeGreaterThan(0);
     expect(prism.output()).toMatch(/VIOLATIONS: Request\/Response not valid/);
   }, 60_000);
 
   it('stops, rather than passing, when the server refuses its token', async () => {
     const mock = await petstore();
-    await expect(runContract({ document, baseUrl: 'http://mock.test', token: 'wrong', fetch: inProcess(mock.app.fetch) })).rejects.toThrow(ContractSetupError);
+    await expect(petstoreRun({ baseUrl: 'http://mock.test', token: 'wrong', fetch: inProcess(mock.app.fetch) })).rejects.toThrow(ContractSetupError);
   });
 
   it('narrows to one check and one operation, and sends nothing that changes state with readOnly', async () => {
     const mock = await petstore();
     const requests: string[] = [];
     const spy = (r: Request) => (requests.push(r.method), mock.app.fetch(r));
-    const only = await runContract({ document, baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(spy), only: ['auth_enforced'], operations: ['listPets'] });
+    const only = await petstoreRun({ baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(spy), only: ['auth_enforced'], operations: ['listPets'] });
     expect(only.checks).toEqual(['auth_enforced']);
     expect(only.coverage.map((r) => r.operationId)).toEqual(['listPets', 'listPets', 'listPets']);
     requests.length = 0;
-    const readOnly = await runContract({ document, baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(spy), readOnly: true });
+    const readOnly = await petstoreRun({ baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(spy), readOnly: true });
     expect(readOnly.failures).toEqual([]);
     expect(new Set(requests)).toEqual(new Set(['GET']));
   });
@@ -98,13 +102,31 @@ describe('proof of strength: broken implementations', () => {
   for (const fault of FAULTS) {
     it(`catches ${fault.name} (${fault.breaks}) with ${fault.caughtBy}`, async () => {
       const mock = await petstore();
-      const report = await runContract({ document, baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(fault.wrap(mock)) });
+      const report = await petstoreRun({ baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(fault.wrap(mock)) });
       const caught = report.failures.filter((f) => f.check === fault.caughtBy);
       expect(caught.length, `${fault.name} was not caught by ${fault.caughtBy}; failures: ${report.failures.map((f) => f.check).join(', ') || 'none'}`).toBeGreaterThan(0);
-      expect(describeFailure(caught[0])).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \/\S*: received .+, documented .+/);
+      expect(describeFinding(caught[0])).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \/\S*: received .+, documented .+/);
       killed.push(fault.name);
     });
   }
+});
+
+describe('findings', () => {
+  it('carry a curl that sends the same request again, the token written as $TOKEN', async () => {
+    const mock = await petstore();
+    const upstream = await startServer({ fetch: FAULTS.find((f) => f.name === 'pet-without-name')!.wrap(mock) }, { port: 0, host: '127.0.0.1' });
+    stop.push(() => upstream.close());
+    const report = await petstoreRun({ baseUrl: upstream.url, token: TOKEN, only: ['response_schema_conformance'] });
+    const put = report.failures.find((f) => f.request.startsWith('PUT '))!;
+    expect(put.repro).toMatch(/^curl -sS -i -X PUT '.+' -H "Authorization: Bearer \$TOKEN" -H 'Content-Type: application\/json' --data-raw '\{.+\}'$/);
+    // A finding on data the suite did not create (the seeded pets of a list) reproduces after the run.
+    const finding = report.failures.find((f) => f.operationId === 'listPets')!;
+    expect(finding.repro).not.toContain(TOKEN);
+    const { stdout } = await promisify(execFile)('bash', ['-c', finding.repro!], { env: { ...process.env, TOKEN } });
+    expect(stdout).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(stdout).not.toMatch(/"name"/); // the fault again: a pet without its name
+    expect(finding.response).toMatch(/^200 \[\{"categoryId"/);
+  });
 });
 
 describe('npm run contract', () => {
@@ -123,7 +145,7 @@ describe('npm run contract', () => {
     const dir = mkdtempSync(join(tmpdir(), 'junit-'));
     const result = await run(['--base-url', cli.url, '--token', TOKEN, '--junit', join(dir, 'junit.xml'), '--coverage', join(dir, 'coverage.json')]);
     expect(result.code, result.out).toBe(0);
-    expect(result.out).toMatch(/PASS: the implementation conforms \(\d+ requests, 18 checks, [\d.]+ s\)/);
+    expect(result.out).toMatch(/PASS: the implementation conforms \(\d+ requests; 19 checks: 19 passed; [\d.]+ s\)/);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="contract" tests="\d+" failures="0"/);
     expect(JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8'))[0]).toEqual({ operationId: 'listPets', operation: 'GET /pets', status: '200', exercised: true });
   });
@@ -145,6 +167,8 @@ describe('npm run contract', () => {
     expect(await run(['--base-url', cli.url, '--token', 'wrong'])).toMatchObject({ code: 2, out: expect.stringMatching(/refused the credentials: GET \/pets answered 401/) });
     const nobody = await freePort();
     expect(await run(['--base-url', `http://127.0.0.1:${nobody}`, '--token', TOKEN])).toMatchObject({ code: 2, out: expect.stringMatching(new RegExp(`Cannot talk to http://127\\.0\\.0\\.1:${nobody}: ECONNREFUSED`)) });
-    expect(await run(['--base-url', cli.url, '--only', 'nope'])).toMatchObject({ code: 2, out: expect.stringMatching(/Unknown check nope/) });
+    expect(await run(['--base-url', cli.url, '--only', 'nope'])).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown check nope; the checks are: not_a_server_error, .*state_transitions\.\n$/) });
+    expect(await run(['--base-url', cli.url, '--operation', 'listPetz'])).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown operation listPetz; the document's operations are: listPets, /) });
+    expect(await run(['--base-url', cli.url, '--profile', 'petstor'])).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown profile petstor; the profiles are: petstore \(or none\)\.\n$/) });
   });
 });

@@ -4,19 +4,28 @@
  *
  * @example
  * const report = await runContract({ document, baseUrl: 'http://127.0.0.1:4010', token: 'petstore-demo-key' });
- * report.failures.length // 0 when the implementation conforms
+ * report.conforms // true when the implementation keeps every promise of the document
  */
-import { CHECK_IDS, type CheckId, type Failure } from './case.js';
+import type { CheckId, Finding } from './case.js';
+import { checkRegistry } from './checks/index.js';
 import { ContractContext, type ContractOptions } from './context.js';
 import { authPhase } from './phases/auth.js';
 import { examplesPhase } from './phases/examples.js';
 import { lifecyclePhase } from './phases/lifecycle.js';
 import { negativePhase } from './phases/negative.js';
 import { Targets, type Phase } from './phases/phase.js';
-import { isPetstore, petstorePhase, petstorePreparations } from './phases/petstore.js';
 import { unknownPhase } from './phases/unknown.js';
+import type { Profile } from './profiles/profile.js';
+import type { CheckOutcome } from './results.js';
 
-export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, petstorePhase];
+export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase];
+
+export interface RunOptions extends ContractOptions {
+  /** Profiles whose checks and phases are added (the CLI gives the Petstore's for the bundled document). */
+  profiles?: Profile[];
+  /** Gaps of the document fail the run too. */
+  strict?: boolean;
+}
 
 export interface CoverageRow {
   operationId: string;
@@ -26,11 +35,20 @@ export interface CoverageRow {
 }
 
 export interface ContractReport {
-  failures: Failure[];
+  /** Promises of the document the implementation broke. */
+  failures: Finding[];
+  /** What the document leaves open that the run ran into (fail the run only with `strict`). */
+  gaps: Finding[];
+  /** Every selected check x operation in scope: passed, failed, gaps, or skipped with the reasons. */
+  outcomes: CheckOutcome[];
   requests: number;
   durationMs: number;
   checks: CheckId[];
+  profiles: string[];
+  strict: boolean;
   coverage: CoverageRow[];
+  /** True when nothing failed (and, with `strict`, no gap was found). */
+  conforms: boolean;
 }
 
 /** The suite cannot judge a server that refuses its credentials: it stops instead of passing on 401s. */
@@ -47,34 +65,48 @@ async function checkCredentials(ctx: ContractContext): Promise<void> {
   }
 }
 
-export async function runContract(options: ContractOptions): Promise<ContractReport> {
+export async function runContract(options: RunOptions): Promise<ContractReport> {
   const started = performance.now();
-  const ctx = new ContractContext(options);
+  const profiles = options.profiles ?? [];
+  const ctx = new ContractContext(options, checkRegistry(profiles));
   await checkCredentials(ctx);
-  const targets = new Targets(ctx, isPetstore(ctx) ? petstorePreparations : {});
+  const preparations = Object.assign({}, ...profiles.map((p) => p.preparations ?? {}));
+  const targets = new Targets(ctx, preparations);
   try {
-    for (const phase of PHASES) {
-      if (options.readOnly && phase.changesState) continue;
+    for (const phase of [...PHASES, ...profiles.flatMap((p) => p.phases ?? [])]) {
       // A phase runs when it feeds a selected check; response-level checks judge all traffic sent.
       if (!phase.checks.some((id) => ctx.selected(id))) continue;
+      if (options.readOnly && phase.changesState) {
+        for (const op of ctx.operations) ctx.skip(phase.checks, op, '--read-only: its requests change state');
+        continue;
+      }
       await phase.run(ctx, targets);
     }
   } finally {
     if (!options.readOnly) await ctx.cleanUp();
   }
+  const findings = ctx.results.findings;
+  const failures = findings.filter((f) => f.kind === 'failure');
+  const gaps = findings.filter((f) => f.kind === 'gap');
+  const strict = options.strict ?? false;
   return {
-    failures: ctx.failures,
+    failures,
+    gaps,
+    outcomes: ctx.results.rows((check) => `not applicable: it ${ctx.scopeOf(check)}`),
     requests: ctx.exchanges.length,
     durationMs: performance.now() - started,
-    checks: CHECK_IDS.filter((id) => ctx.selected(id)),
+    checks: [...ctx.checkIds].filter((id) => ctx.selected(id)),
+    profiles: profiles.map((p) => p.name),
+    strict,
     coverage: coverage(ctx),
+    conforms: failures.length === 0 && (!strict || gaps.length === 0),
   };
 }
 
 /** Operation x declared status: was it received at least once? */
 function coverage(ctx: ContractContext): CoverageRow[] {
   return ctx.operations
-    .filter((op) => !ctx.options.operations || ctx.options.operations.includes(op.id))
+    .filter((op) => ctx.inScope(op))
     .flatMap((op) => {
       const received = [...(ctx.received.get(op.id) ?? [])];
       const explicit = new Set(op.responses.map((r) => r.status));

@@ -4,17 +4,18 @@
  * Each applies only to the cases that carry its id.
  */
 import type { CheckId } from '../case.js';
-import type { Check, Verdict } from './check.js';
+import type { Check } from './check.js';
 
 /** The generic judgement: the case's expected statuses, header and body test. */
-function judge(id: CheckId): Check {
+export function judge(id: CheckId): Check {
   return (_ctx, ex) => {
     const expect = ex.case.expect;
     if (!expect || expect.check !== id) return undefined;
-    if (expect.status && !expect.status.includes(ex.status)) return { received: `${ex.status} for ${ex.case.label}`, documented: expect.documented };
-    if (expect.header && !ex.headers.get(expect.header)) return { received: `${ex.status} without ${expect.header} for ${ex.case.label}`, documented: expect.documented };
+    const kind = expect.kind ?? 'failure';
+    if (expect.status && !expect.status.includes(ex.status)) return [{ received: `${ex.status} for ${ex.case.label}`, documented: expect.documented, kind }];
+    if (expect.header && !ex.headers.get(expect.header)) return [{ received: `${ex.status} without ${expect.header} for ${ex.case.label}`, documented: expect.documented, kind }];
     const wrong = expect.body?.(ex.json, ex);
-    return wrong ? ({ received: `${ex.status} ${wrong}`, documented: expect.documented } satisfies Verdict) : undefined;
+    return wrong ? [{ received: `${ex.status} ${wrong}`, documented: expect.documented, kind }] : [];
   };
 }
 
@@ -38,8 +39,4 @@ export const pagination_conformance: Check = judge('pagination_conformance');
 export const use_after_delete: Check = judge('use_after_delete');
 /** Deleting a deleted record gives 404. */
 export const repeated_delete: Check = judge('repeated_delete');
-/** References between records hold: no record points at a missing one, nothing in use is deleted. */
-export const referential_integrity: Check = judge('referential_integrity');
-/** The documented transitions of state (stock, statuses) happen, and forbidden ones are refused. */
-export const state_transitions: Check = judge('state_transitions');
 

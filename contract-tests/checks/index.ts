@@ -1,31 +1,54 @@
 /**
- * Every check by id, in the order they are reported.
+ * The built-in checks by id, in the order they are reported, and the registry a run uses: the
+ * built-ins plus what its profiles add (new ids, or more functions under an existing id).
  */
 import { RESPONSE_CHECK_IDS, type CheckId } from '../case.js';
+import type { CheckRegistry } from '../context.js';
+import type { Profile } from '../profiles/profile.js';
 import type { Check } from './check.js';
 import * as expectations from './expectation-checks.js';
 import * as responses from './response-checks.js';
 
-export const CHECKS: Record<CheckId, Check> = {
-  not_a_server_error: responses.not_a_server_error,
-  status_code_conformance: responses.status_code_conformance,
-  content_type_conformance: responses.content_type_conformance,
-  response_schema_conformance: responses.response_schema_conformance,
-  response_headers_conformance: responses.response_headers_conformance,
-  error_shape: responses.error_shape,
-  auth_enforced: expectations.auth_enforced,
-  negative_data_rejection: expectations.negative_data_rejection,
-  unknown_resource: expectations.unknown_resource,
-  create_read_back: expectations.create_read_back,
-  update_persists: expectations.update_persists,
-  list_contains_created: expectations.list_contains_created,
-  filter_conformance: expectations.filter_conformance,
-  pagination_conformance: expectations.pagination_conformance,
-  use_after_delete: expectations.use_after_delete,
-  repeated_delete: expectations.repeated_delete,
-  referential_integrity: expectations.referential_integrity,
-  state_transitions: expectations.state_transitions,
+/** A check, with what it applies to: shown as the reason when it judged nothing for an operation. */
+export interface CheckDefinition {
+  check: Check;
+  /** `applies to lists with filters declared as query parameters` */
+  scope: string;
+}
+
+const ALL = 'applies to every response';
+
+export const BUILT_IN_CHECKS: Record<CheckId, CheckDefinition> = {
+  not_a_server_error: { check: responses.not_a_server_error, scope: ALL },
+  status_code_conformance: { check: responses.status_code_conformance, scope: ALL },
+  content_type_conformance: { check: responses.content_type_conformance, scope: ALL },
+  response_schema_conformance: { check: responses.response_schema_conformance, scope: 'applies to success and redirect responses' },
+  response_headers_conformance: { check: responses.response_headers_conformance, scope: ALL },
+  error_shape: { check: responses.error_shape, scope: 'applies to error responses (4xx, 5xx)' },
+  positive_data_acceptance: { check: responses.positive_data_acceptance, scope: 'applies to valid requests that must succeed (a delete is judged by use_after_delete)' },
+  auth_enforced: { check: expectations.auth_enforced, scope: 'applies to operations that require credentials' },
+  negative_data_rejection: { check: expectations.negative_data_rejection, scope: 'applies to operations with input the suite can break' },
+  unknown_resource: { check: expectations.unknown_resource, scope: 'applies to operations on one record that declare 404' },
+  create_read_back: { check: expectations.create_read_back, scope: 'applies to the read of a record the suite created' },
+  update_persists: { check: expectations.update_persists, scope: 'applies to updates (PUT, PATCH) of the suite\'s records and the reads after them' },
+  list_contains_created: { check: expectations.list_contains_created, scope: 'applies to the list of a collection the suite created a record in' },
+  filter_conformance: { check: expectations.filter_conformance, scope: 'applies to lists with filters declared as query parameters' },
+  pagination_conformance: { check: expectations.pagination_conformance, scope: 'applies to lists with paging parameters the suite recognises' },
+  use_after_delete: { check: expectations.use_after_delete, scope: 'applies to the delete of a record the suite created and the read after it' },
+  repeated_delete: { check: expectations.repeated_delete, scope: 'applies to the delete of a record the suite created' },
 };
 
 /** Checks that apply to every response, whatever the case. */
 export const RESPONSE_CHECKS: CheckId[] = [...RESPONSE_CHECK_IDS];
+
+/** Each check id with its functions and scope: the built-ins, then what the profiles add. */
+export function checkRegistry(profiles: Profile[] = []): CheckRegistry {
+  const registry: CheckRegistry = new Map(Object.entries(BUILT_IN_CHECKS).map(([id, { check, scope }]) => [id, { functions: [check], scope }]));
+  for (const profile of profiles) {
+    for (const [id, { check, scope }] of Object.entries(profile.checks ?? {})) {
+      const known = registry.get(id);
+      registry.set(id, { functions: [...(known?.functions ?? []), check], scope: known?.scope ?? scope ?? `a check of the ${profile.name} profile` });
+    }
+  }
+  return registry;
+}

@@ -1,7 +1,9 @@
 /**
- * auth_enforced: every secured operation, asked without credentials, with an unknown key and
- * with another scheme, answers 401 with a WWW-Authenticate challenge. Mutating operations are
- * aimed at a missing record, so a server that ignores auth harms nothing (and answers 404, not 401).
+ * auth_enforced: every secured operation, asked without credentials and with an unknown key (and,
+ * for a bearer scheme, with another scheme), refuses with 401 or 403, whichever the document
+ * declares; a 401 for an HTTP scheme carries a WWW-Authenticate challenge (RFC 9110 11.6.1).
+ * Mutating operations are aimed at a key no record has, so a server that ignores auth harms
+ * nothing (and answers 404, not 401).
  */
 import type { Operation } from '../../src/operations/operation.js';
 import type { ContractContext } from '../context.js';
@@ -9,25 +11,22 @@ import type { Phase } from './phase.js';
 import { isItemOperation, pathParams, requiredQuery } from './phase.js';
 import { missingKey } from './records.js';
 
-function variants(op: Operation): Array<{ label: string; headers: Record<string, string> }> {
-  const bearer = op.security[0]?.some(({ scheme }) => scheme.type !== 'apiKey' && !/^basic$/i.test(String(scheme.scheme)));
+const UNKNOWN_KEY = 'contract-suite-unknown-key';
+
+function variants(ctx: ContractContext, op: Operation): Array<{ label: string; headers: Record<string, string>; query: string }> {
+  const unknown = ctx.credentials(op, UNKNOWN_KEY);
   const list = [
-    { label: 'no credentials', headers: {} },
-    { label: 'an unknown key', headers: unknownKey(op) },
+    { label: 'no credentials', headers: {}, query: '' },
+    { label: 'an unknown key', ...unknown },
   ];
-  if (bearer) list.push({ label: 'another scheme (Basic)', headers: { Authorization: `Basic ${Buffer.from('contract:suite').toString('base64')}` } });
+  if (bearer(op)) list.push({ label: 'another scheme (Basic)', headers: { Authorization: `Basic ${Buffer.from('contract:suite').toString('base64')}` }, query: '' });
   return list;
 }
 
-function unknownKey(op: Operation): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const { scheme } of op.security[0] ?? []) {
-    if (scheme.type === 'apiKey' && scheme.in === 'header') headers[scheme.name] = 'contract-suite-unknown-key';
-    else if (scheme.type !== 'apiKey') headers.Authorization = /^basic$/i.test(String(scheme.scheme)) ? `Basic ${Buffer.from('unknown:unknown').toString('base64')}` : 'Bearer contract-suite-unknown-key';
-  }
-  return headers;
-}
+const bearer = (op: Operation) => op.security[0]?.some(({ scheme }) => scheme.type !== 'apiKey' && !/^basic$/i.test(String(scheme.scheme)));
+const httpScheme = (op: Operation) => op.security[0]?.some(({ scheme }) => scheme.type === 'http');
 
+/** Every alternative needs credentials (an empty alternative, `{}`, makes them optional). */
 function secured(op: Operation): boolean {
   return op.security.length > 0 && op.security.every((alternative) => alternative.length > 0);
 }
@@ -37,21 +36,41 @@ export const authPhase: Phase = {
   checks: ['auth_enforced'],
   changesState: false,
   async run(ctx: ContractContext, targets) {
-    for (const op of ctx.operations.filter(secured)) {
+    for (const op of ctx.operations) {
+      if (!secured(op)) {
+        ctx.skip('auth_enforced', op, op.security.length ? 'its security is optional (an empty alternative)' : 'the operation declares no security');
+        continue;
+      }
       const safe = op.method === 'get' || op.method === 'head';
-      if (ctx.options.readOnly && !safe) continue;
+      if (ctx.options.readOnly && !safe) {
+        ctx.skip('auth_enforced', op, '--read-only: the request would change state if the server let it through');
+        continue;
+      }
       const collection = ctx.collections.find((c) => c.itemPath === op.path);
       const params = safe || !isItemOperation(ctx, op) ? await targets.params(op) : pathParams(ctx, op, { [collection!.keyParam]: missingKey(ctx, collection!) });
-      if (!params) continue;
-      for (const variant of variants(op)) {
+      if (!params) {
+        ctx.skip('auth_enforced', op, 'no record to aim at');
+        continue;
+      }
+      // Refused is 401 or 403; which of them the document declares is status_code_conformance's business.
+      const declared = op.responses.map((r) => Number(r.status)).filter((s) => s === 401 || s === 403);
+      const statuses = [401, 403];
+      const challenge = httpScheme(op);
+      for (const variant of variants(ctx, op)) {
         await ctx.request(op, {
           label: variant.label,
           params,
-          query: requiredQuery(ctx, op),
+          query: [requiredQuery(ctx, op), variant.query].filter(Boolean).join('&'),
           body: ctx.validBody(op),
           anonymous: true,
           headers: variant.headers,
-          expect: { check: 'auth_enforced', status: [401], header: 'WWW-Authenticate', documented: `401 with WWW-Authenticate for ${variant.label}` },
+          intent: 'unauthenticated',
+          expect: {
+            check: 'auth_enforced',
+            status: statuses,
+            documented: `${declared.length ? declared.join(' or ') : '401 or 403'}${challenge ? ' (a 401 with WWW-Authenticate)' : ''} for ${variant.label}`,
+            body: (_body, ex) => (challenge && ex.status === 401 && !ex.headers.get('www-authenticate') ? 'without WWW-Authenticate' : undefined),
+          },
         });
       }
     }

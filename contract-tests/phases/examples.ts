@@ -1,10 +1,11 @@
 /**
  * Valid requests to every operation the other phases do not already cover: every GET, and
  * (unless read-only) updates of the suite's own records and operations no collection explains.
+ * A change is only ever aimed at a record the suite created: with none, the operation is skipped.
  */
 import { RESPONSE_CHECKS } from '../checks/index.js';
 import type { Phase } from './phase.js';
-import { requiredQuery } from './phase.js';
+import { ownTarget, requiredQuery, validBodyFor } from './phase.js';
 
 export const examplesPhase: Phase = {
   name: 'examples',
@@ -16,8 +17,15 @@ export const examplesPhase: Phase = {
       const safe = op.method === 'get' || op.method === 'head';
       if (!safe && (ctx.options.readOnly || action === 'create' || action === 'delete' || op.method === 'delete')) continue;
       const params = await targets.params(op);
-      if (!params) continue;
-      await ctx.request(op, { label: 'a valid request', params, query: requiredQuery(ctx, op), body: ctx.validBody(op) });
+      if (!params) {
+        ctx.skip(RESPONSE_CHECKS, op, 'no record to aim a valid request at');
+        continue;
+      }
+      if (!safe && !ownTarget(ctx, op, params)) {
+        ctx.skip(RESPONSE_CHECKS, op, 'the record it would change is not one the suite created');
+        continue;
+      }
+      await ctx.request(op, { label: 'a valid request', params, query: requiredQuery(ctx, op), body: await validBodyFor(ctx, targets, op) });
     }
   },
 };

@@ -1,18 +1,29 @@
 /**
- * negative_data_rejection: for every operation, each way its input can be wrong gets 400.
+ * negative_data_rejection: for every operation, each way its input can be wrong is refused.
  * Body: not JSON, no Content-Type, a required field missing, a wrong type, a value outside the
- * enum, a number or a length out of bounds. Parameters: wrong type, out of bounds, outside the enum.
- * Each case breaks exactly one rule of an otherwise valid request, aimed at the suite's own record.
+ * enum, a number or a length out of bounds, a size over the limit the document states.
+ * Parameters: wrong type, out of bounds, outside the enum. Each case breaks exactly one rule of
+ * an otherwise valid request (its references point at records that exist), aimed at the suite's
+ * own record.
+ *
+ * Any 4xx is a refusal (whether the document declares that status is status_code_conformance's
+ * business: an undeclared one is a gap of the document). Accepting the input is a failure when
+ * the operation declares a client error that fits the fault (400 or 422; 404 too for a path
+ * parameter; 415 for the media type; 413 for the size), and a gap when it declares none.
  */
 import type { SchemaObject } from '../../src/document/schema.js';
 import { mergedProperties } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
-import type { ContractContext } from '../context.js';
+import { requiredOf, type ContractContext } from '../context.js';
 import type { Phase } from './phase.js';
-import { requiredQuery } from './phase.js';
+import { ownTarget, requiredQuery, validBodyFor } from './phase.js';
+
+const BAD_INPUT = [400, 422];
 
 interface Mutation {
   label: string;
+  /** The client errors that fit this fault. */
+  fits: number[];
   body?: unknown;
   rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
@@ -37,38 +48,40 @@ function outOfBounds(schema: SchemaObject): Array<{ rule: string; value: unknown
   return found;
 }
 
-function requiredOf(schema: SchemaObject): string[] {
-  return [...new Set<string>([...(schema.required ?? []), ...(schema.allOf ?? []).flatMap((part: SchemaObject) => requiredOf(part))])];
-}
 
-/** A body one byte over the document's `x-max-body-bytes`, for operations that declare 413. */
-function oversized(ctx: ContractContext, op: Operation): Mutation[] {
+/**
+ * A valid body padded one byte over the size the document states (`x-max-body-bytes`), for
+ * operations that declare 413: the padding is a field the schema does not declare, so only the
+ * size is wrong (none when the body schema forbids other fields).
+ */
+function oversized(ctx: ContractContext, op: Operation, valid: Record<string, unknown> | undefined, schema: SchemaObject): Mutation[] {
   const limit = Number(ctx.options.document.api['x-max-body-bytes']);
-  if (!op.requestBody || !Number.isInteger(limit) || !op.responses.some((r) => r.status === '413')) return [];
-  const text = `{"padding":"${'x'.repeat(Math.max(0, limit - 13))}"}`;
-  return [{ label: `a body of ${text.length} bytes, over the limit of ${limit}`, rawBody: text, headers: { 'Content-Type': 'application/json' } }];
+  if (!valid || typeof valid !== 'object' || Array.isArray(valid) || !Number.isInteger(limit) || !op.responses.some((r) => r.status === '413')) return [];
+  if (schema.additionalProperties === false) return [];
+  const base = JSON.stringify({ ...valid, contractSuitePadding: '' });
+  const text = JSON.stringify({ ...valid, contractSuitePadding: 'x'.repeat(Math.max(0, limit + 1 - Buffer.byteLength(base))) });
+  return [{ label: `a valid body of ${Buffer.byteLength(text)} bytes, over the limit of ${limit}`, fits: [413], rawBody: text, headers: { 'Content-Type': 'application/json' } }];
 }
 
-function bodyMutations(ctx: ContractContext, op: Operation): Mutation[] {
-  const valid = ctx.validBody(op);
+function bodyMutations(valid: Record<string, unknown> | undefined, op: Operation): Mutation[] {
   const media = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/i.test(m));
   if (!valid || !media) return [];
   const schema = op.requestBody!.content[media].schema ?? {};
   const properties = Object.entries(mergedProperties(schema)).filter(([, s]) => s && !s.readOnly);
   const mutations: Mutation[] = [
-    { label: 'a body that is not JSON', rawBody: '{"truncated": ', headers: { 'Content-Type': 'application/json' } },
-    { label: 'a body without Content-Type', rawBody: new TextEncoder().encode(JSON.stringify(valid)) },
+    { label: 'a body that is not JSON', fits: BAD_INPUT, rawBody: '{"truncated": ', headers: { 'Content-Type': 'application/json' } },
+    { label: 'a body without Content-Type', fits: [...BAD_INPUT, 415], rawBody: new TextEncoder().encode(JSON.stringify(valid)) },
   ];
   const required = requiredOf(schema)[0];
-  if (required) mutations.push({ label: `body.${required} missing (required)`, body: omit(valid, required) });
+  if (required) mutations.push({ label: `body.${required} missing (required)`, fits: BAD_INPUT, body: omit(valid, required) });
   const typed = properties.find(([, s]) => wrongType(s) !== undefined);
-  if (typed) mutations.push({ label: `body.${typed[0]} of the wrong type`, body: { ...valid, [typed[0]]: wrongType(typed[1]) } });
+  if (typed) mutations.push({ label: `body.${typed[0]} of the wrong type`, fits: BAD_INPUT, body: { ...valid, [typed[0]]: wrongType(typed[1]) } });
   const enumerated = properties.find(([, s]) => Array.isArray(s.enum) && typeOf(s) === 'string');
-  if (enumerated) mutations.push({ label: `body.${enumerated[0]} outside its enum`, body: { ...valid, [enumerated[0]]: 'not-in-the-enum' } });
+  if (enumerated) mutations.push({ label: `body.${enumerated[0]} outside its enum`, fits: BAD_INPUT, body: { ...valid, [enumerated[0]]: 'not-in-the-enum' } });
   const numeric = properties.map(([name, s]) => ({ name, bounds: outOfBounds(s).filter((b) => typeof b.value === 'number') })).find((p) => p.bounds.length);
-  if (numeric) mutations.push({ label: `body.${numeric.name} beyond its ${numeric.bounds[0].rule}`, body: { ...valid, [numeric.name]: numeric.bounds[0].value } });
+  if (numeric) mutations.push({ label: `body.${numeric.name} beyond its ${numeric.bounds[0].rule}`, fits: BAD_INPUT, body: { ...valid, [numeric.name]: numeric.bounds[0].value } });
   const textual = properties.map(([name, s]) => ({ name, bounds: outOfBounds(s).filter((b) => typeof b.value === 'string') })).find((p) => p.bounds.length);
-  if (textual) mutations.push({ label: `body.${textual.name} beyond its ${textual.bounds[0].rule}`, body: { ...valid, [textual.name]: textual.bounds[0].value } });
+  if (textual) mutations.push({ label: `body.${textual.name} beyond its ${textual.bounds[0].rule}`, fits: BAD_INPUT, body: { ...valid, [textual.name]: textual.bounds[0].value } });
   return mutations;
 }
 
@@ -82,19 +95,12 @@ function parameterMutations(ctx: ContractContext, op: Operation, params: Record<
     for (const bound of outOfBounds(schema)) values.push({ label: `beyond its ${bound.rule}`, value: bound.value });
     if (Array.isArray(schema.enum) && typeOf(schema) === 'string') values.push({ label: 'outside its enum', value: 'not-in-the-enum' });
     for (const { label, value } of values) {
-      if (p.in === 'path') mutations.push({ label: `path.${p.name} ${label}`, params: { ...params, [p.name]: value } });
-      if (p.in === 'query') mutations.push({ label: `query.${p.name} ${label}`, query: [base, `${encodeURIComponent(p.name)}=${encodeURIComponent(String(value))}`].filter(Boolean).join('&') });
-      if (p.in === 'header') mutations.push({ label: `header.${p.name} ${label}`, headers: { [p.name]: String(value) } });
+      if (p.in === 'path') mutations.push({ label: `path.${p.name} ${label}`, fits: [...BAD_INPUT, 404], params: { ...params, [p.name]: value } });
+      if (p.in === 'query') mutations.push({ label: `query.${p.name} ${label}`, fits: BAD_INPUT, query: [base, `${encodeURIComponent(p.name)}=${encodeURIComponent(String(value))}`].filter(Boolean).join('&') });
+      if (p.in === 'header') mutations.push({ label: `header.${p.name} ${label}`, fits: BAD_INPUT, headers: { [p.name]: String(value) } });
     }
   }
   return mutations;
-}
-
-/** 400 where the operation declares it; otherwise any 4xx it declares (a document may use 422). */
-function rejectionStatuses(op: Operation): number[] {
-  const declared = op.responses.map((r) => Number(r.status)).filter((s) => s >= 400 && s < 500 && s !== 401 && s !== 403 && s !== 404);
-  if (declared.includes(400)) return [400];
-  return declared.length ? declared : Array.from({ length: 100 }, (_, i) => 400 + i);
 }
 
 function omit(body: Record<string, unknown>, key: string): Record<string, unknown> {
@@ -103,18 +109,36 @@ function omit(body: Record<string, unknown>, key: string): Record<string, unknow
   return copy;
 }
 
+/** Every client error: which of them the document declares is status_code_conformance's business. */
+const REFUSED = Array.from({ length: 100 }, (_, i) => 400 + i);
+
 export const negativePhase: Phase = {
   name: 'negative data',
   checks: ['negative_data_rejection'],
   changesState: false,
   async run(ctx, targets) {
     for (const op of ctx.operations) {
-      if (ctx.options.readOnly && op.method !== 'get') continue;
+      if (ctx.options.readOnly && op.method !== 'get') {
+        ctx.skip('negative_data_rejection', op, '--read-only: the request would change state if the server accepted it');
+        continue;
+      }
       const params = await targets.params(op);
-      if (!params) continue;
-      const valid = ctx.validBody(op);
-      const rejection = rejectionStatuses(op);
-      for (const mutation of [...bodyMutations(ctx, op), ...parameterMutations(ctx, op, params)]) {
+      if (!params) {
+        ctx.skip('negative_data_rejection', op, 'no record to aim at');
+        continue;
+      }
+      if (op.method !== 'get' && op.method !== 'head' && !ownTarget(ctx, op, params)) {
+        ctx.skip('negative_data_rejection', op, 'the record it aims at is not one the suite created (a server that accepted the bad input would change it)');
+        continue;
+      }
+      const valid = await validBodyFor(ctx, targets, op);
+      const media = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/i.test(m));
+      const schema = media ? (op.requestBody!.content[media].schema ?? {}) : {};
+      const mutations = [...bodyMutations(valid, op), ...parameterMutations(ctx, op, params), ...oversized(ctx, op, valid, schema)];
+      if (mutations.length === 0) ctx.skip('negative_data_rejection', op, 'it takes no input the suite can break (no JSON body, no constrained parameter)');
+      const declared = op.responses.map((r) => Number(r.status));
+      for (const mutation of mutations) {
+        const fitting = mutation.fits.filter((s) => declared.includes(s));
         await ctx.request(op, {
           label: mutation.label,
           params: mutation.params ?? params,
@@ -122,16 +146,13 @@ export const negativePhase: Phase = {
           body: mutation.rawBody === undefined ? (mutation.body ?? valid) : undefined,
           rawBody: mutation.rawBody,
           headers: mutation.headers,
-          expect: { check: 'negative_data_rejection', status: rejection, documented: `${rejection.length === 1 ? rejection[0] : 'a declared 4xx'} for ${mutation.label}` },
-        });
-      }
-      for (const mutation of oversized(ctx, op)) {
-        await ctx.request(op, {
-          label: mutation.label,
-          params,
-          rawBody: mutation.rawBody,
-          headers: mutation.headers,
-          expect: { check: 'negative_data_rejection', status: [413], documented: `413 for ${mutation.label}` },
+          intent: 'invalid',
+          expect: {
+            check: 'negative_data_rejection',
+            status: REFUSED,
+            kind: fitting.length ? 'failure' : 'gap',
+            documented: fitting.length ? `${fitting.join(' or ')} for ${mutation.label}` : `a refusal of ${mutation.label} (the operation declares none of ${mutation.fits.join(', ')})`,
+          },
         });
       }
     }

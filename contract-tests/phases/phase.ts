@@ -5,7 +5,7 @@ import type { Collection } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
 import type { CheckId } from '../case.js';
 import type { ContractContext } from '../context.js';
-import { listedRecord, someRecord, type CreatePreparation } from './records.js';
+import { listedRecord, recordParams, someRecord, type CreatePreparation } from './records.js';
 
 export interface Phase {
   name: string;
@@ -40,10 +40,35 @@ export class Targets {
     const collection = binding?.collection ?? this.ctx.collections.find((c) => c.itemPath === op.path);
     if (collection && op.path === collection.itemPath) {
       const record = await this.record(collection);
-      return record ? { [collection.keyParam]: record[collection.keyProperty] } : undefined;
+      return record ? recordParams(collection, record) : undefined;
     }
     return pathParams(this.ctx, op);
   }
+}
+
+/**
+ * A valid body for an operation whose references point at records that exist (the targets of
+ * their collections), so a refusal is about what a case breaks, not about a dangling reference.
+ */
+export async function validBodyFor(ctx: ContractContext, targets: Targets, op: Operation): Promise<Record<string, unknown> | undefined> {
+  const collection = ctx.binding(op)?.collection;
+  const refs: Record<string, unknown> = {};
+  for (const reference of collection?.references ?? []) {
+    const target = ctx.collections.find((c) => c.name === reference.collection);
+    if (!target || target === collection || reference.property === collection?.keyProperty) continue;
+    const record = await targets.record(target);
+    if (record) refs[reference.property] = record[target.keyProperty];
+  }
+  return ctx.validBody(op, refs);
+}
+
+/**
+ * True when the path of an item operation names a record the suite created (a change may be
+ * aimed at it), or when the operation names no record of a collection the suite knows.
+ */
+export function ownTarget(ctx: ContractContext, op: Operation, params: Record<string, unknown>): boolean {
+  const collection = ctx.collections.find((c) => c.itemPath === op.path);
+  return !collection || ctx.isOwn(collection, params[collection.keyParam]);
 }
 
 /** Every path parameter of an operation, generated valid, then the given ones on top. */

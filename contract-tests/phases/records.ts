@@ -3,7 +3,9 @@
  * first), or found through the list when the suite must not change anything.
  */
 import type { Collection } from '../../src/operations/infer-collections.js';
+import type { Operation } from '../../src/operations/operation.js';
 import type { ContractContext } from '../context.js';
+import { pathParams } from './phase.js';
 
 type Row = Record<string, unknown>;
 
@@ -23,9 +25,32 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
   }
   Object.assign(overrides, { ...(await prepare[collection.name]?.(ctx)), ...overrides });
   const body = ctx.validBody(create, refs, overrides);
-  const params = scopeParams(collection);
+  const params = scopeParams(ctx, collection, create);
+  if (body && typeof body === 'object' && body[collection.keyProperty] !== undefined && !(await isFree(ctx, collection, body[collection.keyProperty]))) return undefined;
   const exchange = await ctx.request(create, { label: `create a ${collection.name} record`, params, body });
-  return exchange.status < 300 && exchange.json && typeof exchange.json === 'object' ? (exchange.json as Row) : undefined;
+  if (exchange.status >= 300 || !exchange.json || typeof exchange.json !== 'object') return undefined;
+  const record = exchange.json as Row;
+  scopes.set(record, params);
+  return record;
+}
+
+/** The path parameters a created record of a nested collection lives under (`vaultUuid` of `/vaults/{vaultUuid}/items`). */
+const scopes = new WeakMap<Row, Row>();
+
+/** The path parameters of an item operation on a record: its parents' keys and its own. */
+export function recordParams(collection: Collection, record: Row): Row {
+  return { ...scopes.get(record), [collection.keyParam]: record[collection.keyProperty] };
+}
+
+/**
+ * A key the client must choose is used only once a read says no record has it (404): a server
+ * that upserts would otherwise overwrite someone else's record. Without a read, it is not used.
+ */
+async function isFree(ctx: ContractContext, collection: Collection, key: unknown): Promise<boolean> {
+  const read = ctx.operation(collection, 'read');
+  if (!read) return false;
+  const exchange = await ctx.request(read, { label: `check that ${collection.keyProperty} ${String(key)} is free before choosing it`, params: { [collection.keyParam]: key }, intent: 'unknown' });
+  return exchange.status === 404;
 }
 
 /** A record to point at: a fresh one where the API allows creating, else the first listed. */
@@ -71,7 +96,7 @@ export function missingKey(ctx: ContractContext, collection: Collection): unknow
   return ctx.generate(schema, { propertyName: collection.keyProperty });
 }
 
-function scopeParams(collection: Collection): Row {
-  // Nested collections need their parent's key; the suite does not create those chains yet.
-  return Object.fromEntries(collection.scopeParams.map((p) => [p, 'unknown']));
+/** The parent keys of a nested collection: values that fit the parameters' schemas (the suite does not create parent chains yet). */
+function scopeParams(ctx: ContractContext, collection: Collection, op: Operation): Row {
+  return pathParams(ctx, op, {});
 }

@@ -10,17 +10,28 @@ export const unknownPhase: Phase = {
   checks: ['unknown_resource'],
   changesState: false,
   async run(ctx) {
-    for (const collection of ctx.collections) {
-      for (const op of ctx.operations.filter((o) => o.path === collection.itemPath && o.responses.some((r) => r.status === '404'))) {
-        if (ctx.options.readOnly && op.method !== 'get') continue;
-        const key = missingKey(ctx, collection);
-        await ctx.request(op, {
-          label: `${collection.keyParam} ${String(key)}, which no record has`,
-          params: pathParams(ctx, op, { [collection.keyParam]: key }),
-          body: ctx.validBody(op),
-          expect: { check: 'unknown_resource', status: [404], documented: `404 for a ${collection.keyParam} no record has` },
-        });
+    for (const op of ctx.operations) {
+      const collection = ctx.collections.find((c) => c.itemPath === op.path);
+      if (!collection) {
+        ctx.skip('unknown_resource', op, 'not an operation on one record of a collection the suite recognised');
+        continue;
       }
+      if (!op.responses.some((r) => r.status === '404')) {
+        ctx.skip('unknown_resource', op, 'the operation declares no 404');
+        continue;
+      }
+      if (ctx.options.readOnly && op.method !== 'get') {
+        ctx.skip('unknown_resource', op, '--read-only: the request would change state if the record existed');
+        continue;
+      }
+      const key = missingKey(ctx, collection);
+      await ctx.request(op, {
+        label: `${collection.keyParam} ${String(key)}, which no record has`,
+        params: pathParams(ctx, op, { [collection.keyParam]: key }),
+        body: ctx.validBody(op),
+        intent: 'unknown',
+        expect: { check: 'unknown_resource', status: [404], documented: `404 for a ${collection.keyParam} no record has` },
+      });
     }
   },
 };

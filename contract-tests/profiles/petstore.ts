@@ -1,18 +1,23 @@
 /**
- * The Petstore's own business rules, written by hand from the document's descriptions:
- * references between records (422, 409) and the stock and status transitions of orders.
- * Runs only against the Petstore document (every operation it names must exist).
+ * The Petstore profile: what the bundled document states in prose, written by hand as checks and
+ * a phase registered like any other. References between records (422, 409), the stock and status
+ * transitions of orders, `Error.status` equal to the HTTP status, and the `Link` of the deprecated
+ * operation. On for the bundled document; for another, only with --profile petstore, and then its
+ * phase runs only if the document has every operation it names.
  */
 import type { CheckId } from '../case.js';
+import type { Check } from '../checks/check.js';
+import { judge } from '../checks/expectation-checks.js';
 import type { ContractContext } from '../context.js';
-import type { Phase } from './phase.js';
-import type { CreatePreparation } from './records.js';
+import type { Phase } from '../phases/phase.js';
+import type { CreatePreparation } from '../phases/records.js';
+import type { Profile } from './profile.js';
 
-const OPERATIONS = ['createPet', 'updatePet', 'deletePet', 'createCategory', 'deleteCategory', 'placeOrder', 'updateOrder', 'deleteOrder', 'listPets', 'getInventoryItem', 'updateInventoryItem'];
+const OPERATIONS = ['createPet', 'replacePet', 'updatePet', 'deletePet', 'createCategory', 'deleteCategory', 'placeOrder', 'updateOrder', 'deleteOrder', 'listPets', 'getInventoryItem', 'updateInventoryItem'];
 
 type Row = Record<string, unknown>;
 
-export function isPetstore(ctx: ContractContext): boolean {
+function isPetstore(ctx: ContractContext): boolean {
   const ids = new Set(ctx.operations.map((op) => op.id));
   return OPERATIONS.every((id) => ids.has(id));
 }
@@ -27,7 +32,7 @@ const field = (name: string, expected: unknown) => (body: unknown) => {
 function steps(ctx: ContractContext) {
   const op = (id: string) => ctx.operations.find((o) => o.id === id)!;
   const send = (id: string, label: string, params: Row, body?: unknown, check?: CheckId, status?: number[], documented?: string, expectBody?: (b: unknown) => string | undefined) =>
-    ctx.request(op(id), { label, params, body, expect: check && { check, status, documented: documented ?? `${status?.join(' or ')} for ${label}`, body: expectBody } });
+    ctx.request(op(id), { label, params, body, expect: check ? { check, status, documented: documented ?? `${status?.join(' or ')} for ${label}`, body: expectBody } : undefined });
   return {
     async category(): Promise<Row> {
       return (await send('createCategory', 'a category for a scenario', {}, { name: 'Scenario' })).json as Row;
@@ -59,7 +64,7 @@ function steps(ctx: ContractContext) {
 }
 
 /** The lifecycle of orders needs a pet with stock: prepared here. */
-export const petstorePreparations: Record<string, CreatePreparation> = {
+const preparations: Record<string, CreatePreparation> = {
   async orders(ctx) {
     const s = steps(ctx);
     const pet = await s.pet(5, (await s.category()).id);
@@ -69,12 +74,17 @@ export const petstorePreparations: Record<string, CreatePreparation> = {
   'orders:merge': async () => ({ complete: true }),
 };
 
-export const petstorePhase: Phase = {
+const RULE_CHECKS = ['referential_integrity', 'state_transitions'];
+
+const rulesPhase: Phase = {
   name: 'petstore rules',
-  checks: ['referential_integrity', 'state_transitions'],
+  checks: RULE_CHECKS,
   changesState: true,
   async run(ctx) {
-    if (!isPetstore(ctx)) return;
+    if (!isPetstore(ctx)) {
+      for (const op of ctx.operations) ctx.skip(RULE_CHECKS, op, `the Petstore profile needs the operations ${OPERATIONS.join(', ')}; this document lacks some`);
+      return;
+    }
     const s = steps(ctx);
     const missing = 9_007_199_254_740_000;
 
@@ -85,6 +95,7 @@ export const petstorePhase: Phase = {
     const member = await s.pet(0, category.id);
     await s.send('deleteCategory', 'delete a category that a pet uses', { categoryId: category.id }, undefined, 'referential_integrity', [409], '409 CATEGORY_IN_USE', field('code', 'CATEGORY_IN_USE'));
     await s.send('updatePet', 'move the pet to a category that does not exist', { petId: member.id }, { categoryId: missing }, 'referential_integrity', [422], '422 CATEGORY_NOT_FOUND');
+    await s.send('replacePet', 'replace the pet with one in a category that does not exist', { petId: member.id }, { name: 'Scenario', categoryId: missing }, 'referential_integrity', [422], '422 CATEGORY_NOT_FOUND');
 
     // A pet's status set directly shows on its inventory item too.
     await s.send('updatePet', 'take the pet off sale', { petId: member.id }, { status: 'sold' }, 'state_transitions', [200], '200 for a status set directly', field('status', 'sold'));
@@ -122,4 +133,32 @@ export const petstorePhase: Phase = {
     await s.expectStock(other.id, 1, 'after its open order was deleted');
     await s.expectStatus(other.id, 'available', 'after its open order was deleted');
   },
+};
+
+/** "`status` (always equal to the HTTP status)": the document's description of `Error`. */
+const errorStatus: Check = (_ctx, ex) => {
+  if (ex.status < 400) return undefined;
+  const body = ex.json as Row | undefined;
+  if (!body || typeof body !== 'object' || !('status' in body)) return undefined;
+  return body.status === ex.status ? [] : [{ received: `${ex.status} with Error.status = ${JSON.stringify(body.status)}`, documented: `Error.status equal to the HTTP status ${ex.status}` }];
+};
+
+/** The deprecated operation's `Link` points at the migration notes with rel="deprecation sunset" (its declared header's description). */
+const deprecationLink: Check = (ctx, ex) => {
+  if (!ex.case.operation.deprecated || ex.status >= 300 || !ctx.declaresHeader(ex, 'Link')) return undefined;
+  const link = ex.headers.get('link') ?? '';
+  return /rel="?[^"]*\b(deprecation|sunset)\b/.test(link) ? [] : [{ received: `${ex.status} with Link: ${link || '(none)'}`, documented: 'a Link with rel="deprecation" or rel="sunset" (RFC 9745, RFC 8594)' }];
+};
+
+export const petstoreProfile: Profile = {
+  name: 'petstore',
+  description: 'the rules the Petstore document states in prose: references, stock and pet status, Error.status, the deprecation Link',
+  checks: {
+    referential_integrity: { check: judge('referential_integrity'), scope: 'applies to the requests of the Petstore\'s reference rules (categories, pets, orders)' },
+    state_transitions: { check: judge('state_transitions'), scope: 'applies to the requests of the Petstore\'s stock and status rules' },
+    error_shape: { check: errorStatus },
+    response_headers_conformance: { check: deprecationLink },
+  },
+  phases: [rulesPhase],
+  preparations,
 };

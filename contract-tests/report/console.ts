@@ -1,27 +1,59 @@
 /**
- * The report a person reads: failures grouped by operation and check, the coverage table, a summary.
+ * The report a person reads: per check, how many operations passed, failed, showed gaps or were
+ * skipped; then every failure once (with how often it was seen and a curl that reproduces it);
+ * then the document's gaps; then what was skipped and why; then the coverage table and a verdict.
  */
-import { describeFailure, type Failure } from '../case.js';
+import { describeFinding, type Finding } from '../case.js';
+import { verdictOf, type CheckOutcome } from '../results.js';
 import type { ContractReport, CoverageRow } from '../run-contract.js';
 
-export function formatFailures(failures: Failure[]): string {
-  if (failures.length === 0) return '';
-  const lines: string[] = [];
-  const byOperation = new Map<string, Failure[]>();
-  for (const f of failures) byOperation.set(`${f.operation} (${f.operationId})`, [...(byOperation.get(`${f.operation} (${f.operationId})`) ?? []), f]);
-  for (const [operation, list] of byOperation) {
-    lines.push(`✗ ${operation}`);
-    for (const f of list) {
-      lines.push(`    [${f.check}] ${describeFailure(f)}`);
-      lines.push(`        case: ${f.label}; request: ${f.request}`);
+/** Per check: `status_code_conformance   18 passed, 1 with gaps`. */
+export function formatChecks(outcomes: CheckOutcome[]): string {
+  const byCheck = group(outcomes, (o) => o.check);
+  const width = Math.max(...[...byCheck.keys()].map((k) => k.length), 5);
+  const lines = ['check'.padEnd(width) + '  operations'];
+  for (const [check, rows] of byCheck) {
+    const counts = { passed: 0, failed: 0, gaps: 0, skipped: 0 };
+    for (const row of rows) counts[verdictOf(row)]++;
+    const parts = [counts.failed && `${counts.failed} failed`, counts.gaps && `${counts.gaps} with gaps`, counts.passed && `${counts.passed} passed`, counts.skipped && `${counts.skipped} skipped`].filter(Boolean);
+    lines.push(`${counts.failed ? '✗' : counts.passed || counts.gaps ? '✓' : '·'} ${check.padEnd(width)}  ${parts.join(', ')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Each distinct finding once, grouped by operation, with its count, the case, the response and a repro. */
+export function formatFindings(findings: Finding[], title: string, mark: string): string {
+  if (findings.length === 0) return '';
+  const distinct = group(findings, (f) => `${f.operationId}\u0000${f.check}\u0000${describeFinding(f)}`);
+  const byOperation = group([...distinct.values()], (list) => `${list[0].operation} (${list[0].operationId})`);
+  const lines = [`${title}: ${distinct.size} distinct (${findings.length} in all)`];
+  for (const [operation, lists] of byOperation) {
+    lines.push(`${mark} ${operation}`);
+    for (const list of lists) {
+      const [f] = list;
+      lines.push(`    [${f.check}] ${describeFinding(f)}${list.length > 1 ? ` (${list.length} times)` : ''}`);
+      lines.push(`        case: ${f.label}; request: ${f.request}${f.response ? `; response: ${f.response.slice(0, 120)}` : ''}`);
+      if (f.repro) lines.push(`        repro: ${f.repro}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** What was skipped, grouped by check and reason: `auth_enforced: the operation declares no security (3): listX, getX, ...`. */
+export function formatSkipped(outcomes: CheckOutcome[]): string {
+  const skipped = outcomes.filter((o) => verdictOf(o) === 'skipped');
+  if (skipped.length === 0) return '';
+  const lines = [`Skipped (not counted as passed): ${skipped.length} check x operation pairs`];
+  for (const [check, rows] of group(skipped, (o) => o.check)) {
+    for (const [reason, list] of group(rows, (o) => o.skipped.join('; '))) {
+      lines.push(`  · ${check}: ${reason} (${list.length}): ${list.map((o) => o.operationId).join(', ')}`);
     }
   }
   return `${lines.join('\n')}\n`;
 }
 
 export function formatCoverage(rows: CoverageRow[]): string {
-  const byOperation = new Map<string, CoverageRow[]>();
-  for (const row of rows) byOperation.set(row.operation, [...(byOperation.get(row.operation) ?? []), row]);
+  const byOperation = group(rows, (r) => r.operation);
   const width = Math.max(...[...byOperation.keys()].map((k) => k.length), 9);
   const lines = [`${'operation'.padEnd(width)}  declared statuses (✓ exercised, · not)`];
   for (const [operation, list] of byOperation) lines.push(`${operation.padEnd(width)}  ${list.map((r) => `${r.exercised ? '✓' : '·'}${r.status}`).join(' ')}`);
@@ -30,7 +62,39 @@ export function formatCoverage(rows: CoverageRow[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** `PASS: the implementation conforms (327 requests; checks: 15 passed, 2 skipped; 1 gap of the document; 0.6 s)` */
 export function formatSummary(report: ContractReport): string {
-  const verdict = report.failures.length === 0 ? 'PASS: the implementation conforms' : `FAIL: ${report.failures.length} failure(s) in ${new Set(report.failures.map((f) => f.check)).size} check(s)`;
-  return `${verdict} (${report.requests} requests, ${report.checks.length} checks, ${(report.durationMs / 1000).toFixed(1)} s)\n`;
+  const byCheck = group(report.outcomes, (o) => o.check);
+  const counts = { passed: 0, failed: 0, gaps: 0, skipped: 0 };
+  for (const rows of byCheck.values()) {
+    const verdicts = rows.map(verdictOf);
+    counts[verdicts.includes('failed') ? 'failed' : verdicts.includes('gaps') ? 'gaps' : verdicts.includes('passed') ? 'passed' : 'skipped']++;
+  }
+  const checks = [counts.failed && `${counts.failed} failed`, counts.gaps && `${counts.gaps} with gaps`, counts.passed && `${counts.passed} passed`, counts.skipped && `${counts.skipped} skipped entirely`].filter(Boolean).join(', ');
+  const gaps = report.gaps.length ? `; ${report.gaps.length} gap(s) of the document${report.strict ? ' (--strict: they fail the run)' : ''}` : '';
+  const verdict = report.conforms
+    ? 'PASS: the implementation conforms'
+    : report.failures.length
+      ? `FAIL: ${report.failures.length} failure(s) in ${new Set(report.failures.map((f) => f.check)).size} check(s)`
+      : 'FAIL: the document has gaps (--strict)';
+  return `${verdict} (${report.requests} requests; ${byCheck.size} checks: ${checks}${gaps}; ${(report.durationMs / 1000).toFixed(1)} s)\n`;
+}
+
+export function formatReport(report: ContractReport): string {
+  return [
+    formatChecks(report.outcomes),
+    formatFindings(report.failures, 'Failures', '✗'),
+    formatFindings(report.gaps, `Gaps of the document (not failures${report.strict ? '; --strict makes them fail' : ' unless --strict'})`, '!'),
+    formatSkipped(report.outcomes),
+    formatCoverage(report.coverage),
+    formatSummary(report),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+function group<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
 }

@@ -1,28 +1,61 @@
 /**
- * JUnit XML for CI: one test suite per check, one test case per operation it judged.
+ * JUnit XML for CI: one test suite per check, one test case per operation. A check that did not
+ * run for an operation is `<skipped>` with the reason, never a pass; the document's gaps are test
+ * cases of their own, skipped (failures with --strict).
  */
-import type { Failure } from '../case.js';
-import { describeFailure } from '../case.js';
+import { describeFinding, type Finding } from '../case.js';
+import { verdictOf } from '../results.js';
 import type { ContractReport } from '../run-contract.js';
 
 const escape = (text: string) => text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
+/** Distinct findings, each with the case, the response and the repro of its first occurrence. */
+function details(findings: Finding[]): string {
+  const seen = new Map<string, Finding>();
+  for (const f of findings) if (!seen.has(describeFinding(f))) seen.set(describeFinding(f), f);
+  return [...seen.values()].map((f) => `${describeFinding(f)}\ncase: ${f.label}\nrequest: ${f.request}${f.response ? `\nresponse: ${f.response}` : ''}${f.repro ? `\nrepro: ${f.repro}` : ''}`).join('\n\n');
+}
+
 export function toJUnit(report: ContractReport): string {
-  const operations = [...new Set(report.coverage.map((r) => `${r.operation} (${r.operationId})`))];
+  let tests = 0;
+  let failures = 0;
+  let skipped = 0;
   const suites = report.checks.map((check) => {
-    const failed = report.failures.filter((f) => f.check === check);
-    const byOperation = new Map<string, Failure[]>();
-    for (const f of failed) byOperation.set(`${f.operation} (${f.operationId})`, [...(byOperation.get(`${f.operation} (${f.operationId})`) ?? []), f]);
-    const names = [...new Set([...operations, ...byOperation.keys()])];
-    const cases = names.map((name) => {
-      const failures = byOperation.get(name) ?? [];
-      const body = failures
-        .map((f) => `      <failure message="${escape(describeFailure(f))}" type="${check}">${escape(`case: ${f.label}\nrequest: ${f.request}`)}</failure>`)
-        .join('\n');
-      return failures.length ? `    <testcase classname="${check}" name="${escape(name)}">\n${body}\n    </testcase>` : `    <testcase classname="${check}" name="${escape(name)}"/>`;
-    });
-    return `  <testsuite name="${check}" tests="${names.length}" failures="${byOperation.size}">\n${cases.join('\n')}\n  </testsuite>`;
+    const rows = report.outcomes.filter((o) => o.check === check);
+    const cases: string[] = [];
+    let suiteFailures = 0;
+    let suiteSkipped = 0;
+    for (const row of rows) {
+      const name = escape(`${row.operation} (${row.operationId})`);
+      const mine = (list: Finding[]) => list.filter((f) => f.check === check && f.operationId === row.operationId);
+      const failed = mine(report.failures);
+      const gaps = mine(report.gaps);
+      const verdict = verdictOf(row);
+      if (failed.length) {
+        suiteFailures++;
+        cases.push(`    <testcase classname="${check}" name="${name}">\n      <failure message="${escape(describeFinding(failed[0]))}" type="${check}">${escape(details(failed))}</failure>\n    </testcase>`);
+      } else if (verdict === 'skipped') {
+        suiteSkipped++;
+        cases.push(`    <testcase classname="${check}" name="${name}">\n      <skipped message="${escape(row.skipped.join('; '))}"/>\n    </testcase>`);
+      } else if (row.passed) {
+        cases.push(`    <testcase classname="${check}" name="${name}"/>`);
+      }
+      if (gaps.length) {
+        const gapName = escape(`${row.operation} (${row.operationId}): document gap`);
+        const message = escape(`document gap: ${describeFinding(gaps[0])}`);
+        if (report.strict) {
+          suiteFailures++;
+          cases.push(`    <testcase classname="${check}" name="${gapName}">\n      <failure message="${message}" type="document_gap">${escape(details(gaps))}</failure>\n    </testcase>`);
+        } else {
+          suiteSkipped++;
+          cases.push(`    <testcase classname="${check}" name="${gapName}">\n      <skipped message="${message}"/>\n    </testcase>`);
+        }
+      }
+    }
+    tests += cases.length;
+    failures += suiteFailures;
+    skipped += suiteSkipped;
+    return `  <testsuite name="${check}" tests="${cases.length}" failures="${suiteFailures}" skipped="${suiteSkipped}">\n${cases.join('\n')}\n  </testsuite>`;
   });
-  const failed = report.checks.reduce((n, check) => n + new Set(report.failures.filter((f) => f.check === check).map((f) => f.operationId)).size, 0);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract" tests="${report.checks.length * operations.length}" failures="${failed}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

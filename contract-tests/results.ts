@@ -1,0 +1,74 @@
+/**
+ * What the run knows for every check x operation: how many exchanges passed it, what it found
+ * (failures and gaps), and when nothing judged it, why (a reason given by the phase that left it
+ * out, or that no request of the run fell in its scope). Nothing that did not run counts as passed.
+ */
+import type { Finding } from './case.js';
+
+export interface CheckOutcome {
+  check: string;
+  operationId: string;
+  /** `GET /pets/{petId}` */
+  operation: string;
+  /** Exchanges the check judged and found right. */
+  passed: number;
+  failed: number;
+  gaps: number;
+  /** Why it did not run for this operation; empty when it ran. */
+  skipped: string[];
+}
+
+export type Verdict = 'passed' | 'failed' | 'gaps' | 'skipped';
+
+export function verdictOf(outcome: CheckOutcome): Verdict {
+  if (outcome.failed) return 'failed';
+  if (outcome.gaps) return 'gaps';
+  return outcome.passed ? 'passed' : 'skipped';
+}
+
+export class Results {
+  private readonly outcomes = new Map<string, CheckOutcome>();
+  readonly findings: Finding[] = [];
+
+  constructor(
+    checks: string[],
+    operations: Array<{ id: string; method: string; path: string }>,
+  ) {
+    for (const check of checks) {
+      for (const op of operations) {
+        this.outcomes.set(`${check}\u0000${op.id}`, { check, operationId: op.id, operation: `${op.method.toUpperCase()} ${op.path}`, passed: 0, failed: 0, gaps: 0, skipped: [] });
+      }
+    }
+  }
+
+  private outcome(check: string, operationId: string): CheckOutcome | undefined {
+    return this.outcomes.get(`${check}\u0000${operationId}`);
+  }
+
+  pass(check: string, operationId: string): void {
+    const outcome = this.outcome(check, operationId);
+    if (outcome) outcome.passed++;
+  }
+
+  find(finding: Finding): void {
+    const outcome = this.outcome(finding.check, finding.operationId);
+    if (!outcome) return;
+    if (finding.kind === 'gap') outcome.gaps++;
+    else outcome.failed++;
+    this.findings.push(finding);
+  }
+
+  /** Says why a check did not judge an operation (kept only if nothing judged it in the end). */
+  skip(check: string, operationId: string, reason: string): void {
+    const outcome = this.outcome(check, operationId);
+    if (outcome && !outcome.skipped.includes(reason)) outcome.skipped.push(reason);
+  }
+
+  /** Every check x operation, those nothing judged with a reason (the default one if no phase gave any). */
+  rows(defaultReason: (check: string) => string): CheckOutcome[] {
+    return [...this.outcomes.values()].map((o) => {
+      const judged = o.passed + o.failed + o.gaps > 0;
+      return { ...o, skipped: judged ? [] : o.skipped.length ? o.skipped : [defaultReason(o.check)] };
+    });
+  }
+}
