@@ -251,6 +251,11 @@ export class ContractContext {
     return at >= 0 ? decodeURIComponent(actual[at] ?? '') : undefined;
   }
 
+  /** The keys of the records of a collection the suite created and has not deleted yet (top-level collections). */
+  ownKeys(collection: Collection): unknown[] {
+    return this.created.filter((c) => c.collection === collection && c.key !== undefined).map((c) => c.key);
+  }
+
   /** True when the suite created this record (or the record it belongs to: the inventory item of its own pet). */
   isOwn(collection: Collection, key: unknown): boolean {
     if (key === undefined || key === null) return false;
@@ -263,7 +268,7 @@ export class ContractContext {
   /** Deletes what the suite created, newest first (orders before the pets they point at); what it cannot delete is reported. */
   async cleanUp(): Promise<void> {
     for (const { collection, key, location } of this.created.splice(0).reverse()) {
-      const target = collection && key !== undefined ? { op: this.operation(collection, 'delete'), params: { [collection.keyParam]: key } } : this.deleteFor(location);
+      const target = collection && key !== undefined ? { op: this.operation(collection, 'delete'), params: { [collection.keyParam]: key } } : this.operationAt('delete', location);
       const what = location ?? `${collection?.name} ${String(key)}`;
       if (!target?.op) {
         this.leftBehind.push(`${what} (the document has no DELETE for it)`);
@@ -274,12 +279,12 @@ export class ContractContext {
     }
   }
 
-  /** The DELETE operation whose path matches a Location (segment by segment), with its path parameters. */
-  private deleteFor(location: string | undefined): { op: Operation; params: Record<string, unknown> } | undefined {
+  /** The operation of a method whose path matches a URL or path (segment by segment), with its path parameters. */
+  operationAt(method: string, location: string | undefined): { op: Operation; params: Record<string, unknown> } | undefined {
     if (!location) return undefined;
-    const pathname = new URL(location, 'http://location.invalid').pathname;
+    const pathname = new URL(location, `${this.baseUrl}/`).pathname;
     const segments = (pathname.startsWith(this.basePath) ? pathname.slice(this.basePath.length) : pathname).split('/');
-    for (const op of this.operations.filter((o) => o.method === 'delete')) {
+    for (const op of this.operations.filter((o) => o.method === method)) {
       const template = op.path.split('/');
       if (template.length !== segments.length) continue;
       const params: Record<string, unknown> = {};

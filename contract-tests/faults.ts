@@ -208,6 +208,66 @@ export const FAULTS: Fault[] = [
     },
   },
   {
+    name: 'create-ignores-body',
+    breaks: 'a create stores and answers a name of its own instead of the one sent',
+    caughtBy: 'create_read_back',
+    wrap: (mock) => async (request) => {
+      if (request.method !== 'POST' || new URL(request.url).pathname !== '/pets') return mock.app.fetch(request);
+      const text = await request.text();
+      let body: Json;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return mock.app.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body: text }));
+      }
+      const ignored = body && typeof body === 'object' && typeof body.name === 'string' ? JSON.stringify({ ...body, name: 'Ignored' }) : text;
+      return mock.app.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body: ignored }));
+    },
+  },
+  {
+    name: 'location-elsewhere',
+    breaks: 'the Location of a created pet points at another pet',
+    caughtBy: 'create_read_back',
+    wrap: (mock) => async (request) => {
+      const response = await mock.app.fetch(request);
+      return response.status === 201 && new URL(request.url).pathname === '/pets' ? withHeaders(response, (h) => h.set('Location', '/pets/1')) : response;
+    },
+  },
+  {
+    name: 'refused-delete-deletes',
+    breaks: 'a DELETE of a pet that does not exist answers 404, and deletes the newest pet',
+    caughtBy: 'unknown_resource',
+    wrap: (mock) => async (request) => {
+      const response = await mock.app.fetch(request);
+      if (request.method === 'DELETE' && /^\/pets\/\d+$/.test(new URL(request.url).pathname) && response.status === 404) {
+        const pets = mock.store.collection('pets');
+        const newest = [...pets.all()].pop();
+        if (newest) pets.delete(newest.id);
+      }
+      return response;
+    },
+  },
+  {
+    name: 'refused-update-applied',
+    breaks: 'a PUT of a category refused with 400 still stores the fields that were valid',
+    caughtBy: 'negative_data_rejection',
+    wrap: (mock) => async (request) => {
+      const match = /^\/categories\/(\d+)$/.exec(new URL(request.url).pathname);
+      if (request.method !== 'PUT' || !match) return mock.app.fetch(request);
+      const text = await request.text();
+      const response = await mock.app.fetch(new Request(request.url, { method: 'PUT', headers: request.headers, body: text }));
+      if (response.status === 400) {
+        try {
+          const body = JSON.parse(text ?? '');
+          if (body && typeof body.description === 'string') mock.store.collection('categories').update(Number(match[1]), { description: body.description });
+        } catch {
+          // not JSON: nothing to apply
+        }
+      }
+      return response;
+    },
+  },
+  {
     name: 'category-in-use-deleted',
     breaks: 'a category that pets use can be deleted',
     caughtBy: 'referential_integrity',

@@ -6,13 +6,14 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Collection } from '../../src/operations/infer-collections.js';
+import type { Operation } from '../../src/operations/operation.js';
 import { mergedProperties } from '../../src/operations/infer-collections.js';
 import { isPaginationParam, paginationOf } from '../../src/operations/pagination.js';
 import type { Exchange } from '../case.js';
 import type { ContractContext } from '../context.js';
 import type { Phase, Targets } from './phase.js';
 import { successStatuses } from './phase.js';
-import { createRecord, listItems, listedRecord } from './records.js';
+import { createRecord, creationOf, listItems, listedRecord, recordParams } from './records.js';
 
 type Row = Record<string, unknown>;
 
@@ -23,13 +24,34 @@ function difference(expected: Row, actual: unknown, fields = Object.keys(expecte
   return wrong && `with ${wrong} = ${JSON.stringify((actual as Row)[wrong]) ?? 'nothing'} instead of ${JSON.stringify(expected[wrong])}`;
 }
 
-async function readBack(ctx: ContractContext, collection: Collection, key: unknown, check: 'create_read_back' | 'update_persists', expected: Row, fields?: string[]) {
+async function readBack(ctx: ContractContext, collection: Collection, record: Row, check: 'create_read_back' | 'update_persists', expected: Row, fields?: string[]) {
   const read = ctx.operation(collection, 'read');
   if (!read) return;
   await ctx.request(read, {
     label: check === 'create_read_back' ? 'read back the created record' : 'read back the updated record',
-    params: { [collection.keyParam]: key },
-    expect: { check, status: [200], documented: check === 'create_read_back' ? 'the record as created' : 'the record with the update applied', body: (body) => difference(expected, body, fields) },
+    params: recordParams(collection, record),
+    expect: { check, status: [200], documented: check === 'create_read_back' ? 'the record as created: the fields sent, and those the create answered with' : 'the record with the update applied', body: (body) => difference(expected, body, fields) },
+  });
+}
+
+/** The fields a request set that a read returns: the body minus `writeOnly` properties (never read back) and minus what the record does not have. */
+function sentFields(collection: Collection, body: Row | undefined): Row {
+  const properties = mergedProperties(collection.schema);
+  return Object.fromEntries(Object.entries(body ?? {}).filter(([name]) => properties[name] && !properties[name].writeOnly && !properties[name].readOnly));
+}
+
+/** A `Location` the create sent leads to the created record (through a GET of the document). */
+async function followLocation(ctx: ContractContext, create: Operation, record: Row, location: string | undefined): Promise<void> {
+  if (!location) return;
+  const target = ctx.operationAt('get', location);
+  if (!target) {
+    ctx.fail(create, 'create_read_back', 'follow the Location of the created record', `Location ${location}, which no GET of the document matches`, 'a Location that leads to the created record');
+    return;
+  }
+  await ctx.request(target.op, {
+    label: `follow the Location ${location}`,
+    params: target.params,
+    expect: { check: 'create_read_back', status: [200], documented: 'the Location leads to the created record', body: (body) => difference(record, body) },
   });
 }
 
@@ -49,7 +71,7 @@ async function update(ctx: ContractContext, collection: Collection, record: Row,
     });
     if (exchange.status < 300) {
       const fields = Object.keys(body).filter((f) => f in mergedProperties(collection.schema) && f !== collection.keyProperty);
-      await readBack(ctx, collection, key, 'update_persists', body, fields);
+      await readBack(ctx, collection, record, 'update_persists', body, fields);
     }
   }
 }
@@ -174,7 +196,10 @@ export const lifecyclePhase: Phase = {
         continue;
       }
       const key = record[collection.keyProperty];
-      await readBack(ctx, collection, key, 'create_read_back', record);
+      const creation = creationOf(record);
+      // What the create answered, and over it what was sent: a server may add fields, never drop or change one it was sent.
+      await readBack(ctx, collection, record, 'create_read_back', { ...record, ...sentFields(collection, creation?.body) });
+      await followLocation(ctx, create, record, creation?.location);
       await findInList(ctx, collection, record);
       await filters(ctx, collection, record);
       await paginate(ctx, collection);

@@ -16,7 +16,7 @@ import { mergedProperties } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
 import { requiredOf, type ContractContext } from '../context.js';
 import type { Phase } from './phase.js';
-import { ownTarget, requiredQuery, validBodyFor } from './phase.js';
+import { ownTarget, refusedChangesNothing, requiredQuery, validBodyFor } from './phase.js';
 
 const BAD_INPUT = [400, 422];
 
@@ -139,7 +139,7 @@ export const negativePhase: Phase = {
       const declared = op.responses.map((r) => Number(r.status));
       for (const mutation of mutations) {
         const fitting = mutation.fits.filter((s) => declared.includes(s));
-        await ctx.request(op, {
+        await refusedChangesNothing(ctx, targets, op, 'negative_data_rejection', () => ctx.request(op, {
           label: mutation.label,
           params: mutation.params ?? params,
           query: mutation.query ?? requiredQuery(ctx, op),
@@ -153,7 +153,7 @@ export const negativePhase: Phase = {
             kind: fitting.length ? 'failure' : 'gap',
             documented: fitting.length ? `${fitting.join(' or ')} for ${mutation.label}` : `a refusal of ${mutation.label} (the operation declares none of ${mutation.fits.join(', ')})`,
           },
-        });
+        }));
       }
     }
   },

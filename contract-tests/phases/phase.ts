@@ -3,7 +3,8 @@
  */
 import type { Collection } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
-import type { CheckId } from '../case.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { CheckId, Exchange } from '../case.js';
 import type { ContractContext } from '../context.js';
 import { listedRecord, recordParams, someRecord, type CreatePreparation } from './records.js';
 
@@ -69,6 +70,38 @@ export async function validBodyFor(ctx: ContractContext, targets: Targets, op: O
 export function ownTarget(ctx: ContractContext, op: Operation, params: Record<string, unknown>): boolean {
   const collection = ctx.collections.find((c) => c.itemPath === op.path);
   return !collection || ctx.isOwn(collection, params[collection.keyParam]);
+}
+
+/**
+ * Sends a write and, when it is refused (4xx), reads the suite's own records of the collection
+ * again: a refused request must change nothing (a DELETE answered 404 that deleted another record,
+ * a PUT answered 400 that stored half of its body). `records`: the target only, or every record
+ * of the collection the suite created. Reported under `check`.
+ */
+export async function refusedChangesNothing(ctx: ContractContext, targets: Targets, op: Operation, check: CheckId, send: () => Promise<Exchange>, records: 'target' | 'all' = 'target'): Promise<Exchange> {
+  const collection = ctx.collections.find((c) => c.itemPath === op.path || c.path === op.path);
+  const read = collection && ctx.operation(collection, 'read');
+  if (op.method === 'get' || op.method === 'head' || !collection || !read || collection.scopeParams.length) return send();
+  const target = await targets.record(collection);
+  const keys = records === 'all' ? ctx.ownKeys(collection) : target && ctx.isOwn(collection, target[collection.keyProperty]) ? [target[collection.keyProperty]] : [];
+  const before = new Map<unknown, Exchange>();
+  for (const key of keys) before.set(key, await ctx.request(read, { label: 'read the suite\'s record before a request that must be refused', params: { [collection.keyParam]: key } }));
+  const exchange = await send();
+  if (exchange.status < 400 || exchange.status >= 500) return exchange;
+  for (const [key, was] of before) {
+    if (was.status !== 200) continue;
+    await ctx.request(read, {
+      label: `read the suite's record ${String(key)} after ${exchange.case.label} was refused`,
+      params: { [collection.keyParam]: key },
+      expect: {
+        check,
+        status: [200],
+        documented: `a refused ${exchange.case.method} changes nothing (${exchange.case.label} was answered ${exchange.status})`,
+        body: (body) => (isDeepStrictEqual(body, was.json) ? undefined : `with the record changed: ${JSON.stringify(body).slice(0, 120)} instead of ${was.text.slice(0, 120)}`),
+      },
+    });
+  }
+  return exchange;
 }
 
 /** Every path parameter of an operation, generated valid, then the given ones on top. */

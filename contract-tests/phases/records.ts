@@ -30,16 +30,25 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
   const exchange = await ctx.request(create, { label: `create a ${collection.name} record`, params, body });
   if (exchange.status >= 300 || !exchange.json || typeof exchange.json !== 'object') return undefined;
   const record = exchange.json as Row;
-  scopes.set(record, params);
+  creations.set(record, { params, body: body as Row | undefined, location: exchange.headers.get('location') ?? undefined });
   return record;
 }
 
-/** The path parameters a created record of a nested collection lives under (`vaultUuid` of `/vaults/{vaultUuid}/items`). */
-const scopes = new WeakMap<Row, Row>();
+/** How a record was created: the path parameters it lives under (`vaultUuid` of `/vaults/{vaultUuid}/items`), the body sent, the Location answered. */
+export interface Creation {
+  params: Row;
+  body?: Row;
+  location?: string;
+}
+const creations = new WeakMap<Row, Creation>();
+
+export function creationOf(record: Row): Creation | undefined {
+  return creations.get(record);
+}
 
 /** The path parameters of an item operation on a record: its parents' keys and its own. */
 export function recordParams(collection: Collection, record: Row): Row {
-  return { ...scopes.get(record), [collection.keyParam]: record[collection.keyProperty] };
+  return { ...creations.get(record)?.params, [collection.keyParam]: record[collection.keyProperty] };
 }
 
 /**
