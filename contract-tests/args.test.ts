@@ -34,6 +34,7 @@ describe('toJUnit', () => {
       strict,
       conforms: false,
       coverage: [],
+      leftBehind: [],
       failures: [finding],
       gaps: [{ ...finding, check: 'auth_enforced', kind: 'gap', operationId: 'createPet', operation: 'POST /pets', received: '401', documented: 'one of 201, 400' }],
       outcomes: [

@@ -51,10 +51,11 @@ export interface Expectation {
 /**
  * Why a request is sent, which decides how an unexpected answer counts: a valid request must
  * succeed; a deliberately wrong one (bad input, no credentials, an unknown id) must be refused,
- * and an undeclared refusal is a gap of the document rather than a fault of the server; a
+ * and an undeclared refusal is a gap of the document rather than a fault of the server; a guessed
+ * one is valid by the schemas but names a record the suite could not find (a 404 is fair); a
  * clean-up request is never judged.
  */
-export type Intent = 'valid' | 'invalid' | 'unauthenticated' | 'unknown' | 'cleanup';
+export type Intent = 'valid' | 'guessed' | 'invalid' | 'unauthenticated' | 'unknown' | 'cleanup';
 
 export interface Case {
   operation: Operation;

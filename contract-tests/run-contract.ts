@@ -47,6 +47,8 @@ export interface ContractReport {
   profiles: string[];
   strict: boolean;
   coverage: CoverageRow[];
+  /** Records the suite created and could not delete again (no DELETE for them, or it was refused). */
+  leftBehind: string[];
   /** True when nothing failed (and, with `strict`, no gap was found). */
   conforms: boolean;
 }
@@ -99,6 +101,7 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
     profiles: profiles.map((p) => p.name),
     strict,
     coverage: coverage(ctx),
+    leftBehind: ctx.leftBehind,
     conforms: failures.length === 0 && (!strict || gaps.length === 0),
   };
 }

@@ -25,7 +25,8 @@ export const examplesPhase: Phase = {
         ctx.skip(RESPONSE_CHECKS, op, 'the record it would change is not one the suite created');
         continue;
       }
-      await ctx.request(op, { label: 'a valid request', params, query: requiredQuery(ctx, op), body: await validBodyFor(ctx, targets, op) });
+      const guessed = targets.guessed(params);
+      await ctx.request(op, { label: guessed ? 'a valid request to a record the suite could not find' : 'a valid request', params, query: requiredQuery(ctx, op), body: await validBodyFor(ctx, targets, op), intent: guessed ? 'guessed' : 'valid' });
     }
   },
 };

@@ -92,7 +92,7 @@ async function findInList(ctx: ContractContext, collection: Collection, record: 
   for (let page = 0; page < 50; page++) {
     const query = [limit && `${limit.name}=${size}`, offset && `${offset.name}=${page * size}`].filter(Boolean).join('&');
     const exchange = await ctx.request(list, { label: 'look for the created record in the list', query });
-    if (has(exchange.json)) return;
+    if (has(exchange.json)) return ctx.passed(list, 'list_contains_created');
     if (!offset || listItems(collection, exchange.json).length < size) break;
   }
   ctx.fail(list, 'list_contains_created', 'look for the created record in the list', 'a list without it on any page', documented);

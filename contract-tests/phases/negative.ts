@@ -63,11 +63,12 @@ function oversized(ctx: ContractContext, op: Operation, valid: Record<string, un
   return [{ label: `a valid body of ${Buffer.byteLength(text)} bytes, over the limit of ${limit}`, fits: [413], rawBody: text, headers: { 'Content-Type': 'application/json' } }];
 }
 
-function bodyMutations(valid: Record<string, unknown> | undefined, op: Operation): Mutation[] {
+/** The body cases. The record's key is never the field broken: a server that took the bad value could name someone else's record with it. */
+function bodyMutations(valid: Record<string, unknown> | undefined, op: Operation, key: string | undefined): Mutation[] {
   const media = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/i.test(m));
   if (!valid || !media) return [];
   const schema = op.requestBody!.content[media].schema ?? {};
-  const properties = Object.entries(mergedProperties(schema)).filter(([, s]) => s && !s.readOnly);
+  const properties = Object.entries(mergedProperties(schema)).filter(([name, s]) => s && !s.readOnly && name !== key);
   const mutations: Mutation[] = [
     { label: 'a body that is not JSON', fits: BAD_INPUT, rawBody: '{"truncated": ', headers: { 'Content-Type': 'application/json' } },
     { label: 'a body without Content-Type', fits: [...BAD_INPUT, 415], rawBody: new TextEncoder().encode(JSON.stringify(valid)) },
@@ -134,7 +135,7 @@ export const negativePhase: Phase = {
       const valid = await validBodyFor(ctx, targets, op);
       const media = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/i.test(m));
       const schema = media ? (op.requestBody!.content[media].schema ?? {}) : {};
-      const mutations = [...bodyMutations(valid, op), ...parameterMutations(ctx, op, params), ...oversized(ctx, op, valid, schema)];
+      const mutations = [...bodyMutations(valid, op, ctx.binding(op)?.collection.keyProperty), ...parameterMutations(ctx, op, params), ...oversized(ctx, op, valid, schema)];
       if (mutations.length === 0) ctx.skip('negative_data_rejection', op, 'it takes no input the suite can break (no JSON body, no constrained parameter)');
       const declared = op.responses.map((r) => Number(r.status));
       for (const mutation of mutations) {

@@ -35,7 +35,11 @@ export class Targets {
     return this.cache.get(collection.name)!;
   }
 
-  /** Path parameters for an operation: the target record's key for an item path. */
+  /**
+   * Path parameters for an operation: the target record's key for an item path, and for a path
+   * below one (`/notes/{noteId}/text`) the key of that collection's target too. What no record
+   * gives is generated from the parameter's schema, and the parameters are then `guessed`.
+   */
   async params(op: Operation): Promise<Record<string, unknown> | undefined> {
     const binding = this.ctx.binding(op);
     const collection = binding?.collection ?? this.ctx.collections.find((c) => c.itemPath === op.path);
@@ -43,8 +47,25 @@ export class Targets {
       const record = await this.record(collection);
       return record ? recordParams(collection, record) : undefined;
     }
-    return pathParams(this.ctx, op);
+    const params = pathParams(this.ctx, op);
+    let guessed = false;
+    for (const parameter of op.parameters.filter((p) => p.in === 'path')) {
+      const owner = this.ctx.collections.find((c) => c.keyParam === parameter.name && c.scopeParams.length === 0 && (op.path === c.itemPath || op.path.startsWith(`${c.itemPath}/`)));
+      const key = owner && (await this.record(owner))?.[owner.keyProperty];
+      // A record's key is used only where it fits the parameter (a document may disagree with itself).
+      if (key !== undefined && this.ctx.requestValidator(parameter.schema)?.(key) !== false) params[parameter.name] = key;
+      else guessed = true;
+    }
+    if (guessed) this.guesses.add(params);
+    return params;
   }
+
+  /** True when some path parameters were generated rather than taken from a record (a 404 is then a fair answer). */
+  guessed(params: Record<string, unknown>): boolean {
+    return this.guesses.has(params);
+  }
+
+  private readonly guesses = new WeakSet<Record<string, unknown>>();
 }
 
 /**

@@ -86,6 +86,7 @@ export function formatReport(report: ContractReport): string {
     formatFindings(report.failures, 'Failures', '✗'),
     formatFindings(report.gaps, `Gaps of the document (not failures${report.strict ? '; --strict makes them fail' : ' unless --strict'})`, '!'),
     formatSkipped(report.outcomes),
+    report.leftBehind.length ? `Left behind (created by the suite, could not be deleted):\n${report.leftBehind.map((what) => `  - ${what}`).join('\n')}\n` : '',
     formatCoverage(report.coverage),
     formatSummary(report),
   ]

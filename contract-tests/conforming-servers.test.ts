@@ -1,0 +1,87 @@
+/**
+ * The suite asserts only what a document states: servers that keep to their own document but not
+ * to the Petstore's conventions pass, and a server that upserts on POST and holds records of its
+ * own keeps them byte for byte, with nothing left behind.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadDocument } from '../src/document/load-document.js';
+import { ROOT } from '../src/test-support/petstore.js';
+import { describeFinding } from './case.js';
+import { notesServer } from './fixtures/notes-server.js';
+import { upsertServer } from './fixtures/upsert-server.js';
+import { formatReport } from './report/console.js';
+import { runContract } from './run-contract.js';
+
+const KEY = 'notes-key';
+const inProcess = (handler: (request: Request) => Promise<Response>) => (url: string, init: RequestInit) => handler(new Request(url, init));
+
+describe('a server with its own conventions, correct by its own document', async () => {
+  const document = await loadDocument(`${ROOT}contract-tests/fixtures/notes-api.yaml`);
+
+  it('passes: 403 for a bad key, no Location, problem details, no deprecation headers, an operation without client errors', async () => {
+    const server = notesServer(KEY, [{ text: 'theirs', tag: 'home' }, { text: 'also theirs' }]);
+    const before = JSON.stringify([...server.notes]);
+    const report = await runContract({ document, baseUrl: 'http://notes.test/api', token: KEY, fetch: inProcess(server.fetch) });
+    process.stdout.write(formatReport(report));
+    expect(report.failures.map(describeFinding)).toEqual([]);
+    expect(report.conforms).toBe(true);
+    // Not vacuous: the checks that matter here ran.
+    const ran = (check: string) => report.outcomes.filter((o) => o.check === check && o.passed > 0).map((o) => o.operationId);
+    expect(ran('auth_enforced')).toEqual(expect.arrayContaining(['listNotes', 'createNote', 'getNote', 'replaceNote', 'deleteNote', 'getNoteText']));
+    expect(ran('error_shape')).toEqual(expect.arrayContaining(['createNote', 'getNote']));
+    expect(ran('create_read_back')).toContain('getNote');
+    expect(ran('negative_data_rejection')).toEqual(expect.arrayContaining(['createNote', 'replaceNote']));
+    expect(ran('list_contains_created')).toEqual(['listNotes']);
+    // What the document leaves open is reported apart: getStats declares no client error, and takes any window.
+    expect(report.gaps.map((g) => `${g.check} ${g.operationId}`)).toEqual(expect.arrayContaining(['negative_data_rejection getStats']));
+    expect(report.outcomes.find((o) => o.check === 'auth_enforced' && o.operationId === 'getStats')?.skipped).toEqual(['the operation declares no security']);
+    // Its own notes untouched, nothing left behind.
+    expect(JSON.stringify([...server.notes])).toBe(before);
+  });
+
+  it('fails the same server when it breaks its document, with the check that says what', async () => {
+    const server = notesServer(KEY);
+    const broken = async (request: Request) => {
+      const response = await server.fetch(request);
+      // Problem details whose status lies about the HTTP status (RFC 9457 says it must not).
+      if (response.status === 404) return new Response(JSON.stringify({ title: 'Not Found', status: 400 }), { status: 404, headers: { 'Content-Type': 'application/problem+json' } });
+      return response;
+    };
+    const report = await runContract({ document, baseUrl: 'http://notes.test/api', token: KEY, fetch: inProcess(broken) });
+    expect(report.conforms).toBe(false);
+    expect(new Set(report.failures.map((f) => f.check))).toEqual(new Set(['error_shape']));
+    expect(report.failures[0].documented).toBe('status equal to the HTTP status 404 (RFC 9457)');
+  });
+
+  it('with --strict, the gaps of the document fail the run', async () => {
+    const server = notesServer(KEY);
+    const report = await runContract({ document, baseUrl: 'http://notes.test/api', token: KEY, fetch: inProcess(server.fetch), strict: true });
+    expect(report.failures).toEqual([]);
+    expect(report.gaps.length).toBeGreaterThan(0);
+    expect(report.conforms).toBe(false);
+  });
+});
+
+describe('a server that upserts on POST and holds records of its own', async () => {
+  const document = await loadDocument(`${ROOT}contract-tests/fixtures/upsert-api.yaml`);
+
+  it('keeps its records byte for byte, and the suite leaves nothing behind', async () => {
+    const server = upsertServer(['Alice\'s item', 'Bob\'s item', 'Carol\'s item', 'Dan\'s item', 'Eve\'s item']);
+    const before = JSON.stringify([...server.items]);
+    const sent: string[] = [];
+    const spy = async (request: Request) => {
+      const body = request.method === 'GET' || request.method === 'DELETE' ? '' : await request.clone().text();
+      sent.push(`${request.method} ${new URL(request.url).pathname} ${body}`);
+      return server.fetch(request);
+    };
+    const report = await runContract({ document, baseUrl: 'http://items.test', fetch: inProcess(spy) });
+    process.stdout.write(formatReport(report));
+    expect(JSON.stringify([...server.items])).toBe(before);
+    // No create or update carried an id the suite had not chosen safely, and nothing touched items 1 to 5.
+    expect(sent.filter((line) => /^POST /.test(line) && /"id":/.test(line))).toEqual([]);
+    expect(sent.filter((line) => /^(PUT|DELETE) \/items\/[1-5]\b/.test(line))).toEqual([]);
+    expect(report.failures.map(describeFinding)).toEqual([]);
+    expect(report.leftBehind).toEqual([]);
+    expect(report.outcomes.filter((o) => o.check === 'create_read_back' && o.passed > 0).length).toBeGreaterThan(0);
+  });
+});
