@@ -4,8 +4,11 @@ import { toJUnit } from './report/junit.js';
 
 describe('parseContractArgs', () => {
   it('reads every flag, with lists given repeated or comma-separated', () => {
-    expect(parseContractArgs(['--base-url', 'http://h:1', '--token', 't', '--junit', 'j.xml', '--coverage', 'c.json', '--only', 'auth_enforced,error_shape', '--only', 'use_after_delete', '--operation', 'listPets', '--read-only', '--seed', '7'], {})).toEqual({
+    const argv = ['--base-url', 'http://h:1', '--token', 't', '--junit', 'j.xml', '--coverage', 'c.json', '--only', 'auth_enforced,error_shape', '--only', 'use_after_delete', '--operation', 'listPets', '--read-only', '--seed', '7'];
+    const more = ['-H', 'X-Tenant: blue', '--header', 'X-Trace:1', '--request-timeout', '2.5', '--timeout', '60', '--max-response-bytes', '1000'];
+    expect(parseContractArgs([...argv, ...more], {})).toEqual({
       command: 'run', baseUrl: 'http://h:1', token: 't', spec: undefined, junit: 'j.xml', coverage: 'c.json', only: ['auth_enforced', 'error_shape', 'use_after_delete'], operations: ['listPets'], profiles: undefined, strict: false, readOnly: true, seed: 7,
+      headers: { 'X-Tenant': 'blue', 'X-Trace': '1' }, requestTimeoutMs: 2500, timeoutMs: 60_000, maxResponseBytes: 1000,
     });
   });
 
@@ -18,6 +21,10 @@ describe('parseContractArgs', () => {
     expect(parseContractArgs(['--base-url', 'ftp://x'], {})).toMatchObject({ command: 'error' });
     expect(parseContractArgs(['--base-url', 'http://x', '--profile', 'petstore,none', '--strict'], {})).toMatchObject({ profiles: ['petstore', 'none'], strict: true });
     expect(parseContractArgs(['--base-url', 'http://x', '--seed', 'x'], {})).toMatchObject({ command: 'error' });
+    expect(parseContractArgs(['--base-url', 'http://x', '-H', 'no colon'], {})).toEqual({ command: 'error', message: '--header must be "Name: value", not "no colon".' });
+    expect(parseContractArgs(['--base-url', 'http://x', '--timeout', '0'], {})).toEqual({ command: 'error', message: '--timeout must be a number of seconds above 0 (at most 86400), not "0".' });
+    expect(parseContractArgs(['--base-url', 'http://x', '--max-response-bytes', '-1'], {})).toMatchObject({ command: 'error' });
+    expect(parseContractArgs(['--base-url', 'http://x'], {})).toMatchObject({ headers: {}, requestTimeoutMs: 10_000, timeoutMs: undefined, maxResponseBytes: 10_485_760 });
     expect(parseContractArgs(['--help'], {})).toEqual({ command: 'help' });
   });
 });

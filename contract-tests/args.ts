@@ -20,9 +20,16 @@ export interface ContractArgs {
   strict: boolean;
   readOnly: boolean;
   seed?: number;
+  /** Extra headers for every request, from `-H 'Name: value'`. */
+  headers: Record<string, string>;
+  requestTimeoutMs: number;
+  /** The whole run's limit, if any. */
+  timeoutMs?: number;
+  maxResponseBytes: number;
 }
 
-export const CONTRACT_USAGE = `Usage: npm run contract -- --base-url URL [--token TOKEN] [options]
+export const CONTRACT_USAGE = `Usage: petstore-mock-kit contract --base-url URL [--token TOKEN] [options]
+       (in a clone: npm run contract -- --base-url URL ...)
 
 Checks a live implementation against the OpenAPI document: status codes, response schemas, the
 Error shape, headers, authentication, rejection of bad input, and stateful behaviour. Exits 0 only
@@ -40,6 +47,14 @@ Options:
                       document only), or none; repeat or separate with commas
   --strict            gaps of the document (an invalid request refused with a status it does
                       not declare, say) fail the run too
+  -H, --header 'N: V' send this header with every request (repeatable); an unauthenticated case
+                      leaves out credential headers
+  --request-timeout S how long one answer may take, in seconds (default 10); a late answer is a
+                      failure of response_received, not a crash
+  --timeout S         the whole run's limit, in seconds (default none): past it nothing more is
+                      sent, the clean-up still runs, and what was not reached is skipped
+  --max-response-bytes N
+                      read at most this much of an answer (default 10485760)
   --read-only         send only requests that change nothing
   --seed N            seed for generated request data (default 1)
   -h, --help          show this help
@@ -69,6 +84,10 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
         operation: { type: 'string', multiple: true },
         profile: { type: 'string', multiple: true },
         strict: { type: 'boolean' },
+        header: { type: 'string', short: 'H', multiple: true },
+        'request-timeout': { type: 'string' },
+        timeout: { type: 'string' },
+        'max-response-bytes': { type: 'string' },
         'read-only': { type: 'boolean' },
         seed: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -81,6 +100,23 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
   const baseUrl = values['base-url'];
   if (!baseUrl || !/^https?:\/\/[^/]/.test(baseUrl)) return { command: 'error', message: '--base-url must be an http(s) URL, e.g. --base-url http://127.0.0.1:4010.' };
   if (values.seed !== undefined && !/^\d+$/.test(values.seed)) return { command: 'error', message: `--seed must be a non-negative integer, not "${values.seed}".` };
+  const headers: Record<string, string> = {};
+  for (const header of values.header ?? []) {
+    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(header);
+    if (!match) return { command: 'error', message: `--header must be "Name: value", not "${header}".` };
+    headers[match[1]] = match[2];
+  }
+  const seconds = (name: string, value: string | undefined, fallback?: number): number | string | undefined => {
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    return /^\d+(\.\d+)?$/.test(value) && n > 0 && n <= 86_400 ? n * 1000 : `${name} must be a number of seconds above 0 (at most 86400), not "${value}".`;
+  };
+  const requestTimeoutMs = seconds('--request-timeout', values['request-timeout'], 10_000);
+  if (typeof requestTimeoutMs === 'string') return { command: 'error', message: requestTimeoutMs };
+  const timeoutMs = seconds('--timeout', values.timeout);
+  if (typeof timeoutMs === 'string') return { command: 'error', message: timeoutMs };
+  const maxBytes = values['max-response-bytes'];
+  if (maxBytes !== undefined && (!/^\d+$/.test(maxBytes) || Number(maxBytes) < 1)) return { command: 'error', message: `--max-response-bytes must be a positive integer, not "${maxBytes}".` };
   return {
     command: 'run',
     baseUrl,
@@ -94,5 +130,9 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
     strict: values.strict ?? false,
     readOnly: values['read-only'] ?? false,
     seed: values.seed === undefined ? undefined : Number(values.seed),
+    headers,
+    requestTimeoutMs: requestTimeoutMs!,
+    timeoutMs,
+    maxResponseBytes: maxBytes === undefined ? 10 * 1024 * 1024 : Number(maxBytes),
   };
 }

@@ -6,6 +6,7 @@ import type { Operation } from '../src/operations/operation.js';
 
 /** Checks that judge every response, whatever the case. */
 export const RESPONSE_CHECK_IDS = [
+  'response_received',
   'not_a_server_error',
   'status_code_conformance',
   'content_type_conformance',
@@ -79,6 +80,8 @@ export interface Exchange {
   /** The body parsed as JSON, when it is JSON. */
   json?: unknown;
   ms: number;
+  /** Why no whole answer came (status 0): a timeout, a body over the cap, a broken connection. */
+  error?: string;
 }
 
 /**

@@ -1,7 +1,7 @@
-#!/usr/bin/env node
 /**
- * `npm run contract -- --base-url URL --token TOKEN`: the only module of the suite that reads
- * `process` (argv, env, exit code).
+ * `petstore-mock-kit contract --base-url URL --token TOKEN` (in a clone: `npm run contract -- ...`):
+ * the only module of the suite that writes to the terminal and files. The bin (src/cli.ts) hands it
+ * the arguments after `contract` and the environment, and exits with the code it returns.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { DocumentLoadError, loadDocument, type LoadedDocument } from '../src/doc
 import { buildOperations } from '../src/operations/build-operations.js';
 import { PACKAGE_ROOT } from '../src/package-root.js';
 import { CONTRACT_USAGE, parseContractArgs, type ContractArgs } from './args.js';
+import type { Exchange } from './case.js';
 import { checkRegistry } from './checks/index.js';
 import { PROFILES } from './profiles/index.js';
 import type { Profile } from './profiles/profile.js';
@@ -18,8 +19,8 @@ import { ContractSetupError, runContract } from './run-contract.js';
 
 const EMBEDDED_SPEC = join(PACKAGE_ROOT, 'spec/openapi.yaml');
 
-async function main(): Promise<number> {
-  const args = parseContractArgs(process.argv.slice(2), process.env);
+export async function contractCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  const args = parseContractArgs(argv, env);
   if (args.command === 'help') {
     process.stdout.write(CONTRACT_USAGE);
     return 0;
@@ -47,7 +48,22 @@ async function main(): Promise<number> {
   process.stdout.write(`Checking ${args.baseUrl} against ${document.api.info?.title ?? 'the document'} ${document.api.info?.version ?? ''}${profiles.length ? ` with the ${profiles.map((p) => p.name).join(', ')} profile` : ''}${args.readOnly ? ' (read-only)' : ''}\n`);
   let report;
   try {
-    report = await runContract({ document, baseUrl: args.baseUrl, token: args.token, only: args.only, operations: args.operations, readOnly: args.readOnly, seed: args.seed, profiles, strict: args.strict });
+    report = await runContract({
+      document,
+      baseUrl: args.baseUrl,
+      token: args.token,
+      only: args.only,
+      operations: args.operations,
+      readOnly: args.readOnly,
+      seed: args.seed,
+      profiles,
+      strict: args.strict,
+      headers: args.headers,
+      requestTimeoutMs: args.requestTimeoutMs,
+      timeoutMs: args.timeoutMs,
+      maxResponseBytes: args.maxResponseBytes,
+      onExchange: progress(),
+    });
   } catch (error) {
     if (error instanceof ContractSetupError) {
       process.stderr.write(`${error.message}\n`);
@@ -57,10 +73,24 @@ async function main(): Promise<number> {
     process.stderr.write(`Cannot talk to ${args.baseUrl}: ${cause?.code ?? cause?.message ?? (error as Error).message}.\n`);
     return 2;
   }
+  if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
   process.stdout.write(formatReport(report));
   writeFileSync(args.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
   if (args.junit) writeFileSync(args.junit, toJUnit(report));
+  if (report.failures.length === 0 && report.incomplete) return 2; // nothing wrong found, but not everything checked
   return report.conforms ? 0 : 1;
+}
+
+/** On a terminal, one line that says how far the run is (requests sent, the latest operation), at most ten times a second. */
+function progress(): ((exchange: Exchange, sent: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  let last = 0;
+  return (exchange, sent) => {
+    const now = Date.now();
+    if (now - last < 100) return;
+    last = now;
+    process.stderr.write(`\r\x1b[K  ${sent} requests  ${exchange.case.method} ${exchange.case.operation.path}`.slice(0, (process.stderr.columns || 80) - 1));
+  };
 }
 
 /**
@@ -80,11 +110,3 @@ function select(args: ContractArgs, document: LoadedDocument): { profiles: Profi
   if (unknownOperation.length) return `Unknown operation ${unknownOperation.join(', ')}; the document's operations are: ${ids.join(', ')}.`;
   return { profiles };
 }
-
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    process.stderr.write(`Unexpected failure: ${(error as Error).message}\n`);
-    process.exit(2);
-  },
-);

@@ -53,6 +53,16 @@ describe('a server with its own conventions, correct by its own document', async
     expect(report.failures[0].documented).toBe('status equal to the HTTP status 404 (RFC 9457)');
   });
 
+  it('takes credentials given as a header of every request (-H), and leaves them out of the cases that must be refused', async () => {
+    const server = notesServer(KEY);
+    const keys: Array<string | null> = [];
+    const spy = (request: Request) => (keys.push(request.headers.get('x-api-key')), server.fetch(request));
+    const report = await runContract({ document, baseUrl: 'http://notes.test/api', headers: { 'X-API-Key': KEY, 'X-Trace': 'ci-42' }, fetch: inProcess(spy) });
+    expect(report.failures.map(describeFinding)).toEqual([]);
+    expect(report.outcomes.filter((o) => o.check === 'auth_enforced' && o.passed > 0).length).toBe(6);
+    expect(keys.filter((k) => k === KEY).length).toBeGreaterThan(20);
+  });
+
   it('with --strict, the gaps of the document fail the run', async () => {
     const server = notesServer(KEY);
     const report = await runContract({ document, baseUrl: 'http://notes.test/api', token: KEY, fetch: inProcess(server.fetch), strict: true });

@@ -15,6 +15,7 @@ import type { Operation } from '../src/operations/operation.js';
 import { serverBasePath } from '../src/routing/server-base-path.js';
 import { createAjv } from '../src/validation/ajv-instance.js';
 import { schemaCompiler } from '../src/validation/compile-schema.js';
+import { readBody } from '../src/validation/read-body.js';
 import { SchemaConverter } from '../src/validation/to-json-schema.js';
 import { createResponseChecker } from '../src/validation/validate-response.js';
 import type { Case, CheckId, Exchange, Expectation, Finding, Intent } from './case.js';
@@ -39,6 +40,19 @@ export interface ContractOptions {
   /** Seed for generated values (default 1). */
   seed?: number;
   fetch?: Fetch;
+  /** How long one answer may take (default 10 s). */
+  requestTimeoutMs?: number;
+  /** How much of one answer is read (default 10 MB): past it, the answer is a failure, not a crash. */
+  maxResponseBytes?: number;
+  /** Headers sent with every request (`-H`); an unauthenticated case leaves out the credential ones. */
+  headers?: Record<string, string>;
+  /** Called after every exchange (the CLI's progress line). */
+  onExchange?: (exchange: Exchange, sent: number) => void;
+}
+
+/** The run's overall time ran out (`--timeout`): the phases stop, the clean-up still runs. */
+export class DeadlineError extends Error {
+  override readonly name = 'DeadlineError';
 }
 
 /** The checks a run applies: each id with its functions (a profile may add functions to an id) and what it applies to. */
@@ -145,8 +159,10 @@ export class ContractContext {
   /** Sends one request of an operation and runs every selected check on the exchange. */
   async request(op: Operation, spec: RequestSpec): Promise<Exchange> {
     const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(spec.params?.[name] ?? '')));
-    const credentials = spec.anonymous ? { headers: {}, query: '' } : this.credentials(op);
-    const headers: Record<string, string> = { ...credentials.headers, ...spec.headers };
+    // Without a token, credentials come only from the extra headers (-H), if any.
+    const credentials = spec.anonymous || this.options.token === undefined ? { headers: {}, query: '' } : this.credentials(op);
+    const extra = spec.anonymous ? withoutCredentials(this.options.headers ?? {}, op) : (this.options.headers ?? {});
+    const headers: Record<string, string> = { ...extra, ...credentials.headers, ...spec.headers };
     const query = [spec.query, credentials.query].filter(Boolean).join('&');
     let body = spec.rawBody;
     if (body === undefined && spec.body !== undefined) {
@@ -158,22 +174,43 @@ export class ContractContext {
     return this.send(c);
   }
 
+  /** When the run must stop sending (an absolute `performance.now()` time), set by runContract from --timeout. */
+  deadline = Infinity;
+
+  /**
+   * Sends a case. Redirects are not followed (a 3xx is judged as an answer). An answer that does
+   * not come within the request timeout, is larger than the cap, or breaks off is an exchange with
+   * status 0 and its `error`, judged by `response_received` alone: never a crash of the run.
+   */
   private async send(c: Case): Promise<Exchange> {
+    if (c.intent !== 'cleanup' && performance.now() > this.deadline) throw new DeadlineError('the run took longer than its --timeout');
     const started = performance.now();
-    const response = await this.fetch(`${this.baseUrl}${c.path}`, { method: c.method, headers: c.headers, body: c.body as RequestInit['body'] });
-    const text = await response.text();
-    let json: unknown;
+    const timeoutMs = this.options.requestTimeoutMs ?? 10_000;
+    const signal = AbortSignal.timeout(timeoutMs);
+    let exchange: Exchange;
     try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
+      const response = await this.fetch(`${this.baseUrl}${c.path}`, { method: c.method, headers: c.headers, body: c.body as RequestInit['body'], redirect: 'manual', signal });
+      const text = await readCapped(response, this.options.maxResponseBytes ?? 10 * 1024 * 1024);
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      exchange = { case: c, status: response.status, headers: response.headers, text, json, ms: performance.now() - started };
+    } catch (error) {
+      const err = error as Error & { cause?: { code?: string } };
+      const reason = err instanceof ResponseTooLarge ? err.message : err.name === 'TimeoutError' || signal.aborted ? `no answer within ${timeoutMs} ms` : `the connection failed (${err.cause?.code ?? err.message})`;
+      exchange = { case: c, status: 0, headers: new Headers(), text: '', ms: performance.now() - started, error: reason };
     }
-    const exchange: Exchange = { case: c, status: response.status, headers: response.headers, text, json, ms: performance.now() - started };
     this.exchanges.push(exchange);
-    if (!this.received.has(c.operation.id)) this.received.set(c.operation.id, new Set());
-    this.received.get(c.operation.id)!.add(response.status);
+    if (exchange.status) {
+      if (!this.received.has(c.operation.id)) this.received.set(c.operation.id, new Set());
+      this.received.get(c.operation.id)!.add(exchange.status);
+    }
     this.remember(exchange);
     this.evaluate(exchange);
+    this.options.onExchange?.(exchange, this.exchanges.length);
     return exchange;
   }
 
@@ -183,6 +220,8 @@ export class ContractContext {
     if (!this.inScope(op) || exchange.case.intent === 'cleanup') return;
     for (const [id, { functions }] of this.checks) {
       if (!this.selected(id)) continue;
+      // An answer that never came whole is judged by response_received alone.
+      if (exchange.error && id !== 'response_received') continue;
       let applied = false;
       const verdicts: Verdict[] = [];
       for (const check of functions) {
@@ -367,4 +406,23 @@ function declaredResponse(ex: Exchange) {
 /** The required properties of a schema, through allOf. */
 export function requiredOf(schema: SchemaObject): string[] {
   return [...new Set<string>([...(schema.required ?? []), ...(schema.allOf ?? []).flatMap((part: SchemaObject) => requiredOf(part))])];
+}
+
+class ResponseTooLarge extends Error {}
+
+/** The body as text, reading at most `max` bytes (a server that streams forever or sends 23 MB of JSON cannot take the run down). */
+async function readCapped(response: Response, max: number): Promise<string> {
+  const bytes = await readBody(response, max);
+  if (!bytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new ResponseTooLarge(`an answer larger than ${max} bytes (--max-response-bytes)`);
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** Extra headers without those the operation's security schemes read (an unauthenticated case sends no credentials). */
+function withoutCredentials(headers: Record<string, string>, op: Operation): Record<string, string> {
+  const names = new Set(['authorization', 'cookie']);
+  for (const alternative of op.security) for (const { scheme } of alternative) if (scheme.type === 'apiKey' && scheme.in === 'header') names.add(String(scheme.name).toLowerCase());
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(name.toLowerCase())));
 }

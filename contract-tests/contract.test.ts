@@ -129,10 +129,10 @@ describe('findings', () => {
   });
 });
 
-describe('npm run contract', () => {
+describe('petstore-mock-kit contract (npm run contract)', () => {
   const run = (args: string[]) =>
     new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'dist/contract-tests/cli.js'), ...args], { cwd: mkdtempSync(join(tmpdir(), 'contract-')) });
+      const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'contract', ...args], { cwd: mkdtempSync(join(tmpdir(), 'contract-')) });
       let out = '';
       child.stdout.on('data', (c) => (out += c));
       child.stderr.on('data', (c) => (out += c));
@@ -145,7 +145,7 @@ describe('npm run contract', () => {
     const dir = mkdtempSync(join(tmpdir(), 'junit-'));
     const result = await run(['--base-url', cli.url, '--token', TOKEN, '--junit', join(dir, 'junit.xml'), '--coverage', join(dir, 'coverage.json')]);
     expect(result.code, result.out).toBe(0);
-    expect(result.out).toMatch(/PASS: the implementation conforms \(\d+ requests; 19 checks: 19 passed; [\d.]+ s\)/);
+    expect(result.out).toMatch(/PASS: the implementation conforms \(\d+ requests; 20 checks: 20 passed; [\d.]+ s\)/);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="contract" tests="\d+" failures="0"/);
     expect(JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8'))[0]).toEqual({ operationId: 'listPets', operation: 'GET /pets', status: '200', exercised: true });
   });
@@ -167,7 +167,7 @@ describe('npm run contract', () => {
     expect(await run(['--base-url', cli.url, '--token', 'wrong'])).toMatchObject({ code: 2, out: expect.stringMatching(/refused the credentials: GET \/pets answered 401/) });
     const nobody = await freePort();
     expect(await run(['--base-url', `http://127.0.0.1:${nobody}`, '--token', TOKEN])).toMatchObject({ code: 2, out: expect.stringMatching(new RegExp(`Cannot talk to http://127\\.0\\.0\\.1:${nobody}: ECONNREFUSED`)) });
-    expect(await run(['--base-url', cli.url, '--only', 'nope'])).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown check nope; the checks are: not_a_server_error, .*state_transitions\.\n$/) });
+    expect(await run(['--base-url', cli.url, '--only', 'nope'])).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown check nope; the checks are: response_received, not_a_server_error, .*state_transitions\.\n$/) });
     expect(await run(['--base-url', cli.url, '--operation', 'listPetz'])).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown operation listPetz; the document's operations are: listPets, /) });
     expect(await run(['--base-url', cli.url, '--profile', 'petstor'])).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown profile petstor; the profiles are: petstore \(or none\)\.\n$/) });
   });

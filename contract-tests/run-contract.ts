@@ -8,7 +8,7 @@
  */
 import type { CheckId, Finding } from './case.js';
 import { checkRegistry } from './checks/index.js';
-import { ContractContext, type ContractOptions } from './context.js';
+import { ContractContext, DeadlineError, type ContractOptions } from './context.js';
 import { authPhase } from './phases/auth.js';
 import { examplesPhase } from './phases/examples.js';
 import { lifecyclePhase } from './phases/lifecycle.js';
@@ -25,6 +25,8 @@ export interface RunOptions extends ContractOptions {
   profiles?: Profile[];
   /** Gaps of the document fail the run too. */
   strict?: boolean;
+  /** The whole run's time (default: none): past it, no phase sends more, the clean-up still runs. */
+  timeoutMs?: number;
 }
 
 export interface CoverageRow {
@@ -49,6 +51,8 @@ export interface ContractReport {
   coverage: CoverageRow[];
   /** Records the suite created and could not delete again (no DELETE for them, or it was refused). */
   leftBehind: string[];
+  /** Why the run stopped before its end (its --timeout), if it did; what it did not reach is skipped. */
+  incomplete?: string;
   /** True when nothing failed (and, with `strict`, no gap was found). */
   conforms: boolean;
 }
@@ -62,6 +66,7 @@ async function checkCredentials(ctx: ContractContext): Promise<void> {
   const probe = ctx.operations.find((op) => op.method === 'get' && !op.path.includes('{') && op.security.length > 0 && op.security.every((a) => a.length > 0));
   if (!probe) return;
   const exchange = await ctx.request(probe, { label: 'check that the token is accepted' });
+  if (exchange.error) throw new ContractSetupError(`Cannot talk to ${ctx.options.baseUrl}: ${exchange.error.replace(/^the connection failed \((.*)\)$/, '$1')}.`);
   if (exchange.status === 401 || exchange.status === 403) {
     throw new ContractSetupError(`The server refused the credentials: ${probe.method.toUpperCase()} ${probe.path} answered ${exchange.status} with the token given (--token); nothing was checked.`);
   }
@@ -74,15 +79,28 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
   await checkCredentials(ctx);
   const preparations = Object.assign({}, ...profiles.map((p) => p.preparations ?? {}));
   const targets = new Targets(ctx, preparations);
+  if (options.timeoutMs) ctx.deadline = started + options.timeoutMs;
+  let incomplete: string | undefined;
+  const phases = [...PHASES, ...profiles.flatMap((p) => p.phases ?? [])];
   try {
-    for (const phase of [...PHASES, ...profiles.flatMap((p) => p.phases ?? [])]) {
+    for (const phase of phases) {
       // A phase runs when it feeds a selected check; response-level checks judge all traffic sent.
       if (!phase.checks.some((id) => ctx.selected(id))) continue;
       if (options.readOnly && phase.changesState) {
         for (const op of ctx.operations) ctx.skip(phase.checks, op, '--read-only: its requests change state');
         continue;
       }
-      await phase.run(ctx, targets);
+      if (incomplete) {
+        for (const op of ctx.operations) ctx.skip(phase.checks, op, incomplete);
+        continue;
+      }
+      try {
+        await phase.run(ctx, targets);
+      } catch (error) {
+        if (!(error instanceof DeadlineError)) throw error;
+        incomplete = `not reached: the run stopped at its --timeout of ${options.timeoutMs! / 1000} s`;
+        for (const op of ctx.operations) ctx.skip(phase.checks, op, incomplete);
+      }
     }
   } finally {
     if (!options.readOnly) await ctx.cleanUp();
@@ -102,6 +120,7 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
     strict,
     coverage: coverage(ctx),
     leftBehind: ctx.leftBehind,
+    incomplete,
     conforms: failures.length === 0 && (!strict || gaps.length === 0),
   };
 }

@@ -4,6 +4,7 @@
  */
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { join, relative } from 'node:path';
+import { contractCommand } from '../contract-tests/cli.js';
 import { createMock, DEFAULT_SEED, DEMO_API_KEY, type Mock } from './app.js';
 import { parseCommand, USAGE, type ServeArgs } from './cli/parse-args.js';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from './document/load-document.js';
@@ -22,6 +23,7 @@ const EMBEDDED_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 
 async function main(): Promise<number> {
+  if (process.argv[2] === 'contract') return contractCommand(process.argv.slice(3), process.env);
   const command = parseCommand(process.argv.slice(2), process.env);
   switch (command.command) {
     case 'help':

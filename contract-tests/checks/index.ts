@@ -19,6 +19,7 @@ export interface CheckDefinition {
 const ALL = 'applies to every response';
 
 export const BUILT_IN_CHECKS: Record<CheckId, CheckDefinition> = {
+  response_received: { check: responses.response_received, scope: ALL },
   not_a_server_error: { check: responses.not_a_server_error, scope: ALL },
   status_code_conformance: { check: responses.status_code_conformance, scope: ALL },
   content_type_conformance: { check: responses.content_type_conformance, scope: ALL },

@@ -12,6 +12,9 @@ const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Ju
 /** At most this many problems of one body are reported (a list of 100 bad records is one fault). */
 const MAX_BODY_PROBLEMS = 5;
 
+/** An answer arrives, whole: within the request timeout, no larger than the cap, on a connection that holds. */
+export const response_received: Check = (_ctx, ex) => (ex.error ? [{ received: ex.error, documented: 'an HTTP answer to every request' }] : []);
+
 /** No request the suite sends may get a 5xx. */
 export const not_a_server_error: Check = (_ctx, ex) =>
   ex.status >= 500 ? [{ received: `${ex.status} ${ex.text.slice(0, 80)}`.trim(), documented: 'no 5xx for any request' }] : [];

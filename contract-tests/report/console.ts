@@ -77,7 +77,8 @@ export function formatSummary(report: ContractReport): string {
     : report.failures.length
       ? `FAIL: ${report.failures.length} failure(s) in ${new Set(report.failures.map((f) => f.check)).size} check(s)`
       : 'FAIL: the document has gaps (--strict)';
-  return `${verdict} (${report.requests} requests; ${byCheck.size} checks: ${checks}${gaps}; ${(report.durationMs / 1000).toFixed(1)} s)\n`;
+  const stopped = report.incomplete ? `; incomplete: ${report.incomplete}` : '';
+  return `${verdict} (${report.requests} requests; ${byCheck.size} checks: ${checks}${gaps}${stopped}; ${(report.durationMs / 1000).toFixed(1)} s)\n`;
 }
 
 export function formatReport(report: ContractReport): string {

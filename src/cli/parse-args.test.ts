@@ -42,6 +42,8 @@ describe('parseCommand', () => {
     expect(error(['--admin-token', 'petstore-demo-key'])).toBe('The admin token must differ from every API key.');
     expect(error(['--api-key', 'same-key-1', '--admin-token', 'same-key-1'])).toBe('The admin token must differ from every API key.');
     expect(error(['--now', 'tomorrow'])).toMatch(/--now must be a date/);
+    expect(error(['--watch', '--spec', 'https://api.example/openapi.yaml'])).toBe('--watch needs --spec to be a file, not a URL.');
+    expect(error(['contrac'])).toBe('Unknown command "contrac"; the commands are "serve" (the default) and "contract" (see --help).');
     expect(parseCommand([], { MOCK_ADMIN_TOKEN: 'from-the-env' })).toMatchObject({ adminToken: 'from-the-env' });
   });
 

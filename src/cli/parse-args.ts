@@ -27,12 +27,14 @@ export interface ServeArgs {
 export type CliCommand = ServeArgs | { command: 'help' } | { command: 'version' } | { command: 'error'; message: string };
 
 export const USAGE = `Usage: petstore-mock-kit serve [options]
+       petstore-mock-kit contract --base-url URL [options]   (see contract --help)
 
 Serve an OpenAPI document as a stateful mock: routes, validation, auth and CRUD state are derived
-from the document, seeded with Faker data.
+from the document, seeded with Faker data. \`contract\` checks a running implementation against
+the document instead.
 
 Options:
-  --spec FILE        OpenAPI 3.0/3.1 document to serve (default: the embedded spec/openapi.yaml)
+  --spec FILE|URL    OpenAPI 3.0/3.1 document to serve (default: the embedded spec/openapi.yaml)
   --port N           port to listen on (default 4010; also the PORT environment variable)
   --host H           interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
   --seed N           seed for generated data: the same seed gives the same data (default 1)
@@ -89,7 +91,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   if (values.help) return { command: 'help' };
   if (values.version) return { command: 'version' };
   const command = positionals[0] ?? 'serve';
-  if (command !== 'serve' || positionals.length > 1) return { command: 'error', message: `Unknown command "${positionals.join(' ')}"; the command is "serve" (see --help).` };
+  if (command !== 'serve' || positionals.length > 1) return { command: 'error', message: `Unknown command "${positionals.join(' ')}"; the commands are "serve" (the default) and "contract" (see --help).` };
 
   const port = integer(values.port ?? env.PORT ?? '4010', '--port', 0, 65535);
   if (typeof port === 'string') return { command: 'error', message: port };
@@ -114,6 +116,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   const badOrigin = origins?.find((o) => !/^https?:\/\/[^/\s]+$/.test(o.replace(/\/+$/, '')));
   if (badOrigin) return { command: 'error', message: `--cors-origin must be an origin like http://localhost:5173, not "${badOrigin}".` };
   const adminToken = values['admin-token'] ?? env.MOCK_ADMIN_TOKEN;
+  if (values.watch && values.spec && /^https?:\/\//i.test(values.spec)) return { command: 'error', message: '--watch needs --spec to be a file, not a URL.' };
   if (adminToken !== undefined && !/^[\x21-\x7e]{8,}$/.test(adminToken)) return { command: 'error', message: 'The admin token must be at least 8 printable ASCII characters without spaces.' };
   if (adminToken !== undefined && (keys ?? ['petstore-demo-key']).includes(adminToken)) return { command: 'error', message: 'The admin token must differ from every API key.' };
   const now = values.now === undefined ? undefined : new Date(/^\d{4}-\d{2}-\d{2}$/.test(values.now) ? `${values.now}T00:00:00Z` : values.now);

@@ -62,3 +62,25 @@ describe('loadDocument', () => {
     expect(await failure(file('list.yaml', '- 1\n- 2\n'))).toMatch(/does not contain an OpenAPI document/);
   });
 });
+
+describe('loadDocument from a URL', () => {
+  it('fetches the document, and says why when it cannot (an error status, nobody listening)', async () => {
+    const { createServer } = await import('node:http');
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(SPEC, 'utf8');
+    const server = createServer((req, res) => (req.url === '/openapi.yaml' ? res.writeHead(200, { 'Content-Type': 'application/yaml' }).end(text) : res.writeHead(404).end()));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const doc = await loadDocument(`${base}/openapi.yaml`);
+      expect(doc.api.info.title).toBe('Petstore');
+      expect(doc.file).toBe(`${base}/openapi.yaml`);
+      expect(await failure(`${base}/missing.yaml`)).toBe(`Cannot fetch the OpenAPI document ${base}/missing.yaml: it answered 404.`);
+    } finally {
+      server.close();
+    }
+    const { freePort } = await import('../test-support/processes.js');
+    const nobody = `http://127.0.0.1:${await freePort()}/openapi.yaml`;
+    expect(await failure(nobody)).toBe(`Cannot fetch the OpenAPI document ${nobody}: ECONNREFUSED.`);
+  });
+});

@@ -31,14 +31,16 @@ export interface LoadedDocument {
  * @example
  * const doc = await loadDocument('spec/openapi.yaml');
  * doc.api.paths['/pets'].get.operationId // 'listPets'
- * @throws DocumentLoadError for a missing file, bad YAML/JSON, Swagger 2.0 or an invalid document.
+ * @throws DocumentLoadError for a missing file or URL, bad YAML/JSON, Swagger 2.0 or an invalid document.
  */
 export async function loadDocument(path: string): Promise<LoadedDocument> {
-  const file = resolve(path);
+  const url = /^https?:\/\//i.test(path);
+  const file = url ? path : resolve(path);
+  const text = url ? await fetchDocument(path) : undefined;
   let raw: SchemaObject;
   try {
     // YAML is a superset of JSON: one parser reads both (js-yaml: swagger-parser's own parser).
-    raw = yaml.load(await readFile(file, 'utf8'), { filename: path }) as SchemaObject;
+    raw = yaml.load(text ?? (await readFile(file, 'utf8')), { filename: path }) as SchemaObject;
   } catch (error) {
     throw new DocumentLoadError(describeParseFailure(path, error));
   }
@@ -55,6 +57,22 @@ export async function loadDocument(path: string): Promise<LoadedDocument> {
     throw new DocumentLoadError(`${path} is not a valid OpenAPI ${raw.openapi} document: ${firstProblem(error)}.`);
   }
   return { file, dialect, api, raw };
+}
+
+/** How long a document given by URL may take to arrive. */
+const FETCH_TIMEOUT_MS = 30_000;
+
+/** The text of a document given by URL (`--spec https://.../openapi.yaml`); its relative `$ref`s resolve against that URL. */
+async function fetchDocument(url: string): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { Accept: 'application/yaml, application/json, text/yaml, */*' } });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+    throw new DocumentLoadError(`Cannot fetch the OpenAPI document ${url}: ${cause === 'TimeoutError' ? `no answer within ${FETCH_TIMEOUT_MS / 1000} s` : cause}.`);
+  }
+  if (!response.ok) throw new DocumentLoadError(`Cannot fetch the OpenAPI document ${url}: it answered ${response.status}.`);
+  return response.text();
 }
 
 function detectDialect(path: string, raw: SchemaObject): '3.0' | '3.1' {

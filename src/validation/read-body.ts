@@ -8,8 +8,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** Undefined means the body is over the cap. */
-export async function readBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+/** The body of a Request (or a Response: the contract suite reads answers the same way); undefined means it is over the cap. */
+export async function readBody(request: Pick<Request, 'headers' | 'body'>, maxBytes: number): Promise<Uint8Array | undefined> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) return undefined;
   if (!request.body) return new Uint8Array(0);
