@@ -162,8 +162,11 @@ export class ContractContext {
     // Without a token, credentials come only from the extra headers (-H), if any.
     const credentials = spec.anonymous || this.options.token === undefined ? { headers: {}, query: '' } : this.credentials(op);
     const extra = spec.anonymous ? withoutCredentials(this.options.headers ?? {}, op) : (this.options.headers ?? {});
-    const headers: Record<string, string> = { ...extra, ...credentials.headers, ...spec.headers };
-    const query = [spec.query, credentials.query].filter(Boolean).join('&');
+    const required = this.requiredParameters(op, spec.query ?? '');
+    const headers: Record<string, string> = { ...required.headers, ...extra, ...credentials.headers, ...spec.headers };
+    const cookies = [required.cookie, credentials.headers.Cookie, spec.headers?.Cookie].filter(Boolean).join('; ');
+    if (cookies) headers.Cookie = cookies;
+    const query = [spec.query, required.query, credentials.query].filter(Boolean).join('&');
     let body = spec.rawBody;
     if (body === undefined && spec.body !== undefined) {
       body = JSON.stringify(spec.body);
@@ -337,6 +340,30 @@ export class ContractContext {
     return undefined;
   }
 
+  /**
+   * Every required parameter a case does not set itself, generated valid (a required header, cookie
+   * or query parameter left out would make every case a bad request). The values are generated once
+   * per operation, so a run sends the same ones throughout.
+   */
+  private requiredParameters(op: Operation, query: string): { headers: Record<string, string>; cookie: string; query: string } {
+    let generated = this.requiredValues.get(op);
+    if (!generated) {
+      generated = op.parameters.filter((p) => p.required && p.in !== 'path').map((p) => {
+        const value = this.generate(p.schema, { propertyName: p.name });
+        return { in: p.in, name: p.name, value: String(Array.isArray(value) ? value[0] : value) };
+      });
+      this.requiredValues.set(op, generated);
+    }
+    const given = new Set(new URLSearchParams(query).keys());
+    return {
+      headers: Object.fromEntries(generated.filter((p) => p.in === 'header').map((p) => [p.name, p.value])),
+      cookie: generated.filter((p) => p.in === 'cookie').map((p) => `${p.name}=${encodeURIComponent(p.value)}`).join('; '),
+      query: generated.filter((p) => p.in === 'query' && !given.has(p.name)).map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`).join('&'),
+    };
+  }
+
+  private readonly requiredValues = new Map<Operation, Array<{ in: string; name: string; value: string }>>();
+
   /** Credentials for an operation's first security alternative, made of the token: headers, and a query string for an apiKey in the query. */
   credentials(op: Operation, token = this.options.token ?? ''): { headers: Record<string, string>; query: string } {
     const headers: Record<string, string> = {};
@@ -358,8 +385,31 @@ export class ContractContext {
     if (!schema) return undefined;
     const sample = this.generate(schema, { collection: this.binding(op)?.collection.name });
     // A body that is not an object (a JSON Patch array, a string) is sent as generated.
-    if (!sample || typeof sample !== 'object' || Array.isArray(sample)) return sample as Record<string, unknown>;
+    if (!sample || typeof sample !== 'object' || Array.isArray(sample)) {
+      const validate = this.requestValidator(schema);
+      if (!validate || !validate(sample)) this.invalid.add(op);
+      return sample as Record<string, unknown>;
+    }
     return this.validObject(op, schema, refs, overrides);
+  }
+
+  /**
+   * Operations for which no body could be built that its schema is known to accept: the schema may
+   * allow none (`oneOf` branches that overlap...), or not compile at all (`type: str`), so that no
+   * body can be confirmed.
+   */
+  private readonly invalid = new WeakSet<Operation>();
+
+  /** False when a body built for the operation is not known to be valid (a request carrying it would not be a valid one). */
+  isValidBody(op: Operation, body: unknown): boolean {
+    return body === undefined || (!this.invalid.has(op) && !(body !== null && typeof body === 'object' && this.invalidBodies.has(body)));
+  }
+
+  private readonly invalidBodies = new WeakSet<object>();
+
+  /** False when no body the schema accepts could be built for the operation: its "valid" requests would not be. */
+  canBuildValidBody(op: Operation): boolean {
+    return !op.requestBody || this.isValidBody(op, this.validBody(op));
   }
 
   /**
@@ -380,8 +430,11 @@ export class ContractContext {
       for (const [property, value] of Object.entries(refs)) if (property in body || attempt > 4) body[property] = value;
       for (const [property, value] of Object.entries(refs)) if (value === undefined) delete body[property];
       Object.assign(body, overrides);
-      if (!validate || validate(body)) return body;
+      if (!validate) break;
+      if (validate(body)) return body;
     }
+    if (!validate) this.invalid.add(op);
+    this.invalidBodies.add(body);
     return body;
   }
 

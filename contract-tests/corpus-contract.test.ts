@@ -22,14 +22,47 @@ async function contractOf(file: string) {
   });
 }
 
-describe('the contract suite on third-party documents, against the mock', () => {
-  for (const file of ['oai-petstore.yaml', 'oai-petstore-expanded.yaml', 'bump-train-travel.yaml', 'swagger-petstore3.yaml']) {
-    it(`passes for ${file}`, async () => {
+/**
+ * Operations of each document that got a successful answer to a valid request (of all its
+ * operations), so a pass is not a pass over nothing. The documents whose schemas allow no value
+ * for some bodies (openfigi's overlapping oneOf, the readme examples) reach fewer, and the report
+ * says why for each operation it skipped.
+ */
+const REACHED: Record<string, [number, number]> = {
+  'apisguru-1password-connect.yaml': [13, 15],
+  'apisguru-apis-guru.yaml': [7, 7],
+  'apisguru-dvla-vehicle-enquiry.yaml': [1, 1],
+  'apisguru-openfigi.yaml': [0, 2],
+  'apisguru-remove-bg.yaml': [3, 3],
+  'apisguru-twilio-bulkexports.yaml': [5, 9],
+  'bump-train-travel.yaml': [6, 7],
+  'oai-api-with-examples.yaml': [2, 2],
+  'oai-callback-example.yaml': [1, 1],
+  'oai-link-example.yaml': [3, 6],
+  'oai-petstore-expanded.yaml': [3, 4],
+  'oai-petstore.yaml': [2, 3],
+  'oai-uspto.yaml': [3, 3],
+  'oai31-non-oauth-scopes.json': [1, 1],
+  'readme-discriminators.yaml': [1, 10],
+  'readme-polymorphism.yaml': [5, 13],
+  'readme31-schema-types.yaml': [16, 22],
+  'redocly-museum.yaml': [7, 8],
+  'swagger-petstore3.yaml': [16, 19],
+};
+
+describe('the contract suite on third-party documents, against the mock (the reference implementation)', () => {
+  for (const [file, [reached, operations]] of Object.entries(REACHED)) {
+    it(`passes ${file}, ${reached} of its ${operations} operations answered a valid request with success`, async () => {
       const report = await contractOf(file);
       expect(report.failures.map(describeFinding)).toEqual([]);
-      expect(report.requests).toBeGreaterThan(4);
+      const accepted = new Set(report.outcomes.filter((o) => o.check === 'positive_data_acceptance' && o.passed > 0).map((o) => o.operationId));
+      expect([accepted.size, new Set(report.outcomes.map((o) => o.operationId)).size]).toEqual([reached, operations]);
     });
   }
+
+  it('refuses to pass a document with no operation to check (only webhooks)', async () => {
+    await expect(contractOf('oai31-webhook-example.yaml')).rejects.toThrow('has no operation to check');
+  });
 
   it('passes redocly-museum, and reports its gap apart: a secured API that declares no 401', async () => {
     const report = await contractOf('redocly-museum.yaml');

@@ -76,6 +76,9 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
   const started = performance.now();
   const profiles = options.profiles ?? [];
   const ctx = new ContractContext(options, checkRegistry(profiles));
+  if (!ctx.operations.some((op) => ctx.inScope(op))) {
+    throw new ContractSetupError(`The document ${options.document.file} has no operation to check${options.document.api.webhooks ? ' (only webhooks, which a server sends rather than answers)' : ''}.`);
+  }
   await checkCredentials(ctx);
   const preparations = Object.assign({}, ...profiles.map((p) => p.preparations ?? {}));
   const targets = new Targets(ctx, preparations);

@@ -8,7 +8,7 @@
 import type { Operation } from '../../src/operations/operation.js';
 import type { ContractContext } from '../context.js';
 import type { Phase } from './phase.js';
-import { isItemOperation, pathParams, requiredQuery } from './phase.js';
+import { isItemOperation, pathParams } from './phase.js';
 import { missingKey } from './records.js';
 
 const UNKNOWN_KEY = 'contract-suite-unknown-key';
@@ -60,7 +60,7 @@ export const authPhase: Phase = {
         await ctx.request(op, {
           label: variant.label,
           params,
-          query: [requiredQuery(ctx, op), variant.query].filter(Boolean).join('&'),
+          query: variant.query,
           body: ctx.validBody(op),
           anonymous: true,
           headers: variant.headers,

@@ -5,7 +5,7 @@
  */
 import { RESPONSE_CHECKS } from '../checks/index.js';
 import type { Phase } from './phase.js';
-import { ownTarget, requiredQuery, validBodyFor } from './phase.js';
+import { ownTarget, validBodyFor } from './phase.js';
 
 export const examplesPhase: Phase = {
   name: 'examples',
@@ -26,7 +26,12 @@ export const examplesPhase: Phase = {
         continue;
       }
       const guessed = targets.guessed(params);
-      await ctx.request(op, { label: guessed ? 'a valid request to a record the suite could not find' : 'a valid request', params, query: requiredQuery(ctx, op), body: await validBodyFor(ctx, targets, op), intent: guessed ? 'guessed' : 'valid' });
+      const body = await validBodyFor(ctx, targets, op);
+      if (!ctx.isValidBody(op, body)) {
+        ctx.skip(RESPONSE_CHECKS, op, 'no body could be built that its schema is known to accept (the schema allows none, or does not compile)');
+        continue;
+      }
+      await ctx.request(op, { label: guessed ? 'a valid request to a record the suite could not find' : 'a valid request', params, body, intent: guessed ? 'guessed' : 'valid' });
     }
   },
 };

@@ -190,6 +190,10 @@ export const lifecyclePhase: Phase = {
         continue;
       }
       const create = ctx.operation(collection, 'create')!;
+      if (!ctx.canBuildValidBody(create)) {
+        for (const op of ctx.operations.filter((o) => ctx.binding(o)?.collection === collection)) ctx.skip(LIFECYCLE_CHECKS, op, 'no create body could be built that its schema is known to accept (the schema allows none, or does not compile)');
+        continue;
+      }
       const record = await createRecord(ctx, collection, {}, targets.prepare);
       if (!record) {
         await ctx.request(create, { label: 'a valid create', body: ctx.validBody(create), expect: { check: 'create_read_back', status: successStatuses(create), documented: `${successStatuses(create).join(' or ')} for a valid create` } });

@@ -16,7 +16,7 @@ import { mergedProperties } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
 import { requiredOf, type ContractContext } from '../context.js';
 import type { Phase } from './phase.js';
-import { ownTarget, refusedChangesNothing, requiredQuery, validBodyFor } from './phase.js';
+import { ownTarget, refusedChangesNothing, validBodyFor } from './phase.js';
 
 const BAD_INPUT = [400, 422];
 
@@ -88,7 +88,6 @@ function bodyMutations(valid: Record<string, unknown> | undefined, op: Operation
 
 function parameterMutations(ctx: ContractContext, op: Operation, params: Record<string, unknown>): Mutation[] {
   const mutations: Mutation[] = [];
-  const base = requiredQuery(ctx, op);
   for (const p of op.parameters) {
     const schema = typeOf(p.schema) === 'array' ? (p.schema.items ?? {}) : p.schema;
     const values: Array<{ label: string; value: unknown }> = [];
@@ -97,7 +96,7 @@ function parameterMutations(ctx: ContractContext, op: Operation, params: Record<
     if (Array.isArray(schema.enum) && typeOf(schema) === 'string') values.push({ label: 'outside its enum', value: 'not-in-the-enum' });
     for (const { label, value } of values) {
       if (p.in === 'path') mutations.push({ label: `path.${p.name} ${label}`, fits: [...BAD_INPUT, 404], params: { ...params, [p.name]: value } });
-      if (p.in === 'query') mutations.push({ label: `query.${p.name} ${label}`, fits: BAD_INPUT, query: [base, `${encodeURIComponent(p.name)}=${encodeURIComponent(String(value))}`].filter(Boolean).join('&') });
+      if (p.in === 'query') mutations.push({ label: `query.${p.name} ${label}`, fits: BAD_INPUT, query: `${encodeURIComponent(p.name)}=${encodeURIComponent(String(value))}` });
       if (p.in === 'header') mutations.push({ label: `header.${p.name} ${label}`, fits: BAD_INPUT, headers: { [p.name]: String(value) } });
     }
   }
@@ -143,7 +142,7 @@ export const negativePhase: Phase = {
         await refusedChangesNothing(ctx, targets, op, 'negative_data_rejection', () => ctx.request(op, {
           label: mutation.label,
           params: mutation.params ?? params,
-          query: mutation.query ?? requiredQuery(ctx, op),
+          query: mutation.query,
           body: mutation.rawBody === undefined ? (mutation.body ?? valid) : undefined,
           rawBody: mutation.rawBody,
           headers: mutation.headers,

@@ -132,17 +132,6 @@ export function pathParams(ctx: ContractContext, op: Operation, overrides: Recor
   return { ...params, ...overrides };
 }
 
-/** Query parameters the operation requires, generated valid. */
-export function requiredQuery(ctx: ContractContext, op: Operation): string {
-  return op.parameters
-    .filter((p) => p.in === 'query' && p.required)
-    .map((p) => {
-      const value = ctx.generate(p.schema, { propertyName: p.name });
-      return `${encodeURIComponent(p.name)}=${encodeURIComponent(String(Array.isArray(value) ? value[0] : value))}`;
-    })
-    .join('&');
-}
-
 /** The statuses of 2xx responses an operation declares. */
 export function successStatuses(op: Operation): number[] {
   return op.responses.filter((r) => /^2\d\d$/.test(r.status)).map((r) => Number(r.status));

@@ -25,6 +25,7 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
   }
   Object.assign(overrides, { ...(await prepare[collection.name]?.(ctx)), ...overrides });
   const body = ctx.validBody(create, refs, overrides);
+  if (!ctx.isValidBody(create, body)) return undefined; // a create that is not known to be valid would not make a record to work with
   const params = scopeParams(ctx, collection, create);
   if (body && typeof body === 'object' && body[collection.keyProperty] !== undefined && !(await isFree(ctx, collection, body[collection.keyProperty]))) return undefined;
   const exchange = await ctx.request(create, { label: `create a ${collection.name} record`, params, body });
