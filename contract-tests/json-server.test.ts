@@ -1,0 +1,60 @@
+/**
+ * The suite against a server nobody here wrote: json-server 0.17 (a dev dependency), started on
+ * loopback with records of its own, checked against an honest hand-written document
+ * (fixtures/json-server-notes.yaml). What it reports, and why each finding is real, is in the
+ * README ("Against json-server").
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadDocument } from '../src/document/load-document.js';
+import { ROOT } from '../src/test-support/petstore.js';
+import { freePort, startProcess } from '../src/test-support/processes.js';
+import { formatReport } from './report/console.js';
+import { runContract } from './run-contract.js';
+
+const THEIRS = [
+  { id: 1, text: 'Buy milk', done: false },
+  { id: 2, text: 'Call the vet', done: true },
+];
+
+describe('json-server 0.17 with an honest document', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'json-server-'));
+  writeFileSync(join(dir, 'db.json'), JSON.stringify({ notes: THEIRS }, null, 2));
+  const port = await freePort();
+  const server = await startProcess(join(ROOT, 'node_modules/.bin/json-server'), [join(dir, 'db.json'), '--port', String(port), '--host', '127.0.0.1'], /Resources|Done/, {});
+  afterAll(() => void server.child.kill('SIGKILL'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const document = await loadDocument(`${ROOT}contract-tests/fixtures/json-server-notes.yaml`);
+
+  it('finds that it stores whatever it is sent, and leaves its records as they were', async () => {
+    await waitUntilAnswering(`${baseUrl}/notes`);
+    const report = await runContract({ document, baseUrl });
+    process.stdout.write(formatReport(report));
+    const found = new Set(report.failures.map((f) => `${f.check} ${f.operationId}`));
+    // Bad input accepted where the document declares 400: json-server validates nothing.
+    for (const op of ['createNote', 'replaceNote', 'updateNote']) expect(found, op).toContain(`negative_data_rejection ${op}`);
+    expect(report.failures.some((f) => f.check === 'negative_data_rejection' && f.operationId === 'createNote' && f.label === 'body.text missing (required)' && f.received.startsWith('201'))).toBe(true);
+    // A body sent without Content-Type makes a note of nothing at all.
+    expect(report.failures.some((f) => f.label === 'a body without Content-Type' && f.received.startsWith('201'))).toBe(true);
+    // Nothing else: every other finding is one of these two kinds.
+    expect([...found].filter((f) => !f.startsWith('negative_data_rejection'))).toEqual([]);
+    expect(report.conforms).toBe(false);
+    // Its own notes, byte for byte, and nothing of the suite's left behind.
+    expect(await (await fetch(`${baseUrl}/notes`)).json()).toEqual(THEIRS);
+    expect(report.leftBehind).toEqual([]);
+  }, 60_000);
+});
+
+async function waitUntilAnswering(url: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
