@@ -19,6 +19,8 @@ export interface ContractArgs {
   profiles?: string[];
   strict: boolean;
   readOnly: boolean;
+  /** List the requests a run would send, against the built-in mock of the document, sending nothing to --base-url. */
+  dryRun: boolean;
   seed?: number;
   /** Extra headers for every request, from `-H 'Name: value'`. */
   headers: Record<string, string>;
@@ -55,6 +57,8 @@ Options:
                       sent, the clean-up still runs, and what was not reached is skipped
   --max-response-bytes N
                       read at most this much of an answer (default 10485760)
+  --dry-run           list the requests a run would send, played against the built-in mock of
+                      the document: nothing is sent to --base-url
   --read-only         send only requests that change nothing
   --seed N            seed for generated request data (default 1)
   -h, --help          show this help
@@ -89,6 +93,7 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
         timeout: { type: 'string' },
         'max-response-bytes': { type: 'string' },
         'read-only': { type: 'boolean' },
+        'dry-run': { type: 'boolean' },
         seed: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -129,6 +134,7 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
     profiles: list(values.profile),
     strict: values.strict ?? false,
     readOnly: values['read-only'] ?? false,
+    dryRun: values['dry-run'] ?? false,
     seed: values.seed === undefined ? undefined : Number(values.seed),
     headers,
     requestTimeoutMs: requestTimeoutMs!,

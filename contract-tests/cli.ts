@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from '../src/document/load-document.js';
+import { createMock, DEMO_API_KEY } from '../src/app.js';
 import { buildOperations } from '../src/operations/build-operations.js';
 import { PACKAGE_ROOT } from '../src/package-root.js';
 import { CONTRACT_USAGE, parseContractArgs, type ContractArgs } from './args.js';
@@ -18,6 +19,7 @@ import { toJUnit } from './report/junit.js';
 import { ContractSetupError, runContract } from './run-contract.js';
 
 const EMBEDDED_SPEC = join(PACKAGE_ROOT, 'spec/openapi.yaml');
+const EMBEDDED_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
 
 export async function contractCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
   const args = parseContractArgs(argv, env);
@@ -45,6 +47,7 @@ export async function contractCommand(argv: string[], env: Record<string, string
     return 2;
   }
   const { profiles } = selection;
+  if (args.dryRun) return dryRun(args, document, profiles);
   process.stdout.write(`Checking ${args.baseUrl} against ${document.api.info?.title ?? 'the document'} ${document.api.info?.version ?? ''}${profiles.length ? ` with the ${profiles.map((p) => p.name).join(', ')} profile` : ''}${args.readOnly ? ' (read-only)' : ''}\n`);
   let report;
   try {
@@ -91,6 +94,32 @@ function progress(): ((exchange: Exchange, sent: number) => void) | undefined {
     last = now;
     process.stderr.write(`\r\x1b[K  ${sent} requests  ${exchange.case.method} ${exchange.case.operation.path}`.slice(0, (process.stderr.columns || 80) - 1));
   };
+}
+
+/**
+ * `--dry-run`: the run played against the built-in mock of the document (a server that keeps it),
+ * printing each request it sends; nothing goes to --base-url. Against a real server the requests
+ * that depend on answers (the ids of created records) may differ.
+ */
+async function dryRun(args: ContractArgs, document: LoadedDocument, profiles: Profile[]): Promise<number> {
+  const key = args.token ?? DEMO_API_KEY;
+  const mock = createMock(document, { apiKeys: [key], fixtures: args.spec === undefined ? EMBEDDED_FIXTURES : undefined, onWarning: () => undefined });
+  const lines: string[] = [];
+  await runContract({
+    document,
+    baseUrl: args.baseUrl,
+    token: key,
+    only: args.only,
+    operations: args.operations,
+    readOnly: args.readOnly,
+    seed: args.seed,
+    profiles,
+    headers: args.headers,
+    fetch: async (url, init) => mock.app.fetch(new Request(url, init)),
+    onExchange: (exchange) => lines.push(`${exchange.case.method.padEnd(6)} ${exchange.case.path}  # ${exchange.case.operation.id}: ${exchange.case.label}`),
+  });
+  process.stdout.write(`${lines.join('\n')}\n${lines.length} requests would be sent to ${args.baseUrl} (played here against the built-in mock of the document; ids of created records may differ)\n`);
+  return 0;
 }
 
 /**

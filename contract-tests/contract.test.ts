@@ -161,6 +161,15 @@ describe('petstore-mock-kit contract (npm run contract)', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<failure message="GET \/pets\/\{petId\}: received 200 without body.name/);
   });
 
+  it('--dry-run lists the requests a run would send, and sends none to the base URL (nothing listens there)', async () => {
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    const result = await run(['--base-url', nobody, '--dry-run']);
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toMatch(/^GET {4}\/pets {2}# listPets: check that the token is accepted$/m);
+    expect(result.out).toMatch(/^DELETE \/pets\/\d+ {2}# deletePet: clean-up$/m);
+    expect(result.out).toMatch(new RegExp(`^\\d{3} requests would be sent to ${nobody.replace(/\./g, '\\.')} \\(played here against the built-in mock`, 'm'));
+  });
+
   it('exits 2 with a sentence for a refused token, an unreachable server or a bad flag', async () => {
     const cli = await startCli([]);
     stop.push(() => cli.child.kill('SIGKILL'));
