@@ -29,6 +29,7 @@ export const CHECK_IDS: readonly string[] = [
   'pagination_conformance',
   'use_after_delete',
   'repeated_delete',
+  'edge_cases',
 ];
 /** A check's id: one of CHECK_IDS or one a profile registers. */
 export type CheckId = string;

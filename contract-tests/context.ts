@@ -10,7 +10,7 @@ import type { LoadedDocument } from '../src/document/load-document.js';
 import type { SchemaObject } from '../src/document/schema.js';
 import { createGenerator } from '../src/generate/from-schema.js';
 import { buildOperations } from '../src/operations/build-operations.js';
-import { inferCollections, mergedProperties, type Collection, type CrudAction } from '../src/operations/infer-collections.js';
+import { inferCollections, mergedProperties, requiredProperties, type Collection, type CrudAction } from '../src/operations/infer-collections.js';
 import type { Operation } from '../src/operations/operation.js';
 import { serverBasePath } from '../src/routing/server-base-path.js';
 import { createAjv } from '../src/validation/ajv-instance.js';
@@ -420,7 +420,7 @@ export class ContractContext {
   private validObject(op: Operation, schema: SchemaObject, refs: Record<string, unknown>, overrides: Record<string, unknown>): Record<string, unknown> {
     const validate = this.requestValidator(schema);
     const properties = mergedProperties(schema);
-    const required = new Set(requiredOf(schema));
+    const required = new Set(requiredProperties(schema));
     const collection = this.binding(op)?.collection;
     const unsafe = Object.keys(properties).filter((name) => properties[name]?.readOnly || (name === collection?.keyProperty && !required.has(name)));
     let body: Record<string, unknown> = {};
@@ -454,11 +454,6 @@ function declaredResponse(ex: Exchange) {
   const responses = ex.case.operation.responses;
   const status = String(ex.status);
   return responses.find((r) => r.status === status) ?? responses.find((r) => r.status.toUpperCase() === `${status[0]}XX`) ?? responses.find((r) => r.status === 'default');
-}
-
-/** The required properties of a schema, through allOf. */
-export function requiredOf(schema: SchemaObject): string[] {
-  return [...new Set<string>([...(schema.required ?? []), ...(schema.allOf ?? []).flatMap((part: SchemaObject) => requiredOf(part))])];
 }
 
 class ResponseTooLarge extends Error {}

@@ -268,6 +268,15 @@ export const FAULTS: Fault[] = [
     },
   },
   {
+    name: 'page-size-crash',
+    breaks: 'a page size past the largest the list allows crashes with 500',
+    caughtBy: 'edge_cases',
+    wrap: (mock) => async (request) => {
+      const limit = Number(new URL(request.url).searchParams.get('limit'));
+      return request.method === 'GET' && limit > 100 ? error(500, 'INTERNAL_ERROR', 'Something broke.') : mock.app.fetch(request);
+    },
+  },
+  {
     name: 'category-in-use-deleted',
     breaks: 'a category that pets use can be deleted',
     caughtBy: 'referential_integrity',

@@ -13,12 +13,13 @@ import { authPhase } from './phases/auth.js';
 import { examplesPhase } from './phases/examples.js';
 import { lifecyclePhase } from './phases/lifecycle.js';
 import { negativePhase } from './phases/negative.js';
+import { probesPhase } from './phases/probes.js';
 import { Targets, type Phase } from './phases/phase.js';
 import { unknownPhase } from './phases/unknown.js';
 import type { Profile } from './profiles/profile.js';
 import type { CheckOutcome } from './results.js';
 
-export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase];
+export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, probesPhase];
 
 export interface RunOptions extends ContractOptions {
   /** Profiles whose checks and phases are added (the CLI gives the Petstore's for the bundled document). */

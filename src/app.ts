@@ -12,7 +12,7 @@ import type { LoadedDocument } from './document/load-document.js';
 import type { SchemaObject } from './document/schema.js';
 import { createGenerator } from './generate/from-schema.js';
 import { buildOperations } from './operations/build-operations.js';
-import { inferCollections, isIntegerKey, type Collection } from './operations/infer-collections.js';
+import { inferCollections, isIntegerKey, requiredProperties, type Collection } from './operations/infer-collections.js';
 import type { Operation } from './operations/operation.js';
 import { errorResponse, errors } from './respond/api-error.js';
 import { compileErrorResponder } from './respond/error-response.js';
@@ -212,6 +212,12 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
             basePath,
             rule: rules[operation.id],
             newKey: (collection, target) => newKey(collection, target.collection(collection.name), { generate }),
+            complete: (collection, record, target) => {
+              const missing = requiredProperties(collection.schema).filter((name) => record[name] === undefined);
+              if (missing.length === 0) return;
+              const generated = generateRecord(collection, target.collection(collection.name), target, seedOptions, record[collection.keyProperty]);
+              for (const name of missing) if (generated[name] !== undefined) record[name] = generated[name];
+            },
             materialise: (collection, key, target) => {
               // A path value is a string; the record's key may be a number, and must fit its schema.
               const typed = isIntegerKey(collection) && /^-?\d+$/.test(String(key)) ? Number(key) : key;

@@ -40,3 +40,5 @@ export const use_after_delete: Check = judge('use_after_delete');
 /** Deleting a deleted record gives 404. */
 export const repeated_delete: Check = judge('repeated_delete');
 
+/** Requests at the edges (a dangling reference, the delete of a parent in use, page bounds) get no 5xx. */
+export const edge_cases: Check = judge('edge_cases');

@@ -37,6 +37,7 @@ export const BUILT_IN_CHECKS: Record<CheckId, CheckDefinition> = {
   pagination_conformance: { check: expectations.pagination_conformance, scope: 'applies to lists with paging parameters the suite recognises' },
   use_after_delete: { check: expectations.use_after_delete, scope: 'applies to the delete of a record the suite created and the read after it' },
   repeated_delete: { check: expectations.repeated_delete, scope: 'applies to the delete of a record the suite created' },
+  edge_cases: { check: expectations.edge_cases, scope: 'applies to lists with paging parameters, and to collections whose records point at others' },
 };
 
 /** Checks that apply to every response, whatever the case. */

@@ -12,9 +12,9 @@
  * parameter; 415 for the media type; 413 for the size), and a gap when it declares none.
  */
 import type { SchemaObject } from '../../src/document/schema.js';
-import { mergedProperties } from '../../src/operations/infer-collections.js';
+import { mergedProperties, requiredProperties } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
-import { requiredOf, type ContractContext } from '../context.js';
+import type { ContractContext } from '../context.js';
 import type { Phase } from './phase.js';
 import { ownTarget, refusedChangesNothing, validBodyFor } from './phase.js';
 
@@ -73,7 +73,7 @@ function bodyMutations(valid: Record<string, unknown> | undefined, op: Operation
     { label: 'a body that is not JSON', fits: BAD_INPUT, rawBody: '{"truncated": ', headers: { 'Content-Type': 'application/json' } },
     { label: 'a body without Content-Type', fits: [...BAD_INPUT, 415], rawBody: new TextEncoder().encode(JSON.stringify(valid)) },
   ];
-  const required = requiredOf(schema)[0];
+  const required = requiredProperties(schema)[0];
   if (required) mutations.push({ label: `body.${required} missing (required)`, fits: BAD_INPUT, body: omit(valid, required) });
   const typed = properties.find(([, s]) => wrongType(s) !== undefined);
   if (typed) mutations.push({ label: `body.${typed[0]} of the wrong type`, fits: BAD_INPUT, body: { ...valid, [typed[0]]: wrongType(typed[1]) } });

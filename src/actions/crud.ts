@@ -16,6 +16,8 @@ export interface CrudOptions {
   basePath: string;
   /** Makes a key for a new record of a collection whose keys are not integers; undefined when every key its schema allows is taken. */
   newKey: (collection: Collection, store: Store) => unknown;
+  /** Fills the required properties a create did not set (a server fills what it owns), so a stored record keeps to its schema. */
+  complete?: (collection: Collection, record: StoredRecord, store: Store) => void;
   /** Makes a record for an item the document offers no way to create (read-only collections), or undefined if the key cannot be one. */
   materialise: (collection: Collection, key: unknown, store: Store) => StoredRecord | undefined;
   rule?: OperationRule;
@@ -61,6 +63,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       if (key === undefined) return new ApiError(409, 'NO_FREE_KEY', `Every ${collection.keyProperty} the document allows is taken: delete a ${describe(collection)} first.`);
       const record = pick(input.body, keep);
       record[keyProperty] = key;
+      options.complete?.(collection, record, input.store);
       state.put(record, scope);
       if (rule.after) {
         ctx.record = record;

@@ -169,6 +169,13 @@ export function mergedProperties(schema: SchemaObject, seen = new Set<SchemaObje
   return Object.assign(merged, schema.properties ?? {});
 }
 
+/** The required properties of a schema, including those `allOf` brings in. */
+export function requiredProperties(schema: SchemaObject, seen = new Set<SchemaObject>()): string[] {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return [];
+  seen.add(schema);
+  return [...new Set<string>([...(Array.isArray(schema.required) ? schema.required : []), ...(schema.allOf ?? []).flatMap((part: SchemaObject) => requiredProperties(part, seen))])];
+}
+
 export function propertyNames(schema: SchemaObject): string[] {
   return Object.keys(mergedProperties(schema));
 }
