@@ -4,6 +4,7 @@
  * own keeps them byte for byte, with nothing left behind.
  */
 import { describe, expect, it } from 'vitest';
+import { createMock } from '../src/app.js';
 import { loadDocument } from '../src/document/load-document.js';
 import { ROOT } from '../src/test-support/petstore.js';
 import { describeFinding } from './case.js';
@@ -93,5 +94,23 @@ describe('a server that upserts on POST and holds records of its own', async () 
     expect(report.failures.map(describeFinding)).toEqual([]);
     expect(report.leftBehind).toEqual([]);
     expect(report.outcomes.filter((o) => o.check === 'create_read_back' && o.passed > 0).length).toBeGreaterThan(0);
+  });
+});
+
+describe('an operation with several ways to authenticate', async () => {
+  const document = await loadDocument(`${ROOT}contract-tests/fixtures/keys-api.yaml`);
+
+  it('is sent the token each way it declares: a bearer header, an apiKey in the query, one in a cookie', async () => {
+    const mock = createMock(document, { apiKeys: ['k-123'] });
+    const seen: string[] = [];
+    const spy = (request: Request) => {
+      const url = new URL(request.url);
+      seen.push([request.headers.get('authorization'), url.searchParams.get('key'), request.headers.get('cookie')].map((v) => v ?? '-').join(' | '));
+      return mock.app.fetch(request);
+    };
+    const report = await runContract({ document, baseUrl: 'http://keys.test', token: 'k-123', fetch: inProcess(spy) });
+    expect(report.failures.map(describeFinding)).toEqual([]);
+    expect(seen).toEqual(expect.arrayContaining(['Bearer k-123 | - | -', '- | k-123 | -', '- | - | session=k-123']));
+    expect(report.outcomes.find((o) => o.check === 'positive_data_acceptance')?.passed).toBeGreaterThanOrEqual(3);
   });
 });

@@ -71,6 +71,8 @@ export interface RequestSpec {
   expect?: Expectation;
   /** Why it is sent (default: inferred from `anonymous` and `expect`; see Intent). */
   intent?: Intent;
+  /** Which of the operation's security alternatives to send the token as (default: the first). */
+  alternative?: number;
 }
 
 export class ContractContext {
@@ -160,7 +162,7 @@ export class ContractContext {
   async request(op: Operation, spec: RequestSpec): Promise<Exchange> {
     const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(spec.params?.[name] ?? '')));
     // Without a token, credentials come only from the extra headers (-H), if any.
-    const credentials = spec.anonymous || this.options.token === undefined ? { headers: {}, query: '' } : this.credentials(op);
+    const credentials = spec.anonymous || this.options.token === undefined ? { headers: {}, query: '' } : this.credentials(op, this.options.token, spec.alternative);
     const extra = spec.anonymous ? withoutCredentials(this.options.headers ?? {}, op) : (this.options.headers ?? {});
     const required = this.requiredParameters(op, spec.query ?? '');
     const headers: Record<string, string> = { ...required.headers, ...extra, ...credentials.headers, ...spec.headers };
@@ -364,11 +366,11 @@ export class ContractContext {
 
   private readonly requiredValues = new Map<Operation, Array<{ in: string; name: string; value: string }>>();
 
-  /** Credentials for an operation's first security alternative, made of the token: headers, and a query string for an apiKey in the query. */
-  credentials(op: Operation, token = this.options.token ?? ''): { headers: Record<string, string>; query: string } {
+  /** Credentials for one of an operation's security alternatives (the first by default), made of the token: headers, and a query string for an apiKey in the query. */
+  credentials(op: Operation, token = this.options.token ?? '', alternative = 0): { headers: Record<string, string>; query: string } {
     const headers: Record<string, string> = {};
     const query: string[] = [];
-    for (const { scheme } of op.security[0] ?? []) {
+    for (const { scheme } of op.security[alternative] ?? []) {
       if (scheme.type === 'apiKey' && scheme.in === 'header') headers[scheme.name] = token;
       else if (scheme.type === 'apiKey' && scheme.in === 'query') query.push(`${encodeURIComponent(scheme.name)}=${encodeURIComponent(token)}`);
       else if (scheme.type === 'apiKey' && scheme.in === 'cookie') headers.Cookie = [headers.Cookie, `${scheme.name}=${token}`].filter(Boolean).join('; ');
