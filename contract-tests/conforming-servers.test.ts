@@ -103,7 +103,7 @@ describe('an operation with several ways to authenticate', async () => {
   it('is sent the token each way it declares: a bearer header, an apiKey in the query, one in a cookie', async () => {
     const mock = createMock(document, { apiKeys: ['k-123'] });
     const seen: string[] = [];
-    const spy = (request: Request) => {
+    const spy = async (request: Request) => {
       const url = new URL(request.url);
       seen.push([request.headers.get('authorization'), url.searchParams.get('key'), request.headers.get('cookie')].map((v) => v ?? '-').join(' | '));
       return mock.app.fetch(request);
@@ -112,5 +112,22 @@ describe('an operation with several ways to authenticate', async () => {
     expect(report.failures.map(describeFinding)).toEqual([]);
     expect(seen).toEqual(expect.arrayContaining(['Bearer k-123 | - | -', '- | k-123 | -', '- | - | session=k-123']));
     expect(report.outcomes.find((o) => o.check === 'positive_data_acceptance')?.passed).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('a collection keyed by a property the client chooses, under a path with a trailing slash', async () => {
+  const document = await loadDocument(`${ROOT}contract-tests/fixtures/projects-api.yaml`);
+
+  it('passes against the mock: the key is checked free before it is used, the record read back under it, and cleaned up', async () => {
+    const mock = createMock(document, { counts: { default: 3 } });
+    const before = JSON.stringify([...mock.store.collection('projects').all()]);
+    const sent: string[] = [];
+    const spy = async (request: Request) => (sent.push(`${request.method} ${new URL(request.url).pathname}`), mock.app.fetch(request));
+    const report = await runContract({ document, baseUrl: 'http://projects.test', fetch: inProcess(spy) });
+    expect(report.failures.map(describeFinding)).toEqual([]);
+    const create = sent.findIndex((line) => line === 'POST /projects/');
+    expect(sent[create - 1]).toMatch(/^GET \/projects\/[A-Z]{2,10}$/); // the key it chose, read first: 404
+    expect(report.outcomes.find((o) => o.check === 'create_read_back' && o.operationId === 'getProject')?.passed).toBeGreaterThan(0);
+    expect(JSON.stringify([...mock.store.collection('projects').all()])).toBe(before);
   });
 });

@@ -93,4 +93,18 @@ describe('CRUD inferred from the document', () => {
     const { status, body, headers } = await call('GET', `/pets?categoryId=${category.id}`);
     expect([status, body, headers.get('X-Total-Count')]).toEqual([200, [], '0']);
   });
+
+  it('keeps a key the client chooses, refuses one already taken with 409, and gives a Location without a doubled slash', async () => {
+    const { createMock } = await import('../app.js');
+    const { loadDocument } = await import('../document/load-document.js');
+    const { ROOT } = await import('../test-support/petstore.js');
+    const mock = createMock(await loadDocument(`${ROOT}contract-tests/fixtures/projects-api.yaml`), { counts: { default: 0 } });
+    const post = (body: unknown) => mock.app.request('/projects/', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const created = await post({ key: 'ANYDOC', name: 'Any document' });
+    expect([created.status, created.headers.get('Location'), await created.json()]).toEqual([201, '/projects/ANYDOC', { key: 'ANYDOC', name: 'Any document' }]);
+    expect((await mock.app.request('/projects/ANYDOC')).status).toBe(200);
+    const again = await post({ key: 'ANYDOC', name: 'Another' });
+    expect([again.status, await again.text()]).toEqual([409, '']); // the document declares its 409 without a body
+    expect(((await (await mock.app.request('/projects/ANYDOC')).json()) as { name: string }).name).toBe('Any document');
+  });
 });

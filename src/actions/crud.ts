@@ -52,14 +52,21 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   }
 
   if (binding.action === 'create') {
-    const listPath = collection.path.includes('{') ? (input: ActionInput) => `${options.basePath}${fill(collection.path, input)}` : () => `${options.basePath}${collection.path}`;
+    // `/items/` and `/items` both give `/items/7`.
+    const collectionPath = collection.path.replace(/\/$/, '');
+    const listPath = collectionPath.includes('{') ? (input: ActionInput) => `${options.basePath}${fill(collectionPath, input)}` : () => `${options.basePath}${collectionPath}`;
+    // A key the client may write (declared by the request, not readOnly) is the one the record gets.
+    const request = requestSchema(operation);
+    const clientKey = Boolean(request && keep?.has(keyProperty) && !mergedProperties(request)[keyProperty]?.readOnly);
     return (input) => {
       const ctx = context(input);
       const vetoed = rule.before?.(ctx);
       if (vetoed) return vetoed;
       const scope = scopeOf(input);
       const state = stateOf(input);
-      const key = isIntegerKey(collection) ? state.allocateInteger() : options.newKey(collection, input.store);
+      const chosen = clientKey ? (input.body as Record<string, unknown> | undefined)?.[keyProperty] : undefined;
+      if (chosen !== undefined && state.get(chosen, scope)) return new ApiError(409, 'KEY_TAKEN', `A ${describe(collection)} with ${keyProperty} ${String(chosen)} already exists.`);
+      const key = chosen ?? (isIntegerKey(collection) ? state.allocateInteger() : options.newKey(collection, input.store));
       if (key === undefined) return new ApiError(409, 'NO_FREE_KEY', `Every ${collection.keyProperty} the document allows is taken: delete a ${describe(collection)} first.`);
       const record = pick(input.body, keep);
       record[keyProperty] = key;

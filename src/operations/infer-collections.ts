@@ -82,7 +82,9 @@ export function inferCollections(operations: Operation[]): {
   for (const [itemPath, itemOps] of byPath) {
     const match = /^(.*)\/\{([^}/]+)\}$/.exec(itemPath);
     if (!match) continue;
-    const [, path, keyParam] = match;
+    const [, bare, keyParam] = match;
+    // A collection path may be written with a trailing slash (`/items/` beside `/items/{id}`).
+    const path = byPath.has(bare) || !byPath.has(`${bare}/`) ? bare : `${bare}/`;
     const listOps = byPath.get(path) ?? new Map<string, Operation>();
     const list = listOps.get('get');
     const create = listOps.get('post');
@@ -96,7 +98,7 @@ export function inferCollections(operations: Operation[]): {
     if (!schema || !isObjectSchema(schema)) continue;
 
     const keyOp = [...itemOps.values()][0];
-    const keyProperty = propertyNames(schema).includes(keyParam) ? keyParam : 'id';
+    const keyProperty = keyPropertyOf(keyParam, path, propertyNames(schema));
     // The record's own key property decides the key's type; the path parameter is only its spelling.
     const keySchema =
       mergedProperties(schema)[keyProperty] ?? keyOp.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema ?? { type: 'string' };
@@ -134,6 +136,23 @@ export function inferCollections(operations: Operation[]): {
     collection.indexed = [...new Set([...filterProperties(list, collection), ...collection.references.map((r) => r.property)])].filter((p) => p !== collection.keyProperty);
   }
   return { collections, bindings };
+}
+
+/**
+ * The record property a path parameter names: the parameter's own name if the record has it
+ * (`petId`), else that name without the collection's singular (`projectKey` -> `key`,
+ * `issueNumber` -> `number`, `petId` -> `id`), else `id`.
+ */
+export function keyPropertyOf(keyParam: string, collectionPath: string, properties: string[]): string {
+  if (properties.includes(keyParam)) return keyParam;
+  const noun = singular(collectionPath.split('/').filter((s) => s && !s.includes('{')).at(-1) ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
+  const lower = keyParam.toLowerCase();
+  if (noun && lower.startsWith(noun) && keyParam.length > noun.length) {
+    const rest = keyParam.slice(noun.length).replace(/^[-_]/, '');
+    const candidate = rest.charAt(0).toLowerCase() + rest.slice(1);
+    if (properties.includes(candidate)) return candidate;
+  }
+  return 'id';
 }
 
 /** Query parameters of a list that are named like a record property: the list filters on them. */

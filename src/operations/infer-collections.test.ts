@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { loadDocument } from '../document/load-document.js';
+import { ROOT } from '../test-support/petstore.js';
+import { buildOperations } from './build-operations.js';
+import { inferCollections, keyPropertyOf } from './infer-collections.js';
+
+describe('collections inferred from paths', () => {
+  it('finds the record property a path parameter names: its own name, or without the singular of the collection', () => {
+    expect(keyPropertyOf('petId', '/pets', ['id', 'name'])).toBe('id');
+    expect(keyPropertyOf('petId', '/pets', ['petId', 'name'])).toBe('petId');
+    expect(keyPropertyOf('projectKey', '/projects', ['key', 'name'])).toBe('key');
+    expect(keyPropertyOf('issueNumber', '/projects/{projectKey}/issues', ['number', 'title'])).toBe('number');
+    expect(keyPropertyOf('category_id', '/categories', ['id'])).toBe('id');
+    expect(keyPropertyOf('slug', '/posts', ['title'])).toBe('id');
+  });
+
+  it('takes a collection path written with a trailing slash, and keys its records by the property the parameter names', async () => {
+    const document = await loadDocument(`${ROOT}contract-tests/fixtures/projects-api.yaml`);
+    const { collections, bindings } = inferCollections(buildOperations(document.api));
+    expect(collections.map((c) => [c.name, c.path, c.itemPath, c.keyParam, c.keyProperty])).toEqual([['projects', '/projects/', '/projects/{projectKey}', 'projectKey', 'key']]);
+    expect(Object.fromEntries([...bindings].map(([id, b]) => [id, b.action]))).toEqual({ listProjects: 'list', createProject: 'create', getProject: 'read', deleteProject: 'delete' });
+  });
+});
