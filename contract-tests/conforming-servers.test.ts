@@ -36,6 +36,11 @@ describe('a server with its own conventions, correct by its own document', async
     // What the document leaves open is reported apart: getStats declares no client error, and takes any window.
     expect(report.gaps.map((g) => `${g.check} ${g.operationId}`)).toEqual(expect.arrayContaining(['negative_data_rejection getStats']));
     expect(report.outcomes.find((o) => o.check === 'auth_enforced' && o.operationId === 'getStats')?.skipped).toEqual(['the operation declares no security']);
+    // What it could not map, it says.
+    expect(report.unmapped).toEqual([
+      { operationId: 'getNoteText', operation: 'GET /notes/{noteId}/text', reason: 'a path below one notes record, not a collection of its own' },
+      { operationId: 'getStats', operation: 'GET /stats', reason: 'no collection path with an item path (`/things` and `/things/{id}`) explains it' },
+    ]);
     // Its own notes untouched, nothing left behind.
     expect(JSON.stringify([...server.notes])).toBe(before);
   });

@@ -54,6 +54,8 @@ export interface ContractReport {
   leftBehind: string[];
   /** Why the run stopped before its end (its --timeout), if it did; what it did not reach is skipped. */
   incomplete?: string;
+  /** Operations the suite could not map to a collection or one of its records, and why: only the response checks judge them. */
+  unmapped: Array<{ operationId: string; operation: string; reason: string }>;
   /** True when nothing failed (and, with `strict`, no gap was found). */
   conforms: boolean;
 }
@@ -125,8 +127,28 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
     coverage: coverage(ctx),
     leftBehind: ctx.leftBehind,
     incomplete,
+    unmapped: unmapped(ctx),
     conforms: failures.length === 0 && (!strict || gaps.length === 0),
   };
+}
+
+/** The operations no collection explains, each with the reason, for the report. */
+function unmapped(ctx: ContractContext): ContractReport['unmapped'] {
+  return ctx.operations
+    .filter((op) => ctx.inScope(op) && !ctx.binding(op))
+    .map((op) => {
+      const item = ctx.collections.find((c) => c.itemPath === op.path);
+      const below = ctx.collections.find((c) => op.path.startsWith(`${c.itemPath}/`));
+      const collection = ctx.collections.find((c) => c.path === op.path);
+      const reason = item
+        ? `${op.method.toUpperCase()} on one ${item.name} record is no create, read, update or delete`
+        : collection
+          ? `${op.method.toUpperCase()} on the ${collection.name} collection is no list or create (or it declares no success response)`
+          : below
+            ? `a path below one ${below.name} record, not a collection of its own`
+            : 'no collection path with an item path (`/things` and `/things/{id}`) explains it';
+      return { operationId: op.id, operation: `${op.method.toUpperCase()} ${op.path}`, reason };
+    });
 }
 
 /** Operation x declared status: was it received at least once? */

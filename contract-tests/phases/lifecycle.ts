@@ -127,10 +127,15 @@ async function filters(ctx: ContractContext, collection: Collection, record: Row
   }
 }
 
+/**
+ * Two pages of two records: by page size and offset (`limit`/`offset`), or by page size and page
+ * number (`per_page`/`page`, `_limit`/`_page`, the first page numbered by the parameter's minimum, else 1).
+ */
 async function paginate(ctx: ContractContext, collection: Collection): Promise<void> {
   const list = ctx.operation(collection, 'list');
-  const { limit, offset } = paginationOf(list);
-  if (!list || !limit || !offset) return;
+  const { limit, offset, page: number } = paginationOf(list);
+  if (!list || !limit || (!offset && !number)) return;
+  const firstPage = typeof number?.schema?.minimum === 'number' ? number.schema.minimum : 1;
   const keys = (json: unknown) => listItems(collection, json).map((item) => String(item[collection.keyProperty]));
   /** The page must hold min(2, total - start) records when the total is known, at most 2 otherwise. */
   const size = (start: number) => (json: unknown, ex: Exchange) => {
@@ -140,7 +145,7 @@ async function paginate(ctx: ContractContext, collection: Collection): Promise<v
     if (n > 2) return `with ${n} records`;
     return expected !== undefined && n !== expected ? `with ${n} records of ${total}` : undefined;
   };
-  const page = (start: number) => `${limit.name}=2&${offset.name}=${start}`;
+  const page = (start: number) => (offset ? `${limit.name}=2&${offset.name}=${start}` : `${limit.name}=2&${number!.name}=${firstPage + start / 2}`);
   const first = await ctx.request(list, { label: 'page 1 of size 2', query: page(0), expect: { check: 'pagination_conformance', status: [200], documented: 'min(2, total) records at offset 0', body: size(0) } });
   const firstKeys = new Set(keys(first.json));
   await ctx.request(list, {

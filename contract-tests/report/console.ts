@@ -87,6 +87,9 @@ export function formatReport(report: ContractReport): string {
     formatFindings(report.failures, 'Failures', '✗'),
     formatFindings(report.gaps, `Gaps of the document (not failures${report.strict ? '; --strict makes them fail' : ' unless --strict'})`, '!'),
     formatSkipped(report.outcomes),
+    report.unmapped.length
+      ? `Not mapped to a collection (valid requests only, judged by the response checks):\n${report.unmapped.map((u) => `  · ${u.operation} (${u.operationId}): ${u.reason}`).join('\n')}\n`
+      : '',
     report.leftBehind.length ? `Left behind (created by the suite, could not be deleted):\n${report.leftBehind.map((what) => `  - ${what}`).join('\n')}\n` : '',
     formatCoverage(report.coverage),
     formatSummary(report),

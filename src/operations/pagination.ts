@@ -1,13 +1,14 @@
 /**
- * The query parameters lists paginate with, by their usual names: never filters. One list for the
- * mock (which answers them) and the contract suite (which checks them).
+ * The query parameters lists paginate with, by their usual names (json-server's `_page`, `_limit`
+ * and `_start` among them): never filters. One list for the mock (which answers them) and the
+ * contract suite (which checks them).
  */
 import type { ParameterSpec } from '../document/schema.js';
 import type { Operation } from './operation.js';
 
-export const LIMIT_PARAMS = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'size'];
-export const OFFSET_PARAMS = ['offset', 'skip', 'start'];
-export const PAGE_PARAMS = ['page', 'pageNumber', 'page_number'];
+export const LIMIT_PARAMS = ['limit', 'per_page', 'perPage', 'pageSize', 'page_size', 'size', '_limit'];
+export const OFFSET_PARAMS = ['offset', 'skip', 'start', '_start'];
+export const PAGE_PARAMS = ['page', 'pageNumber', 'page_number', '_page'];
 
 export function isPaginationParam(name: string): boolean {
   return name === 'cursor' || LIMIT_PARAMS.includes(name) || OFFSET_PARAMS.includes(name) || PAGE_PARAMS.includes(name);
