@@ -15,15 +15,17 @@ import type { Operation } from '../src/operations/operation.js';
 import { serverBasePath } from '../src/routing/server-base-path.js';
 import { createAjv } from '../src/validation/ajv-instance.js';
 import { schemaCompiler } from '../src/validation/compile-schema.js';
-import { readBody } from '../src/validation/read-body.js';
 import { SchemaConverter } from '../src/validation/to-json-schema.js';
 import { createResponseChecker } from '../src/validation/validate-response.js';
 import type { Case, CheckId, Exchange, Expectation, Finding, Intent } from './case.js';
 import type { Check, CheckContext, Verdict } from './checks/check.js';
 import { reproOf } from './repro.js';
+import { matchOperation, OwnRecords } from './own-records.js';
+import { exchangeOf, type Fetch } from './transport.js';
+
+export type { Fetch };
 import { Results } from './results.js';
 
-export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
 export interface ContractOptions {
   document: LoadedDocument;
@@ -87,8 +89,8 @@ export class ContractContext {
   readonly generate: (schema: SchemaObject, hints?: { propertyName?: string; collection?: string }) => unknown;
   readonly faker: Faker;
   private readonly bindings: ReturnType<typeof inferCollections>['bindings'];
-  /** Every record a request of the suite created, oldest first: by collection and key, or only by its Location. */
-  private readonly created: Array<{ collection?: Collection; key?: unknown; location?: string }> = [];
+  /** Every record a request of the suite created. */
+  private readonly own = new OwnRecords();
   /** Records created that the clean-up could not delete (no DELETE for them, or it was refused). */
   readonly leftBehind: string[] = [];
   private readonly checkContext: CheckContext;
@@ -182,32 +184,13 @@ export class ContractContext {
   /** When the run must stop sending (an absolute `performance.now()` time), set by runContract from --timeout. */
   deadline = Infinity;
 
-  /**
-   * Sends a case. Redirects are not followed (a 3xx is judged as an answer). An answer that does
-   * not come within the request timeout, is larger than the cap, or breaks off is an exchange with
-   * status 0 and its `error`, judged by `response_received` alone: never a crash of the run.
-   */
+  /** Sends a case (see transport.ts: timeouts, the size cap, no redirects), then records and judges the exchange. */
   private async send(c: Case): Promise<Exchange> {
     if (c.intent !== 'cleanup' && performance.now() > this.deadline) throw new DeadlineError('the run took longer than its --timeout');
-    const started = performance.now();
-    const timeoutMs = this.options.requestTimeoutMs ?? 10_000;
-    const signal = AbortSignal.timeout(timeoutMs);
-    let exchange: Exchange;
-    try {
-      const response = await this.fetch(`${this.baseUrl}${c.path}`, { method: c.method, headers: c.headers, body: c.body as RequestInit['body'], redirect: 'manual', signal });
-      const text = await readCapped(response, this.options.maxResponseBytes ?? 10 * 1024 * 1024);
-      let json: unknown;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        json = undefined;
-      }
-      exchange = { case: c, status: response.status, headers: response.headers, text, json, ms: performance.now() - started };
-    } catch (error) {
-      const err = error as Error & { cause?: { code?: string } };
-      const reason = err instanceof ResponseTooLarge ? err.message : err.name === 'TimeoutError' || signal.aborted ? `no answer within ${timeoutMs} ms` : `the connection failed (${err.cause?.code ?? err.message})`;
-      exchange = { case: c, status: 0, headers: new Headers(), text: '', ms: performance.now() - started, error: reason };
-    }
+    const exchange = await exchangeOf(this.fetch, `${this.baseUrl}${c.path}`, c, {
+      timeoutMs: this.options.requestTimeoutMs ?? 10_000,
+      maxBytes: this.options.maxResponseBytes ?? 10 * 1024 * 1024,
+    });
     this.exchanges.push(exchange);
     if (exchange.status) {
       if (!this.received.has(c.operation.id)) this.received.set(c.operation.id, new Set());
@@ -268,50 +251,26 @@ export class ContractContext {
     if (this.selected(check) && this.inScope(op)) this.results.pass(check, op.id);
   }
 
-  /**
-   * Every record a request created is deleted again at the end, whatever the case was: a 201 (or
-   * the success of a create the document describes) names it by its key or its `Location`, even
-   * when the operation is not one the suite recognised as a create.
-   */
+  /** Every record a request created is remembered (see OwnRecords), to be deleted at the end. */
   private remember(exchange: Exchange): void {
     if (exchange.case.intent === 'cleanup' || exchange.status >= 300) return;
     const binding = this.bindings.get(exchange.case.operation.id);
-    const isCreate = binding?.action === 'create';
-    if (!isCreate && exchange.status !== 201) return;
-    const location = exchange.headers.get('location') ?? undefined;
-    const body = exchange.json as Record<string, unknown> | undefined;
-    const collection = isCreate ? binding!.collection : this.collections.find((c) => c.itemPath === exchange.case.operation.path && exchange.case.method === 'PUT');
-    const key = collection ? (body?.[collection.keyProperty] ?? (isCreate ? lastSegment(location ?? null) : undefined) ?? this.pathKey(exchange, collection)) : undefined;
-    if (key === undefined && !location) return;
-    if (this.created.some((c) => c.collection === collection && c.key !== undefined && String(c.key) === String(key))) return;
-    this.created.push({ collection, key, location });
+    this.own.remember(exchange, binding?.action === 'create' ? binding.collection : undefined, this.collections);
   }
 
-  /** The key of the record an item request named in its path (`/pets/7` -> 7). */
-  private pathKey(exchange: Exchange, collection: Collection): unknown {
-    const template = exchange.case.operation.path.split('/');
-    const actual = exchange.case.path.split('?')[0].split('/');
-    const at = template.indexOf(`{${collection.keyParam}}`);
-    return at >= 0 ? decodeURIComponent(actual[at] ?? '') : undefined;
-  }
-
-  /** The keys of the records of a collection the suite created and has not deleted yet (top-level collections). */
+  /** The keys of the records of a collection the suite created and has not deleted yet. */
   ownKeys(collection: Collection): unknown[] {
-    return this.created.filter((c) => c.collection === collection && c.key !== undefined).map((c) => c.key);
+    return this.own.keys(collection);
   }
 
   /** True when the suite created this record (or the record it belongs to: the inventory item of its own pet). */
   isOwn(collection: Collection, key: unknown): boolean {
-    if (key === undefined || key === null) return false;
-    if (this.created.some((c) => c.collection === collection && String(c.key) === String(key))) return true;
-    const parent = collection.references.find((r) => r.property === collection.keyProperty && r.collection !== collection.name);
-    const parentCollection = parent && this.collections.find((c) => c.name === parent.collection);
-    return parentCollection ? this.isOwn(parentCollection, key) : false;
+    return this.own.has(collection, key, this.collections);
   }
 
   /** Deletes what the suite created, newest first (orders before the pets they point at); what it cannot delete is reported. */
   async cleanUp(): Promise<void> {
-    for (const { collection, key, location } of this.created.splice(0).reverse()) {
+    for (const { collection, key, location } of this.own.takeNewestFirst()) {
       const target = collection && key !== undefined ? { op: this.operation(collection, 'delete'), params: { [collection.keyParam]: key } } : this.operationAt('delete', location);
       const what = location ?? `${collection?.name} ${String(key)}`;
       if (!target?.op) {
@@ -325,21 +284,7 @@ export class ContractContext {
 
   /** The operation of a method whose path matches a URL or path (segment by segment), with its path parameters. */
   operationAt(method: string, location: string | undefined): { op: Operation; params: Record<string, unknown> } | undefined {
-    if (!location) return undefined;
-    const pathname = new URL(location, `${this.baseUrl}/`).pathname;
-    const segments = (pathname.startsWith(this.basePath) ? pathname.slice(this.basePath.length) : pathname).split('/');
-    for (const op of this.operations.filter((o) => o.method === method)) {
-      const template = op.path.split('/');
-      if (template.length !== segments.length) continue;
-      const params: Record<string, unknown> = {};
-      const matches = template.every((part, i) => {
-        const name = /^\{([^}]+)\}$/.exec(part)?.[1];
-        if (name) params[name] = decodeURIComponent(segments[i]);
-        return name ? segments[i] !== '' : part === segments[i];
-      });
-      if (matches) return { op, params };
-    }
-    return undefined;
+    return location ? matchOperation(this.operations.filter((o) => o.method === method), new URL(location, `${this.baseUrl}/`).pathname, this.basePath) : undefined;
   }
 
   /**
@@ -447,27 +392,12 @@ export class ContractContext {
   }
 }
 
-function lastSegment(location: string | null): string | undefined {
-  return location ? decodeURIComponent(location.split('?')[0].split('/').pop() ?? '') || undefined : undefined;
-}
 
 /** The response the document declares for an exchange's status (exact, range, or default). */
 function declaredResponse(ex: Exchange) {
   const responses = ex.case.operation.responses;
   const status = String(ex.status);
   return responses.find((r) => r.status === status) ?? responses.find((r) => r.status.toUpperCase() === `${status[0]}XX`) ?? responses.find((r) => r.status === 'default');
-}
-
-class ResponseTooLarge extends Error {}
-
-/** The body as text, reading at most `max` bytes (a server that streams forever or sends 23 MB of JSON cannot take the run down). */
-async function readCapped(response: Response, max: number): Promise<string> {
-  const bytes = await readBody(response, max);
-  if (!bytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new ResponseTooLarge(`an answer larger than ${max} bytes (--max-response-bytes)`);
-  }
-  return Buffer.from(bytes).toString('utf8');
 }
 
 /** Extra headers without those the operation's security schemes read (an unauthenticated case sends no credentials). */
