@@ -8,6 +8,7 @@ import { createMock } from '../src/app.js';
 import { loadDocument } from '../src/document/load-document.js';
 import { ROOT } from '../src/test-support/petstore.js';
 import { describeFinding } from './case.js';
+import { issuesServer } from './fixtures/issues-server.js';
 import { notesServer } from './fixtures/notes-server.js';
 import { upsertServer } from './fixtures/upsert-server.js';
 import { formatReport } from './report/console.js';
@@ -134,5 +135,28 @@ describe('a collection keyed by a property the client chooses, under a path with
     expect(sent[create - 1]).toMatch(/^GET \/projects\/[A-Z]{2,10}$/); // the key it chose, read first: 404
     expect(report.outcomes.find((o) => o.check === 'create_read_back' && o.operationId === 'getProject')?.passed).toBeGreaterThan(0);
     expect(JSON.stringify([...mock.store.collection('projects').all()])).toBe(before);
+  });
+});
+
+describe('a nested collection: issues numbered within their project', async () => {
+  const document = await loadDocument(`${ROOT}contract-tests/fixtures/issues-api.yaml`);
+
+  it('creates a project of its own first, runs the lifecycle of issues under it, and leaves the server\'s projects as they were', async () => {
+    const server = issuesServer([{ key: 'CORE', name: 'Core', issues: ['Crash on start', 'Typo'] }]);
+    const snapshot = () => JSON.stringify([...server.projects.values()].map((p) => ({ ...p, issues: [...p.issues.values()] })));
+    const before = snapshot();
+    const sent: string[] = [];
+    const spy = async (request: Request) => (sent.push(`${request.method} ${new URL(request.url).pathname}`), server.fetch(request));
+    const report = await runContract({ document, baseUrl: 'http://issues.test', fetch: inProcess(spy) });
+    expect(report.failures.map(describeFinding)).toEqual([]);
+    const passed = (check: string) => report.outcomes.filter((o) => o.check === check && o.passed > 0).map((o) => o.operationId);
+    expect(passed('create_read_back')).toEqual(expect.arrayContaining(['getProject', 'getIssue']));
+    expect(passed('update_persists')).toContain('updateIssue');
+    expect(passed('list_contains_created')).toEqual(expect.arrayContaining(['listProjects', 'listIssues']));
+    expect(passed('use_after_delete')).toEqual(expect.arrayContaining(['deleteIssue']));
+    // Issues were only ever created, changed or deleted under projects the suite created.
+    expect(sent.filter((line) => /^(POST|PATCH|DELETE) \/projects\/CORE\b/.test(line))).toEqual([]);
+    expect(snapshot()).toBe(before);
+    expect(report.leftBehind).toEqual([]);
   });
 });

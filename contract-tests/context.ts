@@ -263,15 +263,15 @@ export class ContractContext {
     return this.own.keys(collection);
   }
 
-  /** True when the suite created this record (or the record it belongs to: the inventory item of its own pet). */
-  isOwn(collection: Collection, key: unknown): boolean {
-    return this.own.has(collection, key, this.collections);
+  /** True when the suite created this record (or the record it belongs to: the inventory item of its own pet); `scope`: its parents' keys in a nested collection. */
+  isOwn(collection: Collection, key: unknown, scope?: Record<string, unknown>): boolean {
+    return this.own.has(collection, key, this.collections, scope);
   }
 
   /** Deletes what the suite created, newest first (orders before the pets they point at); what it cannot delete is reported. */
   async cleanUp(): Promise<void> {
-    for (const { collection, key, location } of this.own.takeNewestFirst()) {
-      const target = collection && key !== undefined ? { op: this.operation(collection, 'delete'), params: { [collection.keyParam]: key } } : this.operationAt('delete', location);
+    for (const { collection, key, params, location } of this.own.takeNewestFirst()) {
+      const target = collection && key !== undefined ? { op: this.operation(collection, 'delete'), params: params ?? { [collection.keyParam]: key } } : this.operationAt('delete', location);
       const what = location ?? `${collection?.name} ${String(key)}`;
       if (!target?.op) {
         this.leftBehind.push(`${what} (the document has no DELETE for it)`);

@@ -10,6 +10,8 @@ import type { Exchange } from './case.js';
 export interface OwnRecord {
   collection?: Collection;
   key?: unknown;
+  /** Every path parameter of the record's item path (its parents' keys and its own), when known. */
+  params?: Record<string, unknown>;
   location?: string;
 }
 
@@ -29,8 +31,9 @@ export class OwnRecords {
     const collection = create ?? collections.find((c) => c.itemPath === exchange.case.operation.path && exchange.case.method === 'PUT');
     const key = collection ? (body?.[collection.keyProperty] ?? (create ? lastSegment(location) : undefined) ?? pathKey(exchange, collection)) : undefined;
     if (key === undefined && !location) return;
-    if (this.records.some((r) => r.collection === collection && r.key !== undefined && String(r.key) === String(key))) return;
-    this.records.push({ collection, key, location });
+    const params = collection && key !== undefined ? { ...pathParams(exchange), [collection.keyParam]: key } : undefined;
+    if (collection && this.has(collection, key, [], params)) return;
+    this.records.push({ collection, key, params, location });
   }
 
   /** The keys of the records of a collection the suite created. */
@@ -38,10 +41,15 @@ export class OwnRecords {
     return this.records.filter((r) => r.collection === collection && r.key !== undefined).map((r) => r.key);
   }
 
-  /** True when the suite created this record, or the record it belongs to (the inventory item of its own pet). */
-  has(collection: Collection, key: unknown, collections: Collection[]): boolean {
+  /**
+   * True when the suite created this record, or the record it belongs to (the inventory item of its
+   * own pet). In a nested collection the parents' keys must match too (issue 1 of another project
+   * is not the suite's): `scope` gives them.
+   */
+  has(collection: Collection, key: unknown, collections: Collection[], scope: Record<string, unknown> = {}): boolean {
     if (key === undefined || key === null) return false;
-    if (this.records.some((r) => r.collection === collection && String(r.key) === String(key))) return true;
+    const sameScope = (r: OwnRecord) => collection.scopeParams.every((name) => r.params?.[name] !== undefined && String(r.params[name]) === String(scope[name]));
+    if (this.records.some((r) => r.collection === collection && String(r.key) === String(key) && sameScope(r))) return true;
     const parent = collection.references.find((r) => r.property === collection.keyProperty && r.collection !== collection.name);
     const parentCollection = parent && collections.find((c) => c.name === parent.collection);
     return parentCollection ? this.has(parentCollection, key, collections) : false;
@@ -70,12 +78,21 @@ export function matchOperation(operations: Operation[], pathname: string, basePa
   return undefined;
 }
 
-/** The key of the record an item request named in its path (`/pets/7` -> 7). */
-function pathKey(exchange: Exchange, collection: Collection): unknown {
+/** The path parameters a request was sent with, read back from its path (`/projects/AB/issues` -> {projectKey: 'AB'}). */
+function pathParams(exchange: Exchange): Record<string, unknown> {
   const template = exchange.case.operation.path.split('/');
   const actual = exchange.case.path.split('?')[0].split('/');
-  const at = template.indexOf(`{${collection.keyParam}}`);
-  return at >= 0 ? decodeURIComponent(actual[at] ?? '') : undefined;
+  const params: Record<string, unknown> = {};
+  template.forEach((part, i) => {
+    const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+    if (name && actual[i] !== undefined) params[name] = decodeURIComponent(actual[i]);
+  });
+  return params;
+}
+
+/** The key of the record an item request named in its path (`/pets/7` -> 7). */
+function pathKey(exchange: Exchange, collection: Collection): unknown {
+  return pathParams(exchange)[collection.keyParam];
 }
 
 function lastSegment(location: string | undefined): string | undefined {

@@ -17,6 +17,12 @@ import { createRecord, creationOf, listItems, listedRecord, recordParams } from 
 
 type Row = Record<string, unknown>;
 
+/** The path parameters a record's collection lives under (none for a top-level one). */
+const scopeOf = (record: Row): Row => {
+  const { params = {} } = creationOf(record) ?? {};
+  return params;
+};
+
 /** What differs between two records, or undefined when they are equal. */
 function difference(expected: Row, actual: unknown, fields = Object.keys(expected)): string | undefined {
   if (!actual || typeof actual !== 'object') return `with body ${JSON.stringify(actual)}`;
@@ -65,7 +71,7 @@ async function update(ctx: ContractContext, collection: Collection, record: Row,
     if (!body) continue;
     const exchange = await ctx.request(op, {
       label: `${action} the record`,
-      params: { [collection.keyParam]: key },
+      params: recordParams(collection, record),
       body,
       expect: { check: 'update_persists', status: successStatuses(op), documented: `${successStatuses(op).join(' or ')} for a valid ${op.method.toUpperCase()}` },
     });
@@ -84,14 +90,14 @@ async function findInList(ctx: ContractContext, collection: Collection, record: 
   const has = (json: unknown) => listItems(collection, json).some((item) => String(item[collection.keyProperty]) === String(key));
   const documented = `the list contains ${collection.keyProperty} ${String(key)}`;
   if (keyFilter) {
-    await ctx.request(list, { label: `list by ${keyFilter.name}`, query: `${keyFilter.name}=${encodeURIComponent(String(key))}`, expect: { check: 'list_contains_created', status: [200], documented, body: (json) => (has(json) ? undefined : 'without it') } });
+    await ctx.request(list, { label: `list by ${keyFilter.name}`, params: scopeOf(record), query: `${keyFilter.name}=${encodeURIComponent(String(key))}`, expect: { check: 'list_contains_created', status: [200], documented, body: (json) => (has(json) ? undefined : 'without it') } });
     return;
   }
   const { limit, offset } = paginationOf(list);
   const size = Number(limit?.schema.maximum ?? 100);
   for (let page = 0; page < 50; page++) {
     const query = [limit && `${limit.name}=${size}`, offset && `${offset.name}=${page * size}`].filter(Boolean).join('&');
-    const exchange = await ctx.request(list, { label: 'look for the created record in the list', query });
+    const exchange = await ctx.request(list, { label: 'look for the created record in the list', params: scopeOf(record), query });
     if (has(exchange.json)) return ctx.passed(list, 'list_contains_created');
     if (!offset || listItems(collection, exchange.json).length < size) break;
   }
@@ -110,6 +116,7 @@ async function filters(ctx: ContractContext, collection: Collection, record: Row
     if (value === undefined || value === null || typeof value === 'object') continue;
     const matches = (json: unknown) => listItems(collection, json).find((item) => String(item[p.name]) !== String(value));
     await ctx.request(list, {
+      params: scopeOf(record),
       label: `filter ${p.name}=${String(value)}`,
       query: `${p.name}=${encodeURIComponent(String(value))}${page}`,
       expect: { check: 'filter_conformance', status: [200], documented: `only records with ${p.name} = ${JSON.stringify(value)}`, body: (json) => { const other = matches(json); return other && `with a record whose ${p.name} is ${JSON.stringify(other[p.name])}`; } },
@@ -119,6 +126,7 @@ async function filters(ctx: ContractContext, collection: Collection, record: Row
     const other = Array.isArray(schema?.enum) ? schema.enum.find((v: unknown) => v !== value) : undefined;
     if (other !== undefined && keyFilter) {
       await ctx.request(list, {
+        params: scopeOf(record),
         label: `filter ${p.name}=${String(other)} with ${keyFilter.name}=${String(record[collection.keyProperty])}`,
         query: `${p.name}=${encodeURIComponent(String(other))}&${keyFilter.name}=${encodeURIComponent(String(record[collection.keyProperty]))}`,
         expect: { check: 'filter_conformance', status: [200], documented: `no record with ${p.name} = ${JSON.stringify(value)} under ${p.name}=${String(other)}`, body: (json) => (listItems(collection, json).length ? `with ${collection.keyProperty} ${String(record[collection.keyProperty])}, whose ${p.name} is ${JSON.stringify(value)}` : undefined) },
@@ -131,7 +139,7 @@ async function filters(ctx: ContractContext, collection: Collection, record: Row
  * Two pages of two records: by page size and offset (`limit`/`offset`), or by page size and page
  * number (`per_page`/`page`, `_limit`/`_page`, the first page numbered by the parameter's minimum, else 1).
  */
-async function paginate(ctx: ContractContext, collection: Collection): Promise<void> {
+async function paginate(ctx: ContractContext, collection: Collection, scope: Row): Promise<void> {
   const list = ctx.operation(collection, 'list');
   const { limit, offset, page: number } = paginationOf(list);
   if (!list || !limit || (!offset && !number)) return;
@@ -146,9 +154,10 @@ async function paginate(ctx: ContractContext, collection: Collection): Promise<v
     return expected !== undefined && n !== expected ? `with ${n} records of ${total}` : undefined;
   };
   const page = (start: number) => (offset ? `${limit.name}=2&${offset.name}=${start}` : `${limit.name}=2&${number!.name}=${firstPage + start / 2}`);
-  const first = await ctx.request(list, { label: 'page 1 of size 2', query: page(0), expect: { check: 'pagination_conformance', status: [200], documented: 'min(2, total) records at offset 0', body: size(0) } });
+  const first = await ctx.request(list, { label: 'page 1 of size 2', params: scope, query: page(0), expect: { check: 'pagination_conformance', status: [200], documented: 'min(2, total) records at offset 0', body: size(0) } });
   const firstKeys = new Set(keys(first.json));
   await ctx.request(list, {
+    params: scope,
     label: 'page 2 of size 2',
     query: page(2),
     expect: {
@@ -160,10 +169,10 @@ async function paginate(ctx: ContractContext, collection: Collection): Promise<v
   });
 }
 
-async function remove(ctx: ContractContext, collection: Collection, key: unknown): Promise<void> {
+async function remove(ctx: ContractContext, collection: Collection, record: Row): Promise<void> {
   const del = ctx.operation(collection, 'delete');
   if (!del) return;
-  const params = { [collection.keyParam]: key };
+  const params = recordParams(collection, record);
   const deleted = await ctx.request(del, { label: 'delete the record', params, expect: { check: 'use_after_delete', status: successStatuses(del), documented: `${successStatuses(del).join(' or ')} for the DELETE of an existing record` } });
   if (deleted.status >= 300) return;
   const read = ctx.operation(collection, 'read');
@@ -178,7 +187,8 @@ export const lifecyclePhase: Phase = {
   checks: LIFECYCLE_CHECKS,
   changesState: true,
   async run(ctx, targets) {
-    for (const collection of ctx.collections.filter((c) => c.scopeParams.length === 0)) {
+    // Nested collections too (`/projects/{projectKey}/issues`): their records are created under a parent the suite creates first.
+    for (const collection of ctx.collections) {
       if (!ctx.operation(collection, 'create')) {
         // A record that comes with one the suite creates (the inventory item of its own pet) may be changed; no other.
         const record = await listedRecord(ctx, collection, targets.prepare);
@@ -187,7 +197,7 @@ export const lifecyclePhase: Phase = {
           for (const op of ops) ctx.skip(LIFECYCLE_CHECKS, op, 'the collection has no create, and no record of it could be found');
           continue;
         }
-        if (!ctx.isOwn(collection, record[collection.keyProperty])) {
+        if (!ctx.isOwn(collection, record[collection.keyProperty], creationOf(record)?.params)) {
           for (const op of ops) ctx.skip(LIFECYCLE_CHECKS, op, 'the collection has no create, and its records are not the suite\'s to change');
           continue;
         }
@@ -211,9 +221,9 @@ export const lifecyclePhase: Phase = {
       await followLocation(ctx, create, record, creation?.location);
       await findInList(ctx, collection, record);
       await filters(ctx, collection, record);
-      await paginate(ctx, collection);
+      await paginate(ctx, collection, scopeOf(record));
       await update(ctx, collection, record, targets);
-      await remove(ctx, collection, key);
+      await remove(ctx, collection, record);
     }
   },
 };

@@ -90,7 +90,7 @@ export async function validBodyFor(ctx: ContractContext, targets: Targets, op: O
  */
 export function ownTarget(ctx: ContractContext, op: Operation, params: Record<string, unknown>): boolean {
   const collection = ctx.collections.find((c) => c.itemPath === op.path);
-  return !collection || ctx.isOwn(collection, params[collection.keyParam]);
+  return !collection || ctx.isOwn(collection, params[collection.keyParam], params);
 }
 
 /**

@@ -26,8 +26,8 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
   Object.assign(overrides, { ...(await prepare[collection.name]?.(ctx)), ...overrides });
   const body = ctx.validBody(create, refs, overrides);
   if (!ctx.isValidBody(create, body)) return undefined; // a create that is not known to be valid would not make a record to work with
-  const params = scopeParams(ctx, collection, create);
-  if (body && typeof body === 'object' && body[collection.keyProperty] !== undefined && !(await isFree(ctx, collection, body[collection.keyProperty]))) return undefined;
+  const params = await scopeParams(ctx, collection, create, prepare);
+  if (body && typeof body === 'object' && body[collection.keyProperty] !== undefined && !(await isFree(ctx, collection, body[collection.keyProperty], params))) return undefined;
   const exchange = await ctx.request(create, { label: `create a ${collection.name} record`, params, body });
   if (exchange.status >= 300 || !exchange.json || typeof exchange.json !== 'object') return undefined;
   const record = exchange.json as Row;
@@ -56,10 +56,10 @@ export function recordParams(collection: Collection, record: Row): Row {
  * A key the client must choose is used only once a read says no record has it (404): a server
  * that upserts would otherwise overwrite someone else's record. Without a read, it is not used.
  */
-async function isFree(ctx: ContractContext, collection: Collection, key: unknown): Promise<boolean> {
+async function isFree(ctx: ContractContext, collection: Collection, key: unknown, scope: Row): Promise<boolean> {
   const read = ctx.operation(collection, 'read');
   if (!read) return false;
-  const exchange = await ctx.request(read, { label: `check that ${collection.keyProperty} ${String(key)} is free before choosing it`, params: { [collection.keyParam]: key }, intent: 'unknown' });
+  const exchange = await ctx.request(read, { label: `check that ${collection.keyProperty} ${String(key)} is free before choosing it`, params: { ...scope, [collection.keyParam]: key }, intent: 'unknown' });
   return exchange.status === 404;
 }
 
@@ -96,17 +96,29 @@ export function listItems(collection: Collection, json: unknown): Row[] {
   return Array.isArray(items) ? (items as Row[]) : [];
 }
 
-/** A key no record has: near the top of the key's range, or a generated string. */
+/** A key no record has: near the top of the key's range (as the record and the path parameter both allow), or a generated string. */
 export function missingKey(ctx: ContractContext, collection: Collection): unknown {
   const schema = collection.keySchema;
+  const parameter = ctx.operations.find((op) => op.path === collection.itemPath)?.parameters.find((p) => p.in === 'path' && p.name === collection.keyParam)?.schema;
   if (schema.type === 'integer' || schema.type === 'number') {
-    const max = typeof schema.maximum === 'number' ? schema.maximum : Number.MAX_SAFE_INTEGER;
-    return max - ctx.faker.number.int({ min: 1, max: 1000 });
+    const maxima = [schema.maximum, parameter?.maximum].filter((m): m is number => typeof m === 'number');
+    const max = maxima.length ? Math.min(...maxima) : Number.MAX_SAFE_INTEGER;
+    return max - ctx.faker.number.int({ min: 1, max: Math.min(1000, Math.max(1, Math.floor(max / 2))) });
   }
-  return ctx.generate(schema, { propertyName: collection.keyProperty });
+  return ctx.generate(parameter ?? schema, { propertyName: collection.keyProperty });
 }
 
-/** The parent keys of a nested collection: values that fit the parameters' schemas (the suite does not create parent chains yet). */
-function scopeParams(ctx: ContractContext, collection: Collection, op: Operation): Row {
-  return pathParams(ctx, op, {});
+/**
+ * The parent keys of a nested collection (`projectKey` of `/projects/{projectKey}/issues`): a
+ * parent the suite creates first where the document has a collection for it, else a value that
+ * fits the parameter's schema (`/members/{memberId}/loans` with no members to create).
+ */
+async function scopeParams(ctx: ContractContext, collection: Collection, op: Operation, prepare: Record<string, CreatePreparation>): Promise<Row> {
+  const params = pathParams(ctx, op, {});
+  for (const name of collection.scopeParams) {
+    const parent = ctx.collections.find((c) => c !== collection && c.keyParam === name && (collection.path === c.itemPath || collection.path.startsWith(`${c.itemPath}/`)));
+    const record = parent && !ctx.options.readOnly && ctx.operation(parent, 'create') ? await createRecord(ctx, parent, {}, prepare) : undefined;
+    if (parent && record) Object.assign(params, recordParams(parent, record));
+  }
+  return params;
 }
