@@ -8,6 +8,7 @@ import { createMock } from '../src/app.js';
 import { loadDocument } from '../src/document/load-document.js';
 import { ROOT } from '../src/test-support/petstore.js';
 import { describeFinding } from './case.js';
+import { eventsServer } from './fixtures/events-server.js';
 import { issuesServer } from './fixtures/issues-server.js';
 import { notesServer } from './fixtures/notes-server.js';
 import { upsertServer } from './fixtures/upsert-server.js';
@@ -158,5 +159,20 @@ describe('a nested collection: issues numbered within their project', async () =
     expect(sent.filter((line) => /^(POST|PATCH|DELETE) \/projects\/CORE\b/.test(line))).toEqual([]);
     expect(snapshot()).toBe(before);
     expect(report.leftBehind).toEqual([]);
+  });
+});
+
+describe('a list paged by cursor', async () => {
+  const document = await loadDocument(`${ROOT}contract-tests/fixtures/events-api.yaml`);
+
+  it('follows the next cursor the first page gives, and passes a server that pages right', async () => {
+    const report = await runContract({ document, baseUrl: 'http://events.test', fetch: inProcess(eventsServer(7).fetch) });
+    expect(report.failures.map(describeFinding)).toEqual([]);
+    expect(report.outcomes.find((o) => o.check === 'pagination_conformance' && o.operationId === 'listEvents')?.passed).toBe(2);
+  });
+
+  it('fails a server that answers the first page whatever cursor it is given', async () => {
+    const report = await runContract({ document, baseUrl: 'http://events.test', fetch: inProcess(eventsServer(7, { ignoreCursor: true }).fetch) });
+    expect(report.failures.map((f) => `${f.check}: ${f.label}`)).toEqual(['pagination_conformance: page 2 of size 2, by the cursor page 1 gave']);
   });
 });

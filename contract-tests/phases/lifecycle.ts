@@ -141,7 +141,8 @@ async function filters(ctx: ContractContext, collection: Collection, record: Row
  */
 async function paginate(ctx: ContractContext, collection: Collection, scope: Row): Promise<void> {
   const list = ctx.operation(collection, 'list');
-  const { limit, offset, page: number } = paginationOf(list);
+  const { limit, offset, page: number, cursor } = paginationOf(list);
+  if (list && limit && cursor && !offset && !number) return paginateByCursor(ctx, collection, list, limit.name, cursor.name, scope);
   if (!list || !limit || (!offset && !number)) return;
   const firstPage = typeof number?.schema?.minimum === 'number' ? number.schema.minimum : 1;
   const keys = (json: unknown) => listItems(collection, json).map((item) => String(item[collection.keyProperty]));
@@ -167,6 +168,52 @@ async function paginate(ctx: ContractContext, collection: Collection, scope: Row
       body: (json, ex) => size(2)(json, ex) ?? (keys(json).some((k) => firstKeys.has(k)) ? `with records also on page 1 (${keys(json).join(', ')})` : undefined),
     },
   });
+}
+
+/**
+ * Two pages of two records by cursor: the cursor of the next page comes from the first page's
+ * `Link: <...>; rel="next"` or a body field named like one (`next_cursor`, `nextCursor`, `next`,
+ * `nextPageToken`, at the top or under `meta`, `links` or `pagination`). The second page must not
+ * repeat the first. Without a next cursor on a full first page, nothing can be judged (skipped).
+ */
+async function paginateByCursor(ctx: ContractContext, collection: Collection, list: Operation, limit: string, cursor: string, scope: Row): Promise<void> {
+  const keys = (json: unknown) => listItems(collection, json).map((item) => String(item[collection.keyProperty]));
+  const atMostTwo = (json: unknown) => (keys(json).length > 2 ? `with ${keys(json).length} records` : undefined);
+  const first = await ctx.request(list, { label: 'page 1 of size 2, by cursor', params: scope, query: `${limit}=2`, expect: { check: 'pagination_conformance', status: [200], documented: 'at most 2 records', body: atMostTwo } });
+  const next = nextCursor(first, cursor);
+  if (next === undefined) {
+    ctx.skip('pagination_conformance', list, keys(first.json).length < 2 ? 'the list holds fewer than two records: no second page to ask for' : 'the first page gave no cursor for the next one (Link rel="next" or a next-cursor field) that the suite recognises');
+    return;
+  }
+  const firstKeys = new Set(keys(first.json));
+  await ctx.request(list, {
+    label: 'page 2 of size 2, by the cursor page 1 gave',
+    params: scope,
+    query: `${limit}=2&${cursor}=${encodeURIComponent(next)}`,
+    expect: {
+      check: 'pagination_conformance',
+      status: [200],
+      documented: 'at most 2 records, none of them on page 1',
+      body: (json) => atMostTwo(json) ?? (keys(json).some((k) => firstKeys.has(k)) ? `with records also on page 1 (${keys(json).join(', ')})` : undefined),
+    },
+  });
+}
+
+const NEXT_FIELDS = ['next_cursor', 'nextCursor', 'next', 'nextPageToken', 'next_page_token', 'cursor'];
+
+function nextCursor(exchange: Exchange, cursor: string): string | undefined {
+  const link = /<([^>]+)>\s*;\s*rel="?next"?/.exec(exchange.headers.get('link') ?? '')?.[1];
+  if (link) return new URL(link, 'http://link.invalid').searchParams.get(cursor) ?? undefined;
+  const body = exchange.json as Record<string, unknown> | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  for (const holder of [body, body.meta, body.links, body.pagination]) {
+    if (!holder || typeof holder !== 'object') continue;
+    for (const name of NEXT_FIELDS) {
+      const value = (holder as Record<string, unknown>)[name];
+      if (typeof value === 'string' && value) return /^https?:\/\/|^\//.test(value) ? (new URL(value, 'http://link.invalid').searchParams.get(cursor) ?? undefined) : value;
+    }
+  }
+  return undefined;
 }
 
 async function remove(ctx: ContractContext, collection: Collection, record: Row): Promise<void> {
