@@ -161,6 +161,16 @@ describe('petstore-mock-kit contract (npm run contract)', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<failure message="GET \/pets\/\{petId\}: received 200 without body.name/);
   });
 
+  it('shows a progress line on a terminal (run under script(1)), and none when its output is piped', async () => {
+    const cli = await startCli([]);
+    stop.push(() => cli.child.kill('SIGKILL'));
+    const command = `${process.execPath} ${join(ROOT, 'dist/cli.js')} contract --base-url ${cli.url} --token ${TOKEN} --coverage ${join(mkdtempSync(join(tmpdir(), 'tty-')), 'c.json')}`;
+    const { stdout } = await promisify(execFile)('script', ['-qc', command, '/dev/null']);
+    expect(stdout).toMatch(/\r\x1b\[K {2}\d+ requests {2}(GET|POST|PUT|PATCH|DELETE) \//);
+    expect(stdout).toMatch(/PASS: the implementation conforms/);
+    expect((await run(['--base-url', cli.url, '--token', TOKEN])).out).not.toContain('\x1b[K');
+  });
+
   it('--dry-run lists the requests a run would send, and sends none to the base URL (nothing listens there)', async () => {
     const nobody = `http://127.0.0.1:${await freePort()}`;
     const result = await run(['--base-url', nobody, '--dry-run']);
