@@ -20,4 +20,19 @@ describe('collections inferred from paths', () => {
     expect(collections.map((c) => [c.name, c.path, c.itemPath, c.keyParam, c.keyProperty])).toEqual([['projects', '/projects/', '/projects/{projectKey}', 'projectKey', 'key']]);
     expect(Object.fromEntries([...bindings].map(([id, b]) => [id, b.action]))).toEqual({ listProjects: 'list', createProject: 'create', getProject: 'read', deleteProject: 'delete' });
   });
+
+  it('finds references by the <singular>Id convention, and by the path parameter of another collection (projectKey)', () => {
+    const Project = { type: 'object', properties: { key: { type: 'string' }, name: { type: 'string' } } };
+    const Task = { type: 'object', properties: { id: { type: 'integer' }, projectKey: { type: 'string' }, categoryId: { type: 'integer' }, ownerName: { type: 'string' } } };
+    const Category = { type: 'object', properties: { id: { type: 'integer' } } };
+    const read = (id: string, param: string, schema: object) => ({
+      get: { operationId: id, parameters: [{ name: param, in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } },
+    });
+    const api = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/projects/{projectKey}': read('getProject', 'projectKey', Project), '/tasks/{taskId}': read('getTask', 'taskId', Task), '/categories/{categoryId}': read('getCategory', 'categoryId', Category) } };
+    const { collections } = inferCollections(buildOperations(api));
+    expect(collections.find((c) => c.name === 'tasks')?.references).toEqual([
+      { property: 'projectKey', collection: 'projects' },
+      { property: 'categoryId', collection: 'categories' },
+    ]);
+  });
 });

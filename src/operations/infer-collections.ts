@@ -222,13 +222,18 @@ export function singular(word: string): string {
   return word;
 }
 
-/** `categoryId` and `category_id` point into `categories`. */
+/**
+ * `categoryId` and `category_id` point into `categories`; so does any property named like the path
+ * parameter of another collection's records (`projectKey` into the projects of
+ * `/projects/{projectKey}`).
+ */
 function findReferences(collection: Collection, all: Collection[]): Reference[] {
   const references: Reference[] = [];
   for (const property of propertyNames(collection.schema)) {
     const match = /^(.+?)_?[iI]d$/.exec(property);
-    if (!match) continue;
-    const target = all.find((c) => singular(c.name).toLowerCase() === match[1].toLowerCase());
+    const target =
+      (match && all.find((c) => singular(c.name).toLowerCase() === match[1].toLowerCase())) ||
+      all.find((c) => c !== collection && c.keyParam === property && c.keyProperty !== property);
     if (target && (target !== collection || property !== collection.keyProperty)) {
       references.push({ property, collection: target.name });
     }
