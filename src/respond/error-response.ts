@@ -33,10 +33,32 @@ function speaksNative(schema: SchemaObject): boolean {
 /** @example const respond = compileErrorResponder(op, ctx); respond(errors.notFound('pet', 'id 7'), {}) */
 export function compileErrorResponder(operation: Operation, ctx: ErrorResponderContext): (error: ApiError, headers?: Record<string, string>) => Response {
   const shapes = new Map<number, Shape>();
-  return (error, headers = {}) => {
+  const declared = (status: number) => operation.responses.some((r) => r.status === String(status));
+  return (raw, headers = {}) => {
+    const error = asDeclared(raw, declared, findResponse(operation, raw.status) !== undefined);
     if (!shapes.has(error.status)) shapes.set(error.status, shapeFor(findResponse(operation, error.status), error, ctx));
     return shapes.get(error.status)!(error, headers);
   };
+}
+
+/**
+ * The status the operation declares for a kind of failure, when it does not declare the mock's
+ * usual one: bad credentials are 403 where only 403 is declared; a wrong media type is 415 wherever
+ * 415 is declared; bad input is 422 where 422 is declared and 400 is not; a body too large is 400
+ * where 400 is declared and 413 is not. Anything the operation covers (exactly, as a range or by
+ * `default`) keeps its status, so a forced `Prefer: code=` is never changed.
+ */
+function asDeclared(error: ApiError, declared: (status: number) => boolean, covered: boolean): ApiError {
+  const to = (status: number, headers = error.headers) => new ApiError(status, error.code, error.message, error.details, headers);
+  if (error.code === 'INVALID_CONTENT_TYPE' && declared(415)) return to(415);
+  if (covered) return error;
+  if (error.status === 401 && declared(403)) {
+    const { 'WWW-Authenticate': _challenge, ...rest } = error.headers ?? {};
+    return to(403, rest); // a challenge belongs to a 401 only
+  }
+  if (error.status === 400 && declared(422)) return to(422);
+  if (error.status === 413 && declared(400)) return to(400);
+  return error;
 }
 
 function shapeFor(declared: ResponseSpec | undefined, sample: ApiError, ctx: ErrorResponderContext): Shape {
