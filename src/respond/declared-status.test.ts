@@ -1,7 +1,7 @@
 /**
- * The mock answers each kind of failure with the status the operation declares for it: 403 for bad
+ * The mock answers as the operation declares: each kind of failure with the status declared for it (403 for bad
  * credentials where only 403 is declared, 415 for a wrong media type where 415 is, 422 for bad
- * input where 422 is and 400 is not.
+ * input where 422 is and 400 is not), and a text answer generated from its schema.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,12 +25,18 @@ paths:
         '403': { description: Bad key. }
         '415': { description: Not JSON. }
         '422': { description: Not a thing. }
+  /health:
+    get:
+      operationId: health
+      security: []
+      responses:
+        '200': { description: Fine., content: { text/plain: { schema: { type: string, enum: [ok] } } } }
 components:
   securitySchemes:
     key: { type: apiKey, in: header, name: X-Key }
 `;
 
-describe('statuses as the document declares them', () => {
+describe('statuses and text bodies as the document declares them', () => {
   it('answers bad credentials 403 (no challenge), a wrong media type 415 and bad input 422, where those are what the operation declares', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'declared-'));
     writeFileSync(join(dir, 'openapi.yaml'), DOCUMENT);
@@ -41,6 +47,9 @@ describe('statuses as the document declares them', () => {
     expect((await post({ 'X-Key': 'k-1', 'Content-Type': 'text/plain' }, '{"name":"x"}')).status).toBe(415);
     expect((await post({ 'X-Key': 'k-1', 'Content-Type': 'application/json' }, '{"nome":"x"}')).status).toBe(422);
     expect((await post({ 'X-Key': 'k-1', 'Content-Type': 'application/json' }, '{"name":"x"}')).status).toBe(201);
+    // A text answer comes from its schema too.
+    const health = await mock.app.request('/health');
+    expect([health.status, health.headers.get('content-type'), await health.text()]).toEqual([200, 'text/plain', 'ok']);
   });
 
   it('keeps the Petstore as it is: 401 with its challenge, 400 for a wrong media type and for bad input', async () => {

@@ -33,7 +33,7 @@ export function staticResponse(operation: Operation, ctx: StaticResponseContext)
   headers['Content-Type'] = media.includes('*') ? 'application/json' : media;
   const example = documentedExample(spec);
   if (!isJsonMediaType(media.toLowerCase()) && !media.includes('*')) {
-    return { status, headers, body: typeof example === 'string' ? example : media.startsWith('text/') ? String(ctx.generate({ type: 'string' })) : '' };
+    return { status, headers, body: typeof example === 'string' ? example : media.startsWith('text/') ? textBody(spec.schema, ctx) : '' };
   }
   const validate = spec.schema ? ctx.responseValidator(spec.schema) : undefined;
   if (example !== undefined && (!validate || validate(example))) return { status, headers, body: example };
@@ -45,6 +45,12 @@ export function staticResponse(operation: Operation, ctx: StaticResponseContext)
   for (const minimal of [[], {}]) if (validate?.(minimal)) return { status, headers, body: minimal };
   ctx.warn(`${operation.id}: no value generated for its ${status} response satisfies the schema; the mock answers the closest one.`);
   return { status, headers, body: example ?? ctx.generate(spec.schema) };
+}
+
+/** A text body from its schema: a value of its enum, a number, a string of its bounds (a `text/plain` `enum: [ok]` answers `ok`). */
+function textBody(schema: SchemaObject | undefined, ctx: StaticResponseContext): string {
+  const value = ctx.generate(schema ?? { type: 'string' });
+  return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
 }
 
 function pickSuccess(responses: ResponseSpec[]): ResponseSpec | undefined {
