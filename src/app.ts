@@ -211,6 +211,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
         ? compileCrudAction(operation, binding, {
             basePath,
             rule: rules[operation.id],
+            now: options.now ? () => options.now!().getTime() : Date.now,
             newKey: (collection, target) => newKey(collection, target.collection(collection.name), { generate }),
             complete: (collection, record, target) => {
               const missing = requiredProperties(collection.schema).filter((name) => record[name] === undefined);

@@ -34,6 +34,8 @@ export interface RuleContext {
   current?: StoredRecord;
   /** The record as the generic action stored it (set for `after`). */
   record?: StoredRecord;
+  /** The mock's clock (`--now` moves it): rules never read the system time themselves. */
+  now: () => number;
 }
 
 /** Hooks for one operation: `before` may veto with an ApiError or adjust `input.body`. */

@@ -21,6 +21,8 @@ export interface CrudOptions {
   /** Makes a record for an item the document offers no way to create (read-only collections), or undefined if the key cannot be one. */
   materialise: (collection: Collection, key: unknown, store: Store) => StoredRecord | undefined;
   rule?: OperationRule;
+  /** The clock the rules read (milliseconds since the epoch). */
+  now?: () => number;
 }
 
 /** @example const act = compileCrudAction(operation, binding, options); act(input) // { status: 201, body: {...} } */
@@ -32,7 +34,8 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   const keep = storedProperties(collection.schema, requestSchema(operation));
   const scopeOf = collection.scopeParams.length === 0 ? () => '' : (input: ActionInput) => collection.scopeParams.map((p) => String(input.params.path[p])).join('/');
   const keyProperty = collection.keyProperty;
-  const context = (input: ActionInput, current?: StoredRecord): RuleContext => ({ operation, input, store: input.store, current, record: undefined });
+  const now = options.now ?? Date.now;
+  const context = (input: ActionInput, current?: StoredRecord): RuleContext => ({ operation, input, store: input.store, current, record: undefined, now });
   const rule = options.rule ?? {};
 
   if (binding.action === 'list') {

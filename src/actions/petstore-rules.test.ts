@@ -138,6 +138,13 @@ describe('Petstore rules', () => {
     expect(await stockOf()).toBe(2);
   });
 
+  it('ships an order three days from the mock\'s clock, which --now moves, not from the system time', async () => {
+    const mock = await petstore({ now: () => new Date('2030-01-01T00:00:00Z') });
+    const pet = (await mock.call('POST', '/pets', { name: 'Later', categoryId: 1 })).body;
+    await mock.call('PUT', `/store/inventory/${pet.id}`, { quantity: 1 });
+    expect((await mock.call('POST', '/store/orders', { petId: pet.id, quantity: 1 })).body.shipDate).toBe('2030-01-04T00:00:00.000Z');
+  });
+
   it('filters orders by complete', async () => {
     const { call, pet } = await setUp(3);
     const open = (await call('POST', '/store/orders', { petId: pet.id, quantity: 1 })).body;

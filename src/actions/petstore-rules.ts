@@ -101,7 +101,7 @@ export const petstoreRules: Record<string, OperationRule> = {
         return new ApiError(409, 'INSUFFICIENT_STOCK', `Pet ${String(pet.id)} has ${stock} in stock; the order asks for ${String(body.quantity)}.`);
       }
       body.complete = false; // an order starts open, whatever the client sent
-      body.shipDate ??= new Date(Date.now() + SHIP_AFTER_MS).toISOString();
+      body.shipDate ??= new Date(ctx.now() + SHIP_AFTER_MS).toISOString();
     },
     after: (ctx) => {
       const order = ctx.record!;
