@@ -112,4 +112,16 @@ describe('the admin API', () => {
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND', status: 404 });
   });
+
+  it('lists a request with a malformed escape in its query, its API key still redacted (it answered 500 before)', async () => {
+    const { createMock } = await import('../app.js');
+    const { loadDocument } = await import('../document/load-document.js');
+    const { ROOT } = await import('../test-support/petstore.js');
+    const mock = createMock(await loadDocument(`${ROOT}contract-tests/fixtures/keys-api.yaml`), { apiKeys: ['k-123'], adminToken: 'admin-secret' });
+    expect((await mock.app.request('/status?key=k-123&%E0=1')).status).toBe(200);
+    const log = await mock.app.request('/__admin/requests?limit=1', { headers: ADMIN });
+    expect(log.status).toBe(200);
+    const [entry] = ((await log.json()) as { requests: Array<{ path: string }> }).requests;
+    expect(entry.path).toBe('/status?key=REDACTED&%E0=1');
+  });
 });

@@ -3,6 +3,7 @@
  * duration and the validation problems of a 400. A fixed-size ring, so it costs nothing to keep.
  * Query values of parameters that carry API keys are redacted: keys are never recorded.
  */
+import { safeDecode } from '../validation/safe-decode.js';
 import type { Problem } from '../validation/problem.js';
 
 export interface LoggedRequest {
@@ -45,7 +46,7 @@ export class RequestLog {
     const [base, query] = path.split('?');
     return `${base}?${query
       .split('&')
-      .map((pair) => (this.secretParams.includes(decodeURIComponent(pair.split('=')[0])) ? `${pair.split('=')[0]}=REDACTED` : pair))
+      .map((pair) => (this.secretParams.includes(safeDecode(pair.split('=')[0])) ? `${pair.split('=')[0]}=REDACTED` : pair))
       .join('&')}`;
   }
 }
