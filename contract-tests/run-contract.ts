@@ -6,6 +6,7 @@
  * const report = await runContract({ document, baseUrl: 'http://127.0.0.1:4010', token: 'petstore-demo-key' });
  * report.conforms // true when the implementation keeps every promise of the document
  */
+import { unmappedReason } from '../src/operations/infer-collections.js';
 import type { CheckId, Finding } from './case.js';
 import { checkRegistry } from './checks/index.js';
 import { ContractContext, DeadlineError, type ContractOptions } from './context.js';
@@ -136,19 +137,7 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
 function unmapped(ctx: ContractContext): ContractReport['unmapped'] {
   return ctx.operations
     .filter((op) => ctx.inScope(op) && !ctx.binding(op))
-    .map((op) => {
-      const item = ctx.collections.find((c) => c.itemPath === op.path);
-      const below = ctx.collections.find((c) => op.path.startsWith(`${c.itemPath}/`));
-      const collection = ctx.collections.find((c) => c.path === op.path);
-      const reason = item
-        ? `${op.method.toUpperCase()} on one ${item.name} record is no create, read, update or delete`
-        : collection
-          ? `${op.method.toUpperCase()} on the ${collection.name} collection is no list or create (or it declares no success response)`
-          : below
-            ? `a path below one ${below.name} record, not a collection of its own`
-            : 'no collection path with an item path (`/things` and `/things/{id}`) explains it';
-      return { operationId: op.id, operation: `${op.method.toUpperCase()} ${op.path}`, reason };
-    });
+    .map((op) => ({ operationId: op.id, operation: `${op.method.toUpperCase()} ${op.path}`, reason: unmappedReason(op, ctx.collections) }));
 }
 
 /** Operation x declared status: was it received at least once? */

@@ -12,7 +12,7 @@ import type { LoadedDocument } from './document/load-document.js';
 import type { SchemaObject } from './document/schema.js';
 import { createGenerator } from './generate/from-schema.js';
 import { buildOperations } from './operations/build-operations.js';
-import { inferCollections, isIntegerKey, requiredProperties, type Collection } from './operations/infer-collections.js';
+import { inferCollections, isIntegerKey, requiredProperties, unmappedReason, type Collection } from './operations/infer-collections.js';
 import type { Operation } from './operations/operation.js';
 import { errorResponse, errors } from './respond/api-error.js';
 import { compileErrorResponder } from './respond/error-response.js';
@@ -89,6 +89,20 @@ export interface Mock {
   /** Checks a snapshot for this document: the snapshot, or a sentence saying what is wrong. */
   checkState: (data: unknown) => StateSnapshot | string;
   warnings: string[];
+  /** How each operation is answered: from a collection's state, or (not stateful) from its examples or generated data, with the reason. */
+  answers: OperationAnswer[];
+}
+
+export interface OperationAnswer {
+  operationId: string;
+  /** `GET /pets/{petId}` */
+  operation: string;
+  /** `state` (a collection and what the operation does to it), or `static`. */
+  from: 'state' | 'static';
+  collection?: string;
+  action?: string;
+  /** Why an operation is not stateful. */
+  reason?: string;
 }
 
 /**
@@ -106,6 +120,13 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   let seed = options.seed ?? DEFAULT_SEED;
   const operations = buildOperations(api);
   const { collections, bindings } = inferCollections(operations);
+  const answers: OperationAnswer[] = operations.map((op) => {
+    const binding = bindings.get(op.id);
+    const operation = `${op.method.toUpperCase()} ${op.path}`;
+    return binding
+      ? { operationId: op.id, operation, from: 'state', collection: binding.collection.name, action: binding.action }
+      : { operationId: op.id, operation, from: 'static', reason: unmappedReason(op, collections) };
+  });
   const ajv = createAjv(document.dialect);
   const converter = new SchemaConverter(api, ajv, document.dialect);
   const maxBodyBytes = Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
@@ -180,6 +201,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
         },
         requests,
         changed,
+        answers,
       },
       { token: options.adminToken },
     ),
@@ -273,7 +295,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     return errorResponse(errors.internal());
   });
   for (const op of operations) if (op.path.startsWith('/__admin')) warn(`${op.id}: ${op.path} is hidden by the mock's admin API (/__admin).`);
-  return { app, store, sessions, operations, collections, reset, requests, checkState, warnings };
+  return { app, store, sessions, operations, collections, reset, requests, checkState, warnings, answers };
 }
 
 /** Names of query parameters that carry API keys: redacted in the request log. */

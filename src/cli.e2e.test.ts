@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS } from './test-support/petstore.js';
+import { CORPUS, ROOT } from './test-support/petstore.js';
 import { CLI, startCli } from './test-support/processes.js';
 
 /** Runs the CLI to completion and returns its exit code and output. */
@@ -47,6 +47,13 @@ describe('the CLI over HTTP', () => {
     const response = await fetch(`${server.url}/pets`);
     expect(response.status).toBe(401);
     expect(response.headers.get('WWW-Authenticate')).toBe('Bearer realm="Petstore"');
+  });
+
+  it('says in its banner which operations of another document are not stateful, and where to read why', async () => {
+    const other = await startCli(['--spec', join(ROOT, 'contract-tests/fixtures/notes-api.yaml')]);
+    other.child.kill('SIGKILL');
+    expect(other.banner).toMatch(/ {2}canned {4}2 of 7 operations answer from examples or generated data, not state \(GET \/notes\/\{noteId\}\/text, GET \/stats\); why: http:\/\/127\.0\.0\.1:\d+\/__admin\/operations/);
+    expect(server.banner).not.toMatch(/canned/); // every Petstore operation answers from state
   });
 
   it('stops cleanly on SIGTERM with exit code 0', async () => {

@@ -105,6 +105,7 @@ async function serve(args: ServeArgs): Promise<number> {
     (args.delay || args.errorRate) && `  chaos     ${args.delay ? `delay ${args.delay.join('-')} ms` : ''}${args.delay && args.errorRate ? ', ' : ''}${args.errorRate ? `error rate ${args.errorRate}` : ''}`,
     args.now && `  clock     starts at ${args.now.toISOString()}`,
     args.watch && `  watching  ${shown} for changes`,
+    notStateful(mock, running.url),
   ].filter(Boolean);
   process.stdout.write(
     [
@@ -156,6 +157,14 @@ function watchDocument(file: string, reload: () => Promise<void>): { close: () =
   };
   watchFile(file, { interval: 100 }, listener);
   return { close: () => unwatchFile(file, listener) };
+}
+
+/** Says which operations answer from examples or generated data rather than state, so nobody takes a canned answer for a store. */
+function notStateful(mock: Mock, url: string): string | undefined {
+  const canned = mock.answers.filter((a) => a.from === 'static');
+  if (canned.length === 0) return undefined;
+  const listed = canned.slice(0, 3).map((a) => a.operation).join(', ');
+  return `  canned    ${canned.length} of ${mock.answers.length} operations answer from examples or generated data, not state (${listed}${canned.length > 3 ? ', ...' : ''}); why: ${url}/__admin/operations`;
 }
 
 function firstListPath(mock: Mock): string {

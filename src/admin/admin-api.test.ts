@@ -124,4 +124,22 @@ describe('the admin API', () => {
     const [entry] = ((await log.json()) as { requests: Array<{ path: string }> }).requests;
     expect(entry.path).toBe('/status?key=REDACTED&%E0=1');
   });
+
+  it('says how each operation is answered: every Petstore operation from state; for another document, which are not stateful and why', async () => {
+    const { app } = await petstore({ adminToken: 'admin-secret' });
+    const petstoreAnswers = ((await (await app.request('/__admin/operations', { headers: ADMIN })).json()) as { operations: Array<{ operationId: string; from: string; collection?: string; action?: string }> }).operations;
+    expect(petstoreAnswers).toHaveLength(19);
+    expect(petstoreAnswers.every((a) => a.from === 'state')).toBe(true);
+    expect(petstoreAnswers.find((a) => a.operationId === 'placeOrder')).toMatchObject({ collection: 'orders', action: 'create' });
+
+    const { createMock } = await import('../app.js');
+    const { loadDocument } = await import('../document/load-document.js');
+    const { ROOT } = await import('../test-support/petstore.js');
+    const notes = createMock(await loadDocument(`${ROOT}contract-tests/fixtures/notes-api.yaml`), { adminToken: 'admin-secret' });
+    const answers = ((await (await notes.app.request('/__admin/operations', { headers: ADMIN })).json()) as { operations: Array<{ operationId: string; from: string; reason?: string }> }).operations;
+    expect(answers.filter((a) => a.from === 'static')).toEqual([
+      { operationId: 'getNoteText', operation: 'GET /notes/{noteId}/text', from: 'static', reason: 'a path below one notes record, not a collection of its own' },
+      { operationId: 'getStats', operation: 'GET /stats', from: 'static', reason: 'no collection path with an item path (`/things` and `/things/{id}`) explains it' },
+    ]);
+  });
 });

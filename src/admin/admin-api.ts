@@ -1,6 +1,6 @@
 /**
  * Mock control under `/__admin`, outside the document: reset to the seed, reseed, export and
- * import the state, and read the last requests. Guarded by `--admin-token` (compared in constant
+ * import the state, read the last requests, and say how each operation is answered. Guarded by `--admin-token` (compared in constant
  * time); with no token configured it answers only on loopback. A petstore API key never opens
  * it, and the admin token never opens the petstore. `X-Mock-Session` picks the session it acts on.
  */
@@ -26,6 +26,8 @@ export interface AdminControls {
   requests: RequestLog;
   /** Called after the shared state changed (for the state file). */
   changed: () => void;
+  /** How each operation is answered (GET /__admin/operations): from state, or not, and why. */
+  answers: unknown[];
 }
 
 export interface AdminOptions {
@@ -101,6 +103,8 @@ export function adminApi(controls: AdminControls, { token }: AdminOptions = {}):
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) return errorResponse(invalid('query.limit must be an integer from 1 to 500'));
     return json({ requests: controls.requests.latest(limit) });
   });
+
+  admin.get('/operations', () => json({ operations: controls.answers }));
 
   admin.notFound((c) => errorResponse(new ApiError(404, 'ROUTE_NOT_FOUND', `The admin API has no ${c.req.method} ${new URL(c.req.url).pathname}.`)));
   return admin;

@@ -155,6 +155,21 @@ export function keyPropertyOf(keyParam: string, collectionPath: string, properti
   return 'id';
 }
 
+/**
+ * Why no collection explains an operation (it is then answered from its examples or generated
+ * data, and the contract suite sends it valid requests only).
+ */
+export function unmappedReason(op: Operation, collections: Collection[]): string {
+  const method = op.method.toUpperCase();
+  const item = collections.find((c) => c.itemPath === op.path);
+  if (item) return `${method} on one ${item.name} record is no create, read, update or delete`;
+  const collection = collections.find((c) => c.path === op.path);
+  if (collection) return `${method} on the ${collection.name} collection is no list or create (or it declares no success response)`;
+  const below = collections.find((c) => op.path.startsWith(`${c.itemPath}/`));
+  if (below) return `a path below one ${below.name} record, not a collection of its own`;
+  return 'no collection path with an item path (`/things` and `/things/{id}`) explains it';
+}
+
 /** Query parameters of a list that are named like a record property: the list filters on them. */
 export function filterProperties(list: Operation | undefined, collection: Collection): string[] {
   const properties = mergedProperties(collection.schema);
