@@ -9,6 +9,8 @@ import { createMock, DEFAULT_SEED, DEMO_API_KEY, type Mock } from './app.js';
 import { parseCommand, USAGE, type ServeArgs } from './cli/parse-args.js';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from './document/load-document.js';
 import { PACKAGE_ROOT } from './package-root.js';
+import { serverBasePath } from './routing/server-base-path.js';
+import { credentialHint } from './security/credential-hint.js';
 import { carryState } from './reload.js';
 import { startServer } from './server.js';
 import { FixtureError } from './state/load-fixtures.js';
@@ -63,9 +65,11 @@ async function serve(args: ServeArgs): Promise<number> {
     });
 
   let mock: Mock;
+  let loaded: LoadedDocument;
   let restored = false;
   try {
-    mock = build(await loadDocument(specPath));
+    loaded = await loadDocument(specPath);
+    mock = build(loaded);
     const saved = args.stateFile ? readStateFile(args.stateFile, mock.checkState) : undefined;
     if (saved) applySnapshot(mock.store, saved);
     restored = Boolean(saved);
@@ -96,9 +100,17 @@ async function serve(args: ServeArgs): Promise<number> {
 
   const shown = relative(process.cwd(), specPath) || specPath;
   const counts = Object.entries(mock.store.counts()).map(([name, n]) => `${name} ${n}`).join(', ');
-  const keyLine = args.apiKeys
-    ? `${args.apiKeys.length} key(s) from ${process.env.MOCK_API_KEYS && !process.argv.includes('--api-key') ? 'MOCK_API_KEYS' : '--api-key'} (not shown)`
-    : `${DEMO_API_KEY}  (send Authorization: Bearer ${DEMO_API_KEY})`;
+  // Hints as the document asks for credentials (its first secured operation), under its base path.
+  const secured = mock.operations.find((op) => op.security.some((alternative) => alternative.length > 0));
+  const shownKey = args.apiKeys ? '<API_KEY>' : DEMO_API_KEY;
+  const hint = credentialHint(secured, shownKey);
+  const keyLine = !secured
+    ? 'not needed: the document asks for no credentials'
+    : args.apiKeys
+      ? `${args.apiKeys.length} key(s) from ${process.env.MOCK_API_KEYS && !process.argv.includes('--api-key') ? 'MOCK_API_KEYS' : '--api-key'} (not shown)`
+      : `${DEMO_API_KEY}  (send ${hint!.text})`;
+  const tryPath = `${running.url}${serverBasePath(loaded.api)}${firstListPath(mock)}`;
+  const tryUrl = hint?.curl.query ? `${tryPath}${tryPath.includes('?') ? '&' : '?'}${hint.curl.query}` : tryPath;
   const extras = [
     `  admin     ${running.url}/__admin (${args.adminToken ? 'token required' : 'loopback only'})`,
     args.stateFile && `  state     ${args.stateFile}`,
@@ -114,7 +126,7 @@ async function serve(args: ServeArgs): Promise<number> {
       `  API key   ${keyLine}`,
       `  records   ${counts || 'none'} (${restored ? 'from the state file' : `seed ${args.seed ?? DEFAULT_SEED}`})`,
       ...extras,
-      `  try       curl -H 'Authorization: Bearer ${args.apiKeys ? '<API_KEY>' : DEMO_API_KEY}' ${running.url}${firstListPath(mock)}`,
+      `  try       curl ${hint?.curl.header ? `-H '${hint.curl.header}' ` : ''}${/[?&]/.test(tryUrl) ? `'${tryUrl}'` : tryUrl}`,
       '',
     ].join('\n'),
   );
