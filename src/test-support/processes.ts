@@ -19,7 +19,8 @@ export function startProcess(command: string, args: string[], ready: RegExp, env
   const child = spawn(command, args, { env: { ...process.env, ...env } });
   let out = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} was not ready after 30 s: ${out}`)), 30_000);
+    // Not ready in time: the child is stopped, not left running after the test.
+    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${command} was not ready after 30 s: ${out}`))), 30_000);
     const onData = (chunk: Buffer) => {
       out += chunk;
       if (ready.test(out)) {
