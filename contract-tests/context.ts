@@ -13,6 +13,7 @@ import { buildOperations } from '../src/operations/build-operations.js';
 import { inferCollections, mergedProperties, requiredProperties, type Collection, type CrudAction } from '../src/operations/infer-collections.js';
 import type { Operation } from '../src/operations/operation.js';
 import { serverBasePath } from '../src/routing/server-base-path.js';
+import { credentialFor } from '../src/security/credential-hint.js';
 import { createAjv } from '../src/validation/ajv-instance.js';
 import { schemaCompiler } from '../src/validation/compile-schema.js';
 import { SchemaConverter } from '../src/validation/to-json-schema.js';
@@ -22,8 +23,6 @@ import type { Check, CheckContext, Verdict } from './checks/check.js';
 import { reproOf } from './repro.js';
 import { matchOperation, OwnRecords } from './own-records.js';
 import { exchangeOf, type Fetch } from './transport.js';
-
-export type { Fetch };
 import { Results } from './results.js';
 
 
@@ -316,14 +315,14 @@ export class ContractContext {
     const headers: Record<string, string> = {};
     const query: string[] = [];
     for (const { scheme } of op.security[alternative] ?? []) {
-      if (scheme.type === 'apiKey' && scheme.in === 'header') headers[scheme.name] = token;
-      else if (scheme.type === 'apiKey' && scheme.in === 'query') query.push(`${encodeURIComponent(scheme.name)}=${encodeURIComponent(token)}`);
-      else if (scheme.type === 'apiKey' && scheme.in === 'cookie') headers.Cookie = [headers.Cookie, `${scheme.name}=${token}`].filter(Boolean).join('; ');
-      else if (scheme.type === 'http' && /^basic$/i.test(scheme.scheme)) headers.Authorization = `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
-      else if (scheme.type !== 'apiKey') headers.Authorization = `Bearer ${token}`;
+      const { header, query: param, cookie } = credentialFor(scheme, token);
+      if (header) headers[header[0]] = header[1];
+      if (param) query.push(`${encodeURIComponent(param[0])}=${encodeURIComponent(param[1])}`);
+      if (cookie) headers.Cookie = [headers.Cookie, `${cookie[0]}=${cookie[1]}`].filter(Boolean).join('; ');
     }
     return { headers, query: query.join('&') };
   }
+
 
   /** A body that satisfies the operation's JSON request schema, references pointing at `refs`. */
   validBody(op: Operation, refs: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}): Record<string, unknown> | undefined {
@@ -403,6 +402,6 @@ function declaredResponse(ex: Exchange) {
 /** Extra headers without those the operation's security schemes read (an unauthenticated case sends no credentials). */
 function withoutCredentials(headers: Record<string, string>, op: Operation): Record<string, string> {
   const names = new Set(['authorization', 'cookie']);
-  for (const alternative of op.security) for (const { scheme } of alternative) if (scheme.type === 'apiKey' && scheme.in === 'header') names.add(String(scheme.name).toLowerCase());
+  for (const alternative of op.security) for (const { scheme } of alternative) names.add(credentialFor(scheme, '').header?.[0].toLowerCase() ?? 'cookie');
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(name.toLowerCase())));
 }

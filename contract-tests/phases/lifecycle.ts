@@ -18,10 +18,7 @@ import { createRecord, creationOf, listItems, listedRecord, recordParams } from 
 type Row = Record<string, unknown>;
 
 /** The path parameters a record's collection lives under (none for a top-level one). */
-const scopeOf = (record: Row): Row => {
-  const { params = {} } = creationOf(record) ?? {};
-  return params;
-};
+const scopeOf = (record: Row): Row => creationOf(record)?.params ?? {};
 
 /** What differs between two records, or undefined when they are equal. */
 function difference(expected: Row, actual: unknown, fields = Object.keys(expected)): string | undefined {

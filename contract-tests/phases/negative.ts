@@ -16,7 +16,7 @@ import { mergedProperties, requiredProperties } from '../../src/operations/infer
 import type { Operation } from '../../src/operations/operation.js';
 import type { ContractContext } from '../context.js';
 import type { Phase } from './phase.js';
-import { ownTarget, refusedChangesNothing, validBodyFor } from './phase.js';
+import { ownTarget, refusedChangesNothing, statusRange, validBodyFor } from './phase.js';
 
 const BAD_INPUT = [400, 422];
 
@@ -110,7 +110,7 @@ function omit(body: Record<string, unknown>, key: string): Record<string, unknow
 }
 
 /** Every client error: which of them the document declares is status_code_conformance's business. */
-const REFUSED = Array.from({ length: 100 }, (_, i) => 400 + i);
+const REFUSED = statusRange(400, 499);
 
 export const negativePhase: Phase = {
   name: 'negative data',

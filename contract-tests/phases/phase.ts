@@ -50,8 +50,8 @@ export class Targets {
     const params = pathParams(this.ctx, op);
     let guessed = false;
     for (const parameter of op.parameters.filter((p) => p.in === 'path')) {
-      const owner = this.ctx.collections.find((c) => c.keyParam === parameter.name && c.scopeParams.length === 0 && (op.path === c.itemPath || op.path.startsWith(`${c.itemPath}/`)));
-      const key = owner && (await this.record(owner))?.[owner.keyProperty];
+      const owner = collectionNamedBy(this.ctx.collections, parameter.name, op.path);
+      const key = owner && owner.scopeParams.length === 0 ? (await this.record(owner))?.[owner.keyProperty] : undefined;
       // A record's key is used only where it fits the parameter (a document may disagree with itself).
       if (key !== undefined && this.ctx.requestValidator(parameter.schema)?.(key) !== false) params[parameter.name] = key;
       else guessed = true;
@@ -66,6 +66,11 @@ export class Targets {
   }
 
   private readonly guesses = new WeakSet<Record<string, unknown>>();
+}
+
+/** The collection whose records a path parameter names, for a path at or below its item path (`projectKey` in `/projects/{projectKey}/issues`). */
+export function collectionNamedBy(collections: Collection[], param: string, path: string): Collection | undefined {
+  return collections.find((c) => c.keyParam === param && (path === c.itemPath || path.startsWith(`${c.itemPath}/`)));
 }
 
 /**
@@ -130,6 +135,11 @@ export function pathParams(ctx: ContractContext, op: Operation, overrides: Recor
   const params: Record<string, unknown> = {};
   for (const p of op.parameters.filter((p) => p.in === 'path')) params[p.name] = ctx.generate(p.schema, { propertyName: p.name });
   return { ...params, ...overrides };
+}
+
+/** Every status from `first` to `last`, for expectations that accept a whole range (any 4xx, anything below 500). */
+export function statusRange(first: number, last: number): number[] {
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }
 
 /** The statuses of 2xx responses an operation declares. */

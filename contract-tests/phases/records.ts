@@ -5,7 +5,7 @@
 import type { Collection } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
 import type { ContractContext } from '../context.js';
-import { pathParams } from './phase.js';
+import { collectionNamedBy, pathParams } from './phase.js';
 
 type Row = Record<string, unknown>;
 
@@ -116,7 +116,7 @@ export function missingKey(ctx: ContractContext, collection: Collection): unknow
 async function scopeParams(ctx: ContractContext, collection: Collection, op: Operation, prepare: Record<string, CreatePreparation>): Promise<Row> {
   const params = pathParams(ctx, op, {});
   for (const name of collection.scopeParams) {
-    const parent = ctx.collections.find((c) => c !== collection && c.keyParam === name && (collection.path === c.itemPath || collection.path.startsWith(`${c.itemPath}/`)));
+    const parent = collectionNamedBy(ctx.collections, name, collection.path);
     const record = parent && !ctx.options.readOnly && ctx.operation(parent, 'create') ? await createRecord(ctx, parent, {}, prepare) : undefined;
     if (parent && record) Object.assign(params, recordParams(parent, record));
   }
