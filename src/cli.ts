@@ -6,6 +6,7 @@ import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { join, relative } from 'node:path';
 import { contractCommand } from '../contract-tests/cli.js';
 import { createMock, DEFAULT_SEED, DEMO_API_KEY, type Mock } from './app.js';
+import { DEFAULT_EXTENSIONS } from './extensions/index.js';
 import { parseCommand, USAGE, type ServeArgs } from './cli/parse-args.js';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from './document/load-document.js';
 import { PACKAGE_ROOT } from './package-root.js';
@@ -62,6 +63,7 @@ async function serve(args: ServeArgs): Promise<number> {
       onChange: () => writer?.changed(),
       now: args.now ? () => new Date(Date.now() + offset) : undefined,
       onWarning: warn,
+      extensions: DEFAULT_EXTENSIONS,
     });
 
   let mock: Mock;

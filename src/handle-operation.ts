@@ -8,7 +8,8 @@ import type { Action, ActionResult } from './actions/action.js';
 import type { Cors } from './middleware/cors.js';
 import type { Chaos } from './scenarios/chaos.js';
 import type { compileScenarioResponder } from './scenarios/force-response.js';
-import { readScenario, type Scenario } from './scenarios/read-scenario.js';
+import { readScenario, type PreferDirective, type Scenario } from './scenarios/read-scenario.js';
+import type { Registry } from './registries/registry.js';
 import type { Operation } from './operations/operation.js';
 import { ApiError } from './respond/api-error.js';
 import { deprecationPolicy } from './respond/deprecation.js';
@@ -17,8 +18,9 @@ import type { HonoRoute } from './routing/hono-path.js';
 import type { IncomingMessage } from 'node:http';
 import { readBody, readIncomingBody } from './validation/read-body.js';
 import { SESSION_HEADER } from './state/sessions.js';
-import type { Store } from './state/store.js';
+import type { StateStore } from './state/state-store.js';
 import type { Problem } from './validation/problem.js';
+import { QueryString } from './validation/query-string.js';
 import type { compileAuthenticator } from './security/authenticate.js';
 import type { compileRequestValidator, ValidRequest } from './validation/validate-request.js';
 
@@ -29,8 +31,10 @@ export interface OperationParts {
   operation: Operation;
   readParams: HonoRoute['params'];
   /** The store of the request's session (X-Mock-Session), or a 400 for an invalid session name. */
-  storeFor: (session: string | null) => Store | ApiError;
+  storeFor: (session: string | null) => StateStore | ApiError;
   authenticate: ReturnType<typeof compileAuthenticator>;
+  /** The `Prefer` directives a request may use (see src/scenarios/read-scenario.ts). */
+  preferDirectives: Registry<PreferDirective>;
   validate: ReturnType<typeof compileRequestValidator>;
   action: Action;
   respondError: ReturnType<typeof compileErrorResponder>;
@@ -47,7 +51,7 @@ export interface OperationParts {
 }
 
 export function handleOperation(parts: OperationParts) {
-  const { operation, readParams, storeFor, authenticate, validate, action, respondError, now, maxBodyBytes, force, chaos, cors, record } = parts;
+  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, force, chaos, cors, record } = parts;
   const policy = deprecationPolicy(operation);
   /** Headers every answer of this operation carries: the deprecation ones, if any. */
   const baseHeaders = policy?.headers ?? {};
@@ -65,7 +69,7 @@ export function handleOperation(parts: OperationParts) {
   };
 
   /** The stages up to validation; synchronous unless the operation reads a body. */
-  const answer = (c: Context, url: string, pathStart: number, query: string, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>, done: Done): Response | Promise<Response> => {
+  const answer = (c: Context, url: string, pathStart: number, query: QueryString, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>, done: Done): Response | Promise<Response> => {
     const denied = authenticate?.({ header, query });
     if (denied) return respondError(denied, extra);
     if (gone && now() >= sunsetMs) return respondError(gone, extra);
@@ -78,21 +82,22 @@ export function handleOperation(parts: OperationParts) {
     const incoming = incomingOf(c);
     const body = incoming ? () => readIncomingBody(incoming, maxBodyBytes) : () => readBody(c.req.raw, maxBodyBytes);
     const validated = validate({ path: readParams((name) => c.req.param(name)), query, header, body });
-    if (validated instanceof Promise) return validated.then((request) => done(act(c, url.slice(pathStart), request, header, extra)));
-    return act(c, url.slice(pathStart), validated, header, extra);
+    if (validated instanceof Promise) return validated.then((request) => settle(act(c, url.slice(pathStart), request, scenario, header, extra), done));
+    const acted = act(c, url.slice(pathStart), validated, scenario, header, extra);
+    return acted instanceof Promise ? acted.then(done) : acted;
   };
 
-  /** Acts on the state with a validated request. */
-  const act = (c: Context, path: string, request: ValidRequest | ApiError, header: HeaderReader, extra: Record<string, string>): Response => {
+  /** Acts on the state with a validated request, inside the store's transaction (a promise only for a store that needs one). */
+  const act = (c: Context, path: string, request: ValidRequest | ApiError, scenario: Scenario, header: HeaderReader, extra: Record<string, string>): Response | Promise<Response> => {
     if (request instanceof ApiError) {
       if (request.details) problemsOf.set(c, request.details);
       return respondError(request, extra);
     }
     const store = storeFor(header(SESSION_HEADER) ?? null);
     if (store instanceof ApiError) return respondError(store, extra);
-    const result = action({ store, params: request.params, body: request.body, url: path });
-    if (result instanceof ApiError) return respondError(result, extra);
-    return toResponse(result, extra);
+    const finish = (result: ActionResult | ApiError) => (result instanceof ApiError ? respondError(result, extra) : toResponse(result, extra));
+    const result = store.transact(() => action({ store, params: request.params, body: request.body, url: path, scenario }));
+    return result instanceof Promise ? result.then(finish) : finish(result);
   };
 
   // Synchronous when nothing waits (no body to read, no delay): Hono and @hono/node-server then
@@ -102,9 +107,10 @@ export function handleOperation(parts: OperationParts) {
     const url = c.req.url;
     const pathStart = url.indexOf('/', url.indexOf('//') + 2);
     const queryStart = url.indexOf('?', pathStart);
-    const query = queryStart < 0 ? '' : url.slice(queryStart + 1);
+    // Parsed once, on first use, by whichever stage needs it first.
+    const query = queryStart < 0 ? QueryString.EMPTY : new QueryString(url.slice(queryStart + 1));
     const header = headerReader(c);
-    const scenario = readScenario(header('prefer') ?? null, query);
+    const scenario = readScenario(header('prefer') ?? null, query, preferDirectives);
     const allowed = cors(header('origin'));
     // The delay is drawn after the fault (in `answer`), so a seed replays the same sequence.
     let wait = 0;
@@ -124,6 +130,10 @@ export function handleOperation(parts: OperationParts) {
 
 /** Records an answer (after the chaos delay, if any) and passes it on. */
 type Done = (response: Response) => Response | Promise<Response>;
+
+function settle(response: Response | Promise<Response>, done: Done): Response | Promise<Response> {
+  return response instanceof Promise ? response.then(done) : done(response);
+}
 
 export type HeaderReader = (lowerCaseName: string) => string | null | undefined;
 

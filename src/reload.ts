@@ -9,12 +9,11 @@ export function carryState(from: Mock, to: Mock): { kept: string[]; reseeded: st
   const kept: string[] = [];
   const reseeded: string[] = [];
   for (const collection of to.collections) {
-    const previous = from.store.collections.get(collection.name);
-    if (!previous) {
+    if (!from.store.has(collection.name)) {
       reseeded.push(collection.name);
       continue;
     }
-    const checked = to.checkState({ format: SNAPSHOT_FORMAT, collections: { [collection.name]: previous.export() } });
+    const checked = to.checkState({ format: SNAPSHOT_FORMAT, collections: { [collection.name]: from.store.collection(collection.name).export() } });
     if (typeof checked === 'string') {
       reseeded.push(collection.name);
     } else {

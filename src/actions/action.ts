@@ -3,16 +3,19 @@
  */
 import type { ParsedParameters } from '../validation/parse-parameters.js';
 import type { ApiError } from '../respond/api-error.js';
-import type { StoredRecord, Store } from '../state/store.js';
+import type { StoredRecord, StateStore } from '../state/state-store.js';
 import type { Operation } from '../operations/operation.js';
+import type { Scenario } from '../scenarios/read-scenario.js';
 
 export interface ActionInput {
   /** The state this request acts on: the shared one, or its session's. */
-  store: Store;
+  store: StateStore;
   params: ParsedParameters;
   body: unknown;
   /** The request path and query, for `Link` headers: `/pets?limit=20`. */
   url: string;
+  /** What the request asked for with `Prefer` (an extension's directives in `extra`). */
+  scenario?: Scenario;
 }
 
 export interface ActionResult {
@@ -29,7 +32,7 @@ export type Action = (input: ActionInput) => ActionResult | ApiError;
 export interface RuleContext {
   operation: Operation;
   input: ActionInput;
-  store: Store;
+  store: StateStore;
   /** The stored record an item operation targets, before the change. */
   current?: StoredRecord;
   /** The record as the generic action stored it (set for `after`). */

@@ -6,7 +6,7 @@ import type { SchemaObject } from '../document/schema.js';
 import { isIntegerKey, mergedProperties, singular, type Collection, type CrudBinding } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { ApiError, errors } from '../respond/api-error.js';
-import type { CollectionState, Store, StoredRecord } from '../state/store.js';
+import type { RecordCollection, StateStore, StoredRecord } from '../state/state-store.js';
 import type { Action, ActionInput, ActionResult, OperationRule, RuleContext } from './action.js';
 import { compileListQuery } from './list-query.js';
 import { setOwn } from '../own-property.js';
@@ -15,11 +15,11 @@ export interface CrudOptions {
   /** Prefix of every route (the path of the document's first server): `''` or `/v1`. */
   basePath: string;
   /** Makes a key for a new record of a collection whose keys are not integers; undefined when every key its schema allows is taken. */
-  newKey: (collection: Collection, store: Store) => unknown;
+  newKey: (collection: Collection, store: StateStore) => unknown;
   /** Fills the required properties a create did not set (a server fills what it owns), so a stored record keeps to its schema. */
-  complete?: (collection: Collection, record: StoredRecord, store: Store) => void;
+  complete?: (collection: Collection, record: StoredRecord, store: StateStore) => void;
   /** Makes a record for an item the document offers no way to create (read-only collections), or undefined if the key cannot be one. */
-  materialise: (collection: Collection, key: unknown, store: Store) => StoredRecord | undefined;
+  materialise: (collection: Collection, key: unknown, store: StateStore) => StoredRecord | undefined;
   rule?: OperationRule;
   /** The clock the rules read (milliseconds since the epoch). */
   now?: () => number;
@@ -109,7 +109,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
 
 function perform(
   action: CrudBinding['action'],
-  state: CollectionState,
+  state: RecordCollection,
   current: StoredRecord,
   input: ActionInput,
   keep: Set<string> | undefined,

@@ -7,7 +7,7 @@ import type { ParameterSpec } from '../document/schema.js';
 import { mergedProperties, type Collection } from '../operations/infer-collections.js';
 import { OFFSET_PARAMS, paginationOf } from '../operations/pagination.js';
 import type { Operation } from '../operations/operation.js';
-import type { CollectionState, StoredRecord } from '../state/store.js';
+import type { RecordCollection, StoredRecord } from '../state/state-store.js';
 import type { ActionInput } from './action.js';
 
 const DEFAULT_PAGE_SIZE = 20;
@@ -23,7 +23,7 @@ interface Filter {
   property: string;
 }
 
-export function compileListQuery(operation: Operation, collection: Collection): (state: CollectionState, scope: string, input: ActionInput) => Page {
+export function compileListQuery(operation: Operation, collection: Collection): (state: RecordCollection, scope: string, input: ActionInput) => Page {
   const query = operation.parameters.filter((p) => p.in === 'query');
   const pagination = paginationOf(operation);
   const limitParam = pagination.limit;
@@ -61,7 +61,7 @@ interface ActiveFilter {
  * for), checked against the others. Nothing walks, copies or sorts the whole collection unless a
  * filter has no index (nested collections).
  */
-function select(state: CollectionState, scope: string, active: ActiveFilter[], keyProperty: string, offset: number, limit: number): { items: StoredRecord[]; total: number } {
+function select(state: RecordCollection, scope: string, active: ActiveFilter[], keyProperty: string, offset: number, limit: number): { items: StoredRecord[]; total: number } {
   const records = state.records(scope);
   if (active.length === 0) return { items: page(records.values(), offset, limit), total: records.size };
   const byKey = active.find((f) => f.property === keyProperty);
@@ -103,10 +103,10 @@ function select(state: CollectionState, scope: string, active: ActiveFilter[], k
 }
 
 const MEMO_SIZE = 32;
-const memo = new WeakMap<CollectionState, Map<string, { version: number; keys: string[] }>>();
+const memo = new WeakMap<RecordCollection, Map<string, { version: number; keys: string[] }>>();
 
 /** The keys of a query, cached per collection, query and version of the collection (a few queries each). */
-function memoised(state: CollectionState, scope: string, active: ActiveFilter[], compute: () => string[]): string[] {
+function memoised(state: RecordCollection, scope: string, active: ActiveFilter[], compute: () => string[]): string[] {
   const id = `${scope}\u0000${active.map((f) => `${f.property}=${[...f.values].sort().join(',')}`).sort().join('&')}`;
   let cache = memo.get(state);
   if (!cache) memo.set(state, (cache = new Map()));
@@ -119,7 +119,7 @@ function memoised(state: CollectionState, scope: string, active: ActiveFilter[],
   return keys;
 }
 
-function* mapKeys(keys: Iterable<string>, records: Map<string, StoredRecord>): Generator<StoredRecord> {
+function* mapKeys(keys: Iterable<string>, records: ReadonlyMap<string, StoredRecord>): Generator<StoredRecord> {
   for (const key of keys) yield records.get(key)!;
 }
 

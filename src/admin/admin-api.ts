@@ -11,18 +11,18 @@ import { Hono, type Context } from 'hono';
 import { ApiError, errorResponse } from '../respond/api-error.js';
 import { SESSION_HEADER } from '../state/sessions.js';
 import type { StateSnapshot } from '../state/snapshot.js';
-import type { Store } from '../state/store.js';
+import type { StateStore } from '../state/state-store.js';
 import type { RequestLog } from './request-log.js';
 
 export interface AdminControls {
-  storeFor: (session: string | null) => Store | ApiError;
+  storeFor: (session: string | null) => StateStore | ApiError;
   /** Back to the seed (the shared state, or one session). */
   reset: (session: string | null) => void;
   /** A new seed and/or counts, then a reset of everything. */
   reseed: (change: { seed?: number; counts?: Record<string, number> }) => { seed: number; counts: Record<string, number> };
-  exportState: (store: Store) => StateSnapshot;
+  exportState: (store: StateStore) => StateSnapshot;
   /** Checks and applies a snapshot; a sentence when it is refused (nothing changed). */
-  importState: (store: Store, data: unknown) => string | undefined;
+  importState: (store: StateStore, data: unknown) => string | undefined;
   requests: RequestLog;
   /** Called after the shared state changed (for the state file). */
   changed: () => void;
@@ -57,7 +57,7 @@ export function adminApi(controls: AdminControls, { token }: AdminOptions = {}):
   });
 
   const session = (c: Context) => c.req.header(SESSION_HEADER) ?? null;
-  const withStore = (c: Context, act: (store: Store) => Response | Promise<Response>) => {
+  const withStore = (c: Context, act: (store: StateStore) => Response | Promise<Response>) => {
     const store = controls.storeFor(session(c));
     return store instanceof ApiError ? errorResponse(store) : act(store);
   };

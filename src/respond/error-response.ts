@@ -36,7 +36,7 @@ export function compileErrorResponder(operation: Operation, ctx: ErrorResponderC
   const declared = (status: number) => operation.responses.some((r) => r.status === String(status));
   return (raw, headers = {}) => {
     const error = asDeclared(raw, declared, findResponse(operation, raw.status) !== undefined);
-    if (!shapes.has(error.status)) shapes.set(error.status, shapeFor(findResponse(operation, error.status), error, ctx));
+    if (!shapes.has(error.status)) shapes.set(error.status, shapeFor(findResponse(operation, error.status) ?? errorShapeOf(operation), error, ctx));
     return shapes.get(error.status)!(error, headers);
   };
 }
@@ -59,6 +59,15 @@ function asDeclared(error: ApiError, declared: (status: number) => boolean, cove
   if (error.status === 400 && declared(422)) return to(422);
   if (error.status === 413 && declared(400)) return to(400);
   return error;
+}
+
+/**
+ * For a status the operation does not declare (a rule's 409 where only 400 is declared): the body
+ * of its other errors, 400 first, so every error it answers has the document's error shape.
+ */
+function errorShapeOf(operation: Operation): ResponseSpec | undefined {
+  const errors = operation.responses.filter((r) => /^[45]/.test(r.status) && Object.keys(r.content ?? {}).length > 0);
+  return errors.find((r) => r.status === '400') ?? errors[0];
 }
 
 function shapeFor(declared: ResponseSpec | undefined, sample: ApiError, ctx: ErrorResponderContext): Shape {

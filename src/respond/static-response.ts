@@ -8,13 +8,19 @@ import type { SchemaObject } from '../document/schema.js';
 import type { Operation, ResponseSpec } from '../operations/operation.js';
 import type { ActionResult } from '../actions/action.js';
 import { isJsonMediaType } from '../validation/media-type.js';
+import type { Registry } from '../registries/registry.js';
+import { bodyEncoders, encoderFor, type BodyEncoder } from './body-encoders.js';
 
 export interface StaticResponseContext {
   generate: (schema: SchemaObject, hints?: { propertyName?: string }) => unknown;
   /** Compiles the response-direction validator of a schema (undefined if it cannot be compiled). */
   responseValidator: (schema: SchemaObject) => ValidateFunction | undefined;
   warn: (message: string) => void;
+  /** Encoders of bodies that are not JSON (default: the built-ins). */
+  encoders?: Registry<BodyEncoder>;
 }
+
+const BUILT_IN = bodyEncoders();
 
 const ATTEMPTS = 8;
 
@@ -33,7 +39,9 @@ export function staticResponse(operation: Operation, ctx: StaticResponseContext)
   headers['Content-Type'] = media.includes('*') ? 'application/json' : media;
   const example = documentedExample(spec);
   if (!isJsonMediaType(media.toLowerCase()) && !media.includes('*')) {
-    return { status, headers, body: typeof example === 'string' ? example : media.startsWith('text/') ? textBody(spec.schema, ctx) : '' };
+    if (typeof example === 'string') return { status, headers, body: example };
+    const encode = encoderFor(ctx.encoders ?? BUILT_IN, media);
+    return { status, headers, body: encode ? encode(example ?? ctx.generate(spec.schema ?? { type: 'string' }), media) : '' };
   }
   const validate = spec.schema ? ctx.responseValidator(spec.schema) : undefined;
   if (example !== undefined && (!validate || validate(example))) return { status, headers, body: example };
@@ -45,12 +53,6 @@ export function staticResponse(operation: Operation, ctx: StaticResponseContext)
   for (const minimal of [[], {}]) if (validate?.(minimal)) return { status, headers, body: minimal };
   ctx.warn(`${operation.id}: no value generated for its ${status} response satisfies the schema; the mock answers the closest one.`);
   return { status, headers, body: example ?? ctx.generate(spec.schema) };
-}
-
-/** A text body from its schema: a value of its enum, a number, a string of its bounds (a `text/plain` `enum: [ok]` answers `ok`). */
-function textBody(schema: SchemaObject | undefined, ctx: StaticResponseContext): string {
-  const value = ctx.generate(schema ?? { type: 'string' });
-  return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
 }
 
 function pickSuccess(responses: ResponseSpec[]): ResponseSpec | undefined {

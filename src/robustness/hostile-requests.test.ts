@@ -23,7 +23,7 @@ interface Row {
 const json = { ...AUTH, 'Content-Type': 'application/json' };
 const post = (body: RequestInit['body'], headers: Record<string, string> = json, path = '/pets') => (m: Mock) => m.app.request(path, { method: 'POST', body, headers });
 const get = (path: string) => (m: Mock) => m.app.request(path, { headers: AUTH });
-const snapshot = (m: Mock) => JSON.stringify([...m.store.collections].map(([name, c]) => [name, [...c.all()]]));
+const snapshot = (m: Mock) => JSON.stringify(m.collections.map(({ name }) => [name, [...m.store.collection(name).all()]]));
 /** An otherwise valid pet whose unknown field `nested` holds arrays `depth` levels deep. */
 const nested = (depth: number) => `{"name":"x","categoryId":1,"nested":${'['.repeat(depth)}${']'.repeat(depth)}}`;
 

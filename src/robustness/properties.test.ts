@@ -106,7 +106,7 @@ function expectWellFormed(req: Req, answer: Answer): void {
 
 
 /** Every collection's records, as JSON: equal snapshots mean an unchanged store. */
-const snapshot = (mock: Mock) => JSON.stringify([...mock.store.collections].map(([name, state]) => [name, [...state.all()]]));
+const snapshot = (mock: Mock) => JSON.stringify(mock.collections.map(({ name }) => [name, [...mock.store.collection(name).all()]]));
 
 /** The app still answers, and no body reached Object.prototype (`__proto__` keys are sent on purpose). */
 async function expectStillServing(mock: Mock): Promise<void> {

@@ -2,9 +2,13 @@
  * Scenarios a request asks for, never sticky: `Prefer: code=404, example=empty, dynamic=true,
  * seed=7, delay=100-800` (Prism-compatible, plus `delay`), or the query fallbacks `__code`,
  * `__example`, `__dynamic`, `__seed`, `__delay` for clients that cannot set headers.
+ *
+ * Each directive is a registered part: an extension may add one (its value lands in
+ * `scenario.extra`, where its rules read it) or replace a built-in.
  */
 import { ApiError } from '../respond/api-error.js';
-import { safeDecode } from '../validation/safe-decode.js';
+import { Registry } from '../registries/registry.js';
+import type { QueryString } from '../validation/query-string.js';
 
 export interface Scenario {
   code?: number;
@@ -13,11 +17,15 @@ export interface Scenario {
   seed?: number;
   /** Milliseconds, a range: [min, max]. */
   delay?: [number, number];
+  /** Values of directives registered by extensions, by directive name. */
+  extra?: Record<string, unknown>;
 }
+
+/** Reads one directive's value into the scenario; returns what is wrong with the value, if anything. */
+export type PreferDirective = (value: string, scenario: Scenario) => string | undefined;
 
 /** The longest delay a request may ask for. */
 export const MAX_DELAY_MS = 30_000;
-const KEYS = ['code', 'example', 'dynamic', 'seed', 'delay'] as const;
 
 /** Parses `100` or `100-800` (milliseconds, at most 30 s). */
 export function parseDelay(text: string): [number, number] | undefined {
@@ -28,45 +36,58 @@ export function parseDelay(text: string): [number, number] | undefined {
   return min <= max && max <= MAX_DELAY_MS ? [min, max] : undefined;
 }
 
-/** @returns the scenario (empty when none is asked for), or a 400 naming the bad preference. */
-export function readScenario(prefer: string | null, query: string): Scenario | ApiError {
+/** The built-in directives. */
+export function preferDirectives(): Registry<PreferDirective> {
+  return new Registry<PreferDirective>('Prefer directive')
+    .register('code', (value, scenario) => {
+      if (!/^[1-5]\d\d$/.test(value)) return 'the code must be an HTTP status from 100 to 599';
+      scenario.code = Number(value);
+    })
+    .register('example', (value, scenario) => {
+      if (!value) return 'name the example';
+      scenario.example = value;
+    })
+    .register('dynamic', (value, scenario) => {
+      if (value !== 'true' && value !== 'false') return 'dynamic is true or false';
+      scenario.dynamic = value === 'true';
+    })
+    .register('seed', (value, scenario) => {
+      if (!/^\d{1,9}$/.test(value)) return 'the seed must be a whole number';
+      scenario.seed = Number(value);
+    })
+    .register('delay', (value, scenario) => {
+      const delay = parseDelay(value);
+      if (!delay) return `the delay is milliseconds (e.g. 200) or a range (e.g. 100-800), at most ${MAX_DELAY_MS}`;
+      scenario.delay = delay;
+    });
+}
+
+const BUILT_IN = preferDirectives();
+
+/**
+ * @returns the scenario (empty when none is asked for), or a 400 naming the bad preference.
+ * Preferences no directive knows are ignored (RFC 7240 §2).
+ */
+export function readScenario(prefer: string | null, query: QueryString, directives: Registry<PreferDirective> = BUILT_IN): Scenario | ApiError {
   const asked = new Map<string, string>();
   if (prefer) {
     for (const part of prefer.split(/[,;]/)) {
       const [key, ...rest] = part.split('=');
       const name = key.trim().toLowerCase();
-      if ((KEYS as readonly string[]).includes(name)) asked.set(name, rest.join('=').trim().replace(/^"(.*)"$/, '$1'));
+      if (directives.has(name)) asked.set(name, rest.join('=').trim().replace(/^"(.*)"$/, '$1'));
     }
   }
-  if (query.includes('__')) {
-    for (const pair of query.split('&')) {
-      const [key, value = ''] = pair.split('=');
-      if (!key.startsWith('__')) continue;
-      const name = key.slice(2);
-      if ((KEYS as readonly string[]).includes(name)) asked.set(name, safeDecode(value));
+  if (query.raw.includes('__')) {
+    for (const name of directives.names()) {
+      const value = query.first(`__${name}`);
+      if (value !== undefined) asked.set(name, value);
     }
   }
   if (asked.size === 0) return {};
   const scenario: Scenario = {};
   for (const [name, value] of asked) {
-    const bad = (rule: string) => new ApiError(400, 'INVALID_SCENARIO', `Prefer ${name}=${value.slice(0, 40)}: ${rule}.`);
-    if (name === 'code') {
-      if (!/^[1-5]\d\d$/.test(value)) return bad('the code must be an HTTP status from 100 to 599');
-      scenario.code = Number(value);
-    } else if (name === 'example') {
-      if (!value) return bad('name the example');
-      scenario.example = value;
-    } else if (name === 'dynamic') {
-      if (value !== 'true' && value !== 'false') return bad('dynamic is true or false');
-      scenario.dynamic = value === 'true';
-    } else if (name === 'seed') {
-      if (!/^\d{1,9}$/.test(value)) return bad('the seed must be a whole number');
-      scenario.seed = Number(value);
-    } else {
-      const delay = parseDelay(value);
-      if (!delay) return bad(`the delay is milliseconds (e.g. 200) or a range (e.g. 100-800), at most ${MAX_DELAY_MS}`);
-      scenario.delay = delay;
-    }
+    const wrong = directives.get(name)!(value, scenario);
+    if (wrong) return new ApiError(400, 'INVALID_SCENARIO', `Prefer ${name}=${value.slice(0, 40)}: ${wrong}.`);
   }
   return scenario;
 }

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { AUTH, petstore } from '../test-support/petstore.js';
 import { readScenario } from './read-scenario.js';
+import { QueryString } from '../validation/query-string.js';
 
 describe('readScenario', () => {
   it('reads Prefer and the query fallbacks, the query winning', () => {
-    expect(readScenario('code=404, example=empty, dynamic=true, seed=7, delay=100-800', '')).toEqual({ code: 404, example: 'empty', dynamic: true, seed: 7, delay: [100, 800] });
-    expect(readScenario(null, 'limit=2&__code=500&__delay=50')).toEqual({ code: 500, delay: [50, 50] });
-    expect(readScenario('code=404', '__code=409')).toEqual({ code: 409 });
-    expect(readScenario('respond-async, wait=10', '')).toEqual({});
+    expect(readScenario('code=404, example=empty, dynamic=true, seed=7, delay=100-800', new QueryString(''))).toEqual({ code: 404, example: 'empty', dynamic: true, seed: 7, delay: [100, 800] });
+    expect(readScenario(null, new QueryString('limit=2&__code=500&__delay=50'))).toEqual({ code: 500, delay: [50, 50] });
+    expect(readScenario('code=404', new QueryString('__code=409'))).toEqual({ code: 409 });
+    expect(readScenario('respond-async, wait=10', new QueryString(''))).toEqual({});
   });
 
   it('refuses a malformed preference with 400 INVALID_SCENARIO', () => {
     for (const prefer of ['code=abc', 'code=99', 'dynamic=yes', 'seed=-1', 'delay=fast', 'delay=900-100', 'delay=30001', 'example=']) {
-      expect(readScenario(prefer, ''), prefer).toMatchObject({ status: 400, code: 'INVALID_SCENARIO' });
+      expect(readScenario(prefer, new QueryString('')), prefer).toMatchObject({ status: 400, code: 'INVALID_SCENARIO' });
     }
   });
 });

@@ -8,21 +8,23 @@
 import type { Operation, SecurityAlternative } from '../operations/operation.js';
 import { ApiError } from '../respond/api-error.js';
 import { safeDecode } from '../validation/safe-decode.js';
+import type { QueryString } from '../validation/query-string.js';
+import { Registry } from '../registries/registry.js';
 
 export interface AuthOptions {
   /** The keys that open the API. */
   apiKeys: readonly string[];
   /** Realm of the `WWW-Authenticate` challenge (RFC 6750): the document's title. */
   realm: string;
+  /** The checks by kind of scheme (default: the built-ins). */
+  schemes?: Registry<SecuritySchemeCheck>;
 }
 
 export interface Credentials {
   header: (lowerCaseName: string) => string | undefined | null;
-  /** The raw query string, without `?`. */
-  query: string;
+  /** The request's query (parsed once per request). */
+  query: QueryString;
 }
-
-type Outcome = 'ok' | 'missing' | 'unknown' | 'wrong-scheme';
 
 /**
  * Returns undefined when the operation is open to anonymous callers, else a check that gives
@@ -30,19 +32,20 @@ type Outcome = 'ok' | 'missing' | 'unknown' | 'wrong-scheme';
  *
  * @example
  * const check = compileAuthenticator(op, { apiKeys: ['k'], realm: 'Petstore' });
- * check?.({ header: () => 'Bearer k', query: '' }) // undefined: let it through
+ * check?.({ header: () => 'Bearer k', query: QueryString.EMPTY }) // undefined: let it through
  */
 export function compileAuthenticator(operation: Operation, options: AuthOptions): ((credentials: Credentials) => ApiError | undefined) | undefined {
   const alternatives = operation.security;
   if (alternatives.length === 0 || alternatives.some((alternative) => alternative.length === 0)) return undefined;
   const keys = new Set(options.apiKeys);
+  const checks = options.schemes ?? BUILT_IN;
   const realm = options.realm.replace(/["\\]/g, '');
-  const bearerLike = alternatives.some((alt) => alt.some(({ scheme }) => bearerScheme(scheme)));
+  const bearerLike = alternatives.some((alt) => alt.some(({ scheme }) => checkFor(scheme, checks)?.bearer));
 
   return (credentials) => {
     let worst: Outcome = 'missing';
     for (const alternative of alternatives) {
-      const outcome = checkAlternative(alternative, credentials, keys);
+      const outcome = checkAlternative(alternative, credentials, keys, checks);
       if (outcome === 'ok') return undefined;
       if (outcome === 'unknown' || (outcome === 'wrong-scheme' && worst === 'missing')) worst = outcome;
     }
@@ -50,54 +53,79 @@ export function compileAuthenticator(operation: Operation, options: AuthOptions)
   };
 }
 
-function checkAlternative(alternative: SecurityAlternative, credentials: Credentials, keys: Set<string>): Outcome {
+function checkAlternative(alternative: SecurityAlternative, credentials: Credentials, keys: Set<string>, checks: Registry<SecuritySchemeCheck>): Outcome {
   let result: Outcome = 'ok';
   for (const { scheme } of alternative) {
-    const outcome = checkScheme(scheme, credentials, keys);
+    const outcome = checkFor(scheme, checks)?.check(scheme, credentials, keys) ?? 'ok'; // mutualTLS and unknown kinds cannot be checked by a mock
     if (outcome !== 'ok') result = outcome;
   }
   return result;
 }
 
-function bearerScheme(scheme: Record<string, unknown>): boolean {
-  return (
-    (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') ||
-    scheme.type === 'oauth2' ||
-    scheme.type === 'openIdConnect'
-  );
+/** What a scheme's check found: the credentials it wants, none, unknown ones, or another Authorization scheme. */
+export type Outcome = 'ok' | 'missing' | 'unknown' | 'wrong-scheme';
+
+/**
+ * Checks one kind of security scheme, registered by its `type` (`apiKey`, `oauth2`,
+ * `openIdConnect`, `mutualTLS`) or, for `http`, as `http:<scheme>` (`http:bearer`, `http:basic`).
+ * A scheme nothing is registered for cannot be checked by a mock and lets the request through.
+ */
+export interface SecuritySchemeCheck {
+  check: (scheme: Record<string, unknown>, credentials: Credentials, keys: ReadonlySet<string>) => Outcome;
+  /** Takes `Authorization: Bearer` (decides the 401's challenge). */
+  bearer?: boolean;
 }
 
-function checkScheme(scheme: Record<string, unknown>, credentials: Credentials, keys: Set<string>): Outcome {
-  if (scheme.type === 'apiKey') {
-    const value = readApiKey(String(scheme.in), String(scheme.name), credentials);
-    return value === undefined ? 'missing' : keys.has(value) ? 'ok' : 'unknown';
-  }
-  const authorization = credentials.header('authorization');
-  if (!authorization) return 'missing';
-  const space = authorization.indexOf(' ');
-  const given = (space < 0 ? authorization : authorization.slice(0, space)).toLowerCase();
-  const token = space < 0 ? '' : authorization.slice(space + 1).trim();
-  if (bearerScheme(scheme)) {
-    if (given !== 'bearer') return 'wrong-scheme';
-    return token && keys.has(token) ? 'ok' : 'unknown';
-  }
-  if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic') {
-    if (given !== 'basic') return 'wrong-scheme';
-    const [user, ...rest] = Buffer.from(token, 'base64').toString('utf8').split(':');
-    return keys.has(user) || keys.has(rest.join(':')) ? 'ok' : 'unknown';
-  }
-  return 'ok'; // mutualTLS and unknown types cannot be checked by a mock
+/** `Authorization: <scheme> <token>`, split; undefined when there is no such header. */
+function authorization(credentials: Credentials): { given: string; token: string } | undefined {
+  const header = credentials.header('authorization');
+  if (!header) return undefined;
+  const space = header.indexOf(' ');
+  return { given: (space < 0 ? header : header.slice(0, space)).toLowerCase(), token: space < 0 ? '' : header.slice(space + 1).trim() };
+}
+
+const bearer: SecuritySchemeCheck = {
+  bearer: true,
+  check: (_scheme, credentials, keys) => {
+    const sent = authorization(credentials);
+    if (!sent) return 'missing';
+    if (sent.given !== 'bearer') return 'wrong-scheme';
+    return sent.token && keys.has(sent.token) ? 'ok' : 'unknown';
+  },
+};
+
+/** The built-in checks. */
+export function securitySchemeChecks(): Registry<SecuritySchemeCheck> {
+  return new Registry<SecuritySchemeCheck>('security scheme')
+    .register('apiKey', {
+      check: (scheme, credentials, keys) => {
+        const value = readApiKey(String(scheme.in), String(scheme.name), credentials);
+        return value === undefined ? 'missing' : keys.has(value) ? 'ok' : 'unknown';
+      },
+    })
+    .register('http:bearer', bearer)
+    .register('oauth2', bearer)
+    .register('openIdConnect', bearer)
+    .register('http:basic', {
+      check: (_scheme, credentials, keys) => {
+        const sent = authorization(credentials);
+        if (!sent) return 'missing';
+        if (sent.given !== 'basic') return 'wrong-scheme';
+        const [user, ...rest] = Buffer.from(sent.token, 'base64').toString('utf8').split(':');
+        return keys.has(user) || keys.has(rest.join(':')) ? 'ok' : 'unknown';
+      },
+    });
+}
+
+const BUILT_IN = securitySchemeChecks();
+
+function checkFor(scheme: Record<string, unknown>, checks: Registry<SecuritySchemeCheck>): SecuritySchemeCheck | undefined {
+  return checks.get(scheme.type === 'http' ? `http:${String(scheme.scheme)}` : String(scheme.type));
 }
 
 function readApiKey(location: string, name: string, credentials: Credentials): string | undefined {
   if (location === 'header') return credentials.header(name.toLowerCase()) ?? undefined;
-  if (location === 'query') {
-    for (const pair of credentials.query.split('&')) {
-      const [k, v = ''] = pair.split('=');
-      if (safeDecode(k) === name) return safeDecode(v);
-    }
-    return undefined;
-  }
+  if (location === 'query') return credentials.query.first(name);
   const cookies = credentials.header('cookie') ?? '';
   for (const part of cookies.split(';')) {
     const [k, ...v] = part.trim().split('=');

@@ -8,7 +8,7 @@ import { FixtureError } from './load-fixtures.js';
 import { loadDocument } from '../document/load-document.js';
 
 const dump = (mock: Awaited<ReturnType<typeof petstore>>) =>
-  Object.fromEntries([...mock.store.collections].map(([name, state]) => [name, [...state.all()]]));
+  Object.fromEntries(mock.collections.map(({ name }) => [name, [...mock.store.collection(name).all()]]));
 
 function fixturesDir(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));

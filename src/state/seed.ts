@@ -7,7 +7,7 @@ import type { Faker } from '@faker-js/faker';
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
 import { isIntegerKey, type Collection } from '../operations/infer-collections.js';
-import type { CollectionState, Store, StoredRecord } from './store.js';
+import type { RecordCollection, StateStore, StoredRecord } from './state-store.js';
 
 export interface SeedOptions {
   faker: Faker;
@@ -22,7 +22,7 @@ export interface SeedOptions {
 const ATTEMPTS = 5;
 
 /** @example seedStore(store, collections, { faker, generate, counts: { default: 20 }, fixtures: {}, ... }) */
-export function seedStore(store: Store, collections: Collection[], options: SeedOptions): void {
+export function seedStore(store: StateStore, collections: Collection[], options: SeedOptions): void {
   for (const collection of dependencyOrder(collections)) {
     const state = store.collection(collection.name);
     state.clear();
@@ -54,7 +54,7 @@ export function seedStore(store: Store, collections: Collection[], options: Seed
 }
 
 /** A generated record that satisfies the schema, with a fresh key and references to existing records. */
-export function generateRecord(collection: Collection, state: CollectionState, store: Store, options: SeedOptions, key?: unknown): StoredRecord {
+export function generateRecord(collection: Collection, state: RecordCollection, store: StateStore, options: SeedOptions, key?: unknown): StoredRecord {
   const validate = options.validatorFor(collection);
   const recordKey = key ?? newKey(collection, state, options);
   let record: StoredRecord = {};
@@ -63,7 +63,7 @@ export function generateRecord(collection: Collection, state: CollectionState, s
     record[collection.keyProperty] = recordKey;
     for (const reference of collection.references) {
       if (reference.property === collection.keyProperty) continue;
-      const target = store.collections.get(reference.collection);
+      const target = store.has(reference.collection) ? store.collection(reference.collection) : undefined;
       const records = target ? recordsOf(target) : [];
       if (records.length) {
         const picked = options.faker.helpers.arrayElement(records);
@@ -82,8 +82,8 @@ export function generateRecord(collection: Collection, state: CollectionState, s
  * The records of a collection, listed once per version of it (not once per generated record). Every
  * change bumps the version, so a listed record is the one stored under its key: no lookup by key.
  */
-const recordLists = new WeakMap<CollectionState, { version: number; records: StoredRecord[] }>();
-function recordsOf(state: CollectionState): StoredRecord[] {
+const recordLists = new WeakMap<RecordCollection, { version: number; records: StoredRecord[] }>();
+function recordsOf(state: RecordCollection): StoredRecord[] {
   const cached = recordLists.get(state);
   if (cached && cached.version === state.version) return cached.records;
   const records = [...state.records().values()];
@@ -95,7 +95,7 @@ function recordsOf(state: CollectionState): StoredRecord[] {
 const KEY_ATTEMPTS = 100;
 
 /** A key no record has yet, or undefined when none could be found. */
-export function newKey(collection: Collection, state: CollectionState, options: Pick<SeedOptions, 'generate'>): unknown {
+export function newKey(collection: Collection, state: RecordCollection, options: Pick<SeedOptions, 'generate'>): unknown {
   if (isIntegerKey(collection)) return state.allocateInteger();
   for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
     const key = options.generate(collection.keySchema, { propertyName: collection.keyProperty });

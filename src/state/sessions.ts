@@ -4,21 +4,21 @@
  * and the least recently used ones are dropped beyond a bound, so a client cannot exhaust memory.
  */
 import { ApiError } from '../respond/api-error.js';
-import type { Store } from './store.js';
+import type { StateStore } from './state-store.js';
 
 export const SESSION_HEADER = 'x-mock-session';
 const NAME = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export class Sessions {
-  private readonly stores = new Map<string, Store>();
+  private readonly stores = new Map<string, StateStore>();
 
   constructor(
-    private readonly create: () => Store,
+    private readonly create: () => StateStore,
     private readonly max = 100,
   ) {}
 
   /** The session's store (created from the seed on first use), or a 400 for an invalid name. */
-  get(name: string): Store | ApiError {
+  get(name: string): StateStore | ApiError {
     if (!NAME.test(name)) {
       return new ApiError(400, 'INVALID_SESSION', `X-Mock-Session must be 1 to 64 letters, digits, ".", "_", ":" or "-".`);
     }

@@ -7,7 +7,7 @@ import type { ValidateFunction } from 'ajv';
 import type { Collection } from '../operations/infer-collections.js';
 import { toProblems } from '../validation/ajv-problems.js';
 import { formatProblem } from '../validation/problem.js';
-import type { CollectionSnapshot, Store } from './store.js';
+import type { CollectionSnapshot, StateStore } from './state-store.js';
 
 export const SNAPSHOT_FORMAT = 'petstore-mock-kit/state@1';
 
@@ -16,7 +16,7 @@ export interface StateSnapshot {
   collections: Record<string, CollectionSnapshot>;
 }
 
-export function exportSnapshot(store: Store): StateSnapshot {
+export function exportSnapshot(store: StateStore): StateSnapshot {
   return { format: SNAPSHOT_FORMAT, collections: store.export() };
 }
 
@@ -59,6 +59,6 @@ export function checkSnapshot(
 }
 
 /** Replaces the collections the snapshot names (checked beforehand with `checkSnapshot`). */
-export function applySnapshot(store: Store, snapshot: StateSnapshot): void {
+export function applySnapshot(store: StateStore, snapshot: StateSnapshot): void {
   for (const [name, collection] of Object.entries(snapshot.collections)) store.collection(name).import(collection);
 }

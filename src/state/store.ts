@@ -19,13 +19,9 @@
  * record no longer has the value); a posting whose stale keys outnumber its live ones is rebuilt.
  */
 import type { Collection } from '../operations/infer-collections.js';
+import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from './state-store.js';
 
-export type StoredRecord = Record<string, unknown>;
-
-export interface CollectionSnapshot {
-  nextInteger: number;
-  scopes: Record<string, StoredRecord[]>;
-}
+export type { CollectionSnapshot, StoredRecord } from './state-store.js';
 
 /** Keys having one value of one property, in list order (sorted lazily after out-of-order inserts). */
 interface Posting {
@@ -48,8 +44,8 @@ function valueKey(value: unknown): string | undefined {
   return typeof value === 'string' ? value : String(value);
 }
 
-export class CollectionState {
-  private readonly scopes = new Map<string, Map<string, StoredRecord>>();
+export class MemoryCollection implements RecordCollection {
+  private readonly byScope = new Map<string, Map<string, StoredRecord>>();
   private nextInteger = 1;
   /** Properties that may be indexed (the collection's filters and references). */
   private readonly indexable: Set<string>;
@@ -71,24 +67,33 @@ export class CollectionState {
 
   /** Records of one scope, in key order. */
   records(scope = ''): Map<string, StoredRecord> {
-    let records = this.scopes.get(scope);
-    if (!records) this.scopes.set(scope, (records = new Map()));
+    let records = this.byScope.get(scope);
+    if (!records) this.byScope.set(scope, (records = new Map()));
     return records;
   }
 
   /** Every record of every scope. */
   *all(): IterableIterator<StoredRecord> {
-    for (const records of this.scopes.values()) yield* records.values();
+    for (const records of this.byScope.values()) yield* records.values();
+  }
+
+  scopes(): string[] {
+    return [...this.byScope].filter(([, records]) => records.size > 0).map(([scope]) => scope);
+  }
+
+  dropScope(scope: string): void {
+    if (scope === '') return this.clear();
+    if (this.byScope.delete(scope)) this.version++;
   }
 
   get size(): number {
     let size = 0;
-    for (const records of this.scopes.values()) size += records.size;
+    for (const records of this.byScope.values()) size += records.size;
     return size;
   }
 
   get(key: unknown, scope = ''): StoredRecord | undefined {
-    return this.scopes.get(scope)?.get(String(key));
+    return this.byScope.get(scope)?.get(String(key));
   }
 
   /** Stores a record under its key property. Integer keys also move the sequence past them. */
@@ -129,7 +134,7 @@ export class CollectionState {
 
   delete(key: unknown, scope = ''): boolean {
     const id = String(key);
-    const records = this.scopes.get(scope);
+    const records = this.byScope.get(scope);
     const record = records?.get(id);
     if (!record) return false;
     this.version++;
@@ -187,7 +192,7 @@ export class CollectionState {
 
   /** The keys of a posting whose records still have its value. */
   private *liveKeys(property: string, posting: Posting): Generator<string> {
-    const records = this.scopes.get('');
+    const records = this.byScope.get('');
     if (!records) return;
     for (const key of posting.keys) {
       const record = records.get(key);
@@ -228,7 +233,7 @@ export class CollectionState {
 
   clear(): void {
     this.version++;
-    this.scopes.clear();
+    this.byScope.clear();
     this.nextInteger = 1;
     this.position.clear();
     this.positions = 0;
@@ -238,7 +243,7 @@ export class CollectionState {
 
   /** Everything needed to restore this collection: records by scope and the key sequence. */
   export(): CollectionSnapshot {
-    return { nextInteger: this.nextInteger, scopes: Object.fromEntries([...this.scopes].map(([scope, records]) => [scope, [...records.values()]])) };
+    return { nextInteger: this.nextInteger, scopes: Object.fromEntries([...this.byScope].map(([scope, records]) => [scope, [...records.values()]])) };
   }
 
   /** Replaces the content with a snapshot (already checked by the caller). */
@@ -301,15 +306,23 @@ export class CollectionState {
   }
 }
 
-/** All collections of a document, by name. */
-export class Store {
-  readonly collections = new Map<string, CollectionState>();
+/** All collections of a document, by name, in memory: every request's work runs at once (synchronously). */
+export class MemoryStore implements StateStore {
+  private readonly collections = new Map<string, MemoryCollection>();
 
-  constructor(collections: Collection[]) {
-    for (const collection of collections) this.collections.set(collection.name, new CollectionState(collection));
+  constructor(collections: readonly Collection[]) {
+    for (const collection of collections) this.collections.set(collection.name, new MemoryCollection(collection));
   }
 
-  collection(name: string): CollectionState {
+  has(name: string): boolean {
+    return this.collections.has(name);
+  }
+
+  transact<T>(work: () => T): T {
+    return work();
+  }
+
+  collection(name: string): MemoryCollection {
     const state = this.collections.get(name);
     if (!state) throw new Error(`No collection named ${name}`);
     return state;

@@ -4,6 +4,7 @@
  */
 import { createMock, DEMO_API_KEY, type Mock, type MockOptions } from '../app.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
+import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
 /** The checkout, with a trailing slash. */
@@ -19,9 +20,9 @@ export function petstoreDocument(): Promise<LoadedDocument> {
   return (document ??= loadDocument(SPEC));
 }
 
-/** A fresh Petstore mock with the embedded fixtures (options override). */
+/** A fresh Petstore mock with the embedded fixtures and the CLI's extensions (options override). */
 export async function petstore(options: MockOptions = {}): Promise<Mock & { call: Call }> {
-  const mock = createMock(await petstoreDocument(), { fixtures: FIXTURES, ...options });
+  const mock = createMock(await petstoreDocument(), { fixtures: FIXTURES, extensions: DEFAULT_EXTENSIONS, ...options });
   return { ...mock, call: caller(mock) };
 }
 

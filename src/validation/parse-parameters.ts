@@ -15,12 +15,13 @@
 import type { ParameterSpec, SchemaObject } from '../document/schema.js';
 import type { Problem } from './problem.js';
 import { setOwn } from '../own-property.js';
+import { append, decodeComponent, decodeQueryComponent, QueryString, type Multimap } from './query-string.js';
 
 export interface RawParameters {
   /** Path parameters by name, already percent-decoded by the router. */
   path: Record<string, string>;
-  /** The raw query string without the leading `?` (may be ''), NOT decoded. */
-  query: string;
+  /** The query, parsed once per request; or its raw text without `?` (may be ''), NOT decoded. */
+  query: QueryString | string;
   /** A function returning a request header by lower-case name, or undefined/null. */
   header: (name: string) => string | undefined | null;
 }
@@ -35,7 +36,6 @@ export interface ParsedParameters {
 /** Converts one string to the schema's type; may report a problem at `at`. */
 type Coerce = (text: string, at: string, problems: Problem[]) => unknown;
 /** Name → raw (undecoded) values in order of appearance, for the query string and cookies. */
-type Multimap = Map<string, string[]>;
 type Pair = [key: string, text: string];
 /** A property name with its raw values. */
 type Entry = [key: string, raws: string[]];
@@ -86,7 +86,7 @@ export function compileParameterParser(
     const state: RequestState = {
       raw,
       problems,
-      query: needsQuery ? parseQuery(raw.query) : undefined,
+      query: needsQuery ? (typeof raw.query === 'string' ? new QueryString(raw.query) : raw.query).entries() : undefined,
       cookie: needsCookie ? parseCookies(raw.header('cookie') ?? '') : undefined,
     };
     for (const reader of readers) {
@@ -332,22 +332,6 @@ function isRecord(value: unknown): value is SchemaObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * Splits a query string into decoded names and raw values. A name that cannot be decoded cannot
- * be a declared one, so it is skipped like any undeclared parameter.
- */
-function parseQuery(query: string): Multimap {
-  const map: Multimap = new Map();
-  if (query === '') return map;
-  for (const pair of query.split('&')) {
-    if (pair === '') continue;
-    const eq = pair.indexOf('=');
-    const name = decodeQueryComponent(eq === -1 ? pair : pair.slice(0, eq));
-    if (name !== undefined) append(map, name, eq === -1 ? '' : pair.slice(eq + 1));
-  }
-  return map;
-}
-
 /** `a=1; b="2"` → `a → ['1'], b → ['2']`; values stay encoded until read. */
 function parseCookies(header: string): Multimap {
   const map: Multimap = new Map();
@@ -359,27 +343,6 @@ function parseCookies(header: string): Multimap {
     append(map, part.slice(0, eq).trim(), quoted ? value.slice(1, -1) : value);
   }
   return map;
-}
-
-function append(map: Multimap, name: string, value: string): void {
-  const values = map.get(name);
-  if (values === undefined) map.set(name, [value]);
-  else values.push(value);
-}
-
-/** Percent-decodes, or returns undefined for a malformed escape or invalid UTF-8 instead of throwing. */
-function decodeComponent(text: string): string | undefined {
-  if (!text.includes('%')) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** As decodeComponent, with `+` meaning a space (application/x-www-form-urlencoded). */
-function decodeQueryComponent(text: string): string | undefined {
-  return decodeComponent(text.includes('+') ? text.replaceAll('+', ' ') : text);
 }
 
 function repeated(path: string): Problem {

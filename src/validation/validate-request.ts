@@ -9,10 +9,12 @@ import type { Operation } from '../operations/operation.js';
 import { ApiError, errors } from '../respond/api-error.js';
 import type { AjvCore } from './ajv-instance.js';
 import { toProblems } from './ajv-problems.js';
-import { isJsonMediaType, matchMediaType, parseMediaType } from './media-type.js';
+import { matchMediaType, parseMediaType } from './media-type.js';
 import { compileParameterParser, type ParsedParameters, type RawParameters } from './parse-parameters.js';
 import type { Problem } from './problem.js';
 import type { SchemaConverter } from './to-json-schema.js';
+import { bodyDecoders, decoderFor, type BodyDecoder } from './body-decoders.js';
+import type { Registry } from '../registries/registry.js';
 
 export interface RawRequest extends RawParameters {
   /** Reads the body bytes, or undefined when they pass the size cap (called only when the operation declares a body). */
@@ -31,29 +33,11 @@ export interface CompileContext {
   warn: (message: string) => void;
   /** The body size cap, for the 413 message. */
   maxBodyBytes: number;
+  /** Body decoders by media type (default: the built-ins). */
+  decoders?: Registry<BodyDecoder>;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Deeper bodies are refused before parsing: no schema of a real API nests this far. */
-export const MAX_JSON_DEPTH = 64;
-
-/** The nesting depth of a JSON text, counted in one pass without parsing (strings skipped). */
-export function jsonDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) max = Math.max(max, ++depth);
-    else if (c === 125 || c === 93) depth--;
-  }
-  return max;
-}
+const BUILT_IN = bodyDecoders();
 
 /**
  * Synchronous when the operation takes no body (no promise per request); a promise otherwise.
@@ -75,6 +59,7 @@ export function compileRequestValidator(operation: Operation, ctx: CompileContex
     ]),
   );
   const accepted = declared.length ? declared : ['application/json'];
+  const decoders = ctx.decoders ?? BUILT_IN;
 
   const parameters = (raw: RawRequest) => {
     const { values, problems } = parseParameters(raw);
@@ -100,7 +85,7 @@ export function compileRequestValidator(operation: Operation, ctx: CompileContex
     const media = parseMediaType(contentType);
     const declaredMedia = media && matchMediaType(declared, media.essence);
     if (!media || !declaredMedia) return errors.invalidContentType(contentType, accepted);
-    let decoded = decodeBody(bytes, media.essence, media.charset);
+    let decoded = decoderFor(decoders, media.essence)(bytes, media);
     if (decoded instanceof ApiError) return decoded;
     const parseForm = formParsers.get(declaredMedia);
     if (parseForm) {
@@ -120,28 +105,6 @@ export function compileRequestValidator(operation: Operation, ctx: CompileContex
     return problems.length ? errors.validation(problems) : { params: values, body: decoded };
   };
   return (raw) => raw.body().then((bytes) => checkBody(raw, bytes));
-}
-
-function decodeBody(bytes: Uint8Array, essence: string, charset: string | undefined): unknown {
-  const json = isJsonMediaType(essence);
-  const form = essence === 'application/x-www-form-urlencoded';
-  if (!json && !form) return Buffer.from(bytes); // other media types are accepted as they are
-  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
-    return new ApiError(400, 'INVALID_CONTENT_TYPE', `Bodies must be UTF-8 (RFC 8259); charset ${charset} is not accepted.`);
-  }
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return errors.invalidJson('it is not valid UTF-8');
-  }
-  if (form) return text; // typed by the form parser of the operation
-  if (jsonDepth(text) > MAX_JSON_DEPTH) return errors.invalidJson(`it is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    return errors.invalidJson(error instanceof RangeError ? 'it is nested too deeply' : String((error as Error).message).replace(/\.$/, ''));
-  }
 }
 
 /**

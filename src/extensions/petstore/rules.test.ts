@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CORPUS, petstore } from '../test-support/petstore.js';
+import { CORPUS, petstore as petstoreMock } from '../../test-support/petstore.js';
+import { petstore } from './index.js';
 
 /** A pet with a known stock and status, created through the API. */
 async function setUp(stock = 3) {
-  const mock = await petstore();
+  const mock = await petstoreMock();
   const pet = (await mock.call('POST', '/pets', { name: 'Bella', categoryId: 2 })).body;
   await mock.call('PUT', `/store/inventory/${pet.id}`, { quantity: stock });
   const stockOf = async () => (await mock.call('GET', `/store/inventory/${pet.id}`)).body.quantity;
@@ -14,7 +15,7 @@ async function setUp(stock = 3) {
 
 describe('Petstore rules', () => {
   it('creates an inventory item with quantity 0 and the pet\'s status for a new pet, and removes it with the pet', async () => {
-    const { call } = await petstore();
+    const { call } = await petstoreMock();
     const pet = (await call('POST', '/pets', { name: 'Nemo', categoryId: 4 })).body;
     expect((await call('GET', `/store/inventory/${pet.id}`)).body).toEqual({ petId: pet.id, quantity: 0, status: 'available' });
     expect((await call('DELETE', `/pets/${pet.id}`)).status).toBe(204);
@@ -34,7 +35,7 @@ describe('Petstore rules', () => {
   });
 
   it('makes a seeded inventory item show the status of its pet', async () => {
-    const { store } = await petstore();
+    const { store } = await petstoreMock();
     const pets = [...store.collection('pets').all()];
     expect(pets.length).toBeGreaterThan(0);
     expect(new Set(pets.map((p) => p.status)).size).toBeGreaterThan(1); // the seed has pets of several statuses
@@ -42,7 +43,7 @@ describe('Petstore rules', () => {
   });
 
   it('refuses a pet whose category does not exist with 422 CATEGORY_NOT_FOUND, on create, replace and update', async () => {
-    const { call } = await petstore();
+    const { call } = await petstoreMock();
     for (const [method, path] of [['POST', '/pets'], ['PUT', '/pets/1'], ['PATCH', '/pets/1']]) {
       const { status, body } = await call(method, path, { name: 'Ghost', categoryId: 999 });
       expect({ method, status, code: body.code }).toEqual({ method, status: 422, code: 'CATEGORY_NOT_FOUND' });
@@ -50,7 +51,7 @@ describe('Petstore rules', () => {
   });
 
   it('refuses a pet without a category with 400 VALIDATION_FAILED naming categoryId, on create and replace', async () => {
-    const { call } = await petstore();
+    const { call } = await petstoreMock();
     for (const [method, path] of [['POST', '/pets'], ['PUT', '/pets/1']]) {
       const { status, body } = await call(method, path, { name: 'Nobody' });
       expect({ method, status, code: body.code, paths: body.details.map((d: { path: string }) => d.path) }).toEqual({ method, status: 400, code: 'VALIDATION_FAILED', paths: ['body.categoryId'] });
@@ -58,7 +59,7 @@ describe('Petstore rules', () => {
   });
 
   it('refuses to delete a category that pets use (409 CATEGORY_IN_USE) and deletes it once unused', async () => {
-    const { call } = await petstore();
+    const { call } = await petstoreMock();
     const category = (await call('POST', '/categories', { name: 'Ferrets' })).body;
     const pet = (await call('POST', '/pets', { name: 'Slinky', categoryId: category.id })).body;
     const refused = await call('DELETE', `/categories/${category.id}`);
@@ -139,7 +140,7 @@ describe('Petstore rules', () => {
   });
 
   it('ships an order three days from the mock\'s clock, which --now moves, not from the system time', async () => {
-    const mock = await petstore({ now: () => new Date('2030-01-01T00:00:00Z') });
+    const mock = await petstoreMock({ now: () => new Date('2030-01-01T00:00:00Z') });
     const pet = (await mock.call('POST', '/pets', { name: 'Later', categoryId: 1 })).body;
     await mock.call('PUT', `/store/inventory/${pet.id}`, { quantity: 1 });
     expect((await mock.call('POST', '/store/orders', { petId: pet.id, quantity: 1 })).body.shipDate).toBe('2030-01-04T00:00:00.000Z');
@@ -171,14 +172,15 @@ describe('Petstore rules', () => {
   });
 
   it('defaults a new pet to available', async () => {
-    const { call } = await petstore();
+    const { call } = await petstoreMock();
     expect((await call('POST', '/pets', { name: 'Rex', categoryId: 1 })).body.status).toBe('available');
   });
 
   it('stays off for another document, even one with a placeOrder operation', async () => {
-    const { createMock } = await import('../app.js');
-    const { loadDocument } = await import('../document/load-document.js');
-    const mock = createMock(await loadDocument(`${CORPUS}/swagger-petstore3.yaml`));
+    const { createMock } = await import('../../app.js');
+    const { loadDocument } = await import('../../document/load-document.js');
+    const mock = createMock(await loadDocument(`${CORPUS}/swagger-petstore3.yaml`), { extensions: [petstore] });
+    expect(mock.extensions).toEqual([]);
     expect(mock.operations.some((op) => op.id === 'placeOrder')).toBe(true);
     const response = await mock.app.request('/api/v3/store/order', {
       method: 'POST',

@@ -7,10 +7,10 @@
  * Hooked operations: createPet, replacePet, updatePet, deletePet, deleteCategory, placeOrder,
  * updateOrder, deleteOrder, updateInventoryItem.
  */
-import type { Collection } from '../operations/infer-collections.js';
-import { ApiError } from '../respond/api-error.js';
-import type { Store, StoredRecord } from '../state/store.js';
-import type { OperationRule, RuleContext } from './action.js';
+import type { Collection } from '../../operations/infer-collections.js';
+import { ApiError } from '../../respond/api-error.js';
+import type { StateStore, StoredRecord } from '../../state/state-store.js';
+import type { OperationRule, RuleContext } from '../../actions/action.js';
 
 const COLLECTIONS = ['pets', 'categories', 'orders', 'inventory'];
 const SHIP_AFTER_MS = 3 * 24 * 3600 * 1000;
@@ -30,18 +30,18 @@ function defaultStatus(ctx: RuleContext): void {
   bodyOf(ctx).status ??= 'available';
 }
 
-function stockOf(store: Store, petId: unknown): number {
+function stockOf(store: StateStore, petId: unknown): number {
   return Number(store.collection('inventory').get(petId)?.quantity ?? 0);
 }
 
 /** Every change goes through the store, which keeps its indexes (pet status, order pet) right. */
-function setStock(store: Store, petId: unknown, quantity: number): void {
+function setStock(store: StateStore, petId: unknown, quantity: number): void {
   const inventory = store.collection('inventory');
   if (!inventory.update(petId, { quantity })) inventory.put({ petId, quantity, status: store.collection('pets').get(petId)?.status });
 }
 
 /** A pet's status and its inventory item's move together: the item shows the status of its pet. */
-function setPetStatus(store: Store, petId: unknown, status: unknown): void {
+function setPetStatus(store: StateStore, petId: unknown, status: unknown): void {
   store.collection('pets').update(petId, { status });
   store.collection('inventory').update(petId, { status });
 }
@@ -55,12 +55,12 @@ function syncInventoryStatus(ctx: RuleContext): void {
 /** An order is open until a client completes it (`complete: true`). */
 const isOpen = (order: StoredRecord) => order.complete !== true;
 
-function openOrders(store: Store, petId: unknown, except?: unknown): StoredRecord[] {
+function openOrders(store: StateStore, petId: unknown, except?: unknown): StoredRecord[] {
   return store.collection('orders').where('petId', petId).filter((o) => isOpen(o) && o.id !== except);
 }
 
 /** Stock going up makes a pet that was pending or sold available again. */
-function restock(store: Store, petId: unknown, quantity: number): void {
+function restock(store: StateStore, petId: unknown, quantity: number): void {
   const stock = stockOf(store, petId) + quantity;
   setStock(store, petId, stock);
   const pet = store.collection('pets').get(petId);
@@ -140,13 +140,13 @@ export const petstoreRules: Record<string, OperationRule> = {
  * Generated records satisfy the schemas, not the prose: after seeding, each inventory item shows
  * the status of its pet.
  */
-export function petstoreSeedFixup(store: Store): void {
+export function petstoreSeedFixup(store: StateStore): void {
   const inventory = store.collection('inventory');
   for (const pet of [...store.collection('pets').all()]) inventory.update(pet.id, { status: pet.status });
 }
 
 /** The rules apply only to a document with every collection and operation they name. */
-export function petstoreRulesApply(operationIds: Set<string>, collections: Collection[]): boolean {
+export function petstoreRulesApply(operationIds: ReadonlySet<string>, collections: readonly Collection[]): boolean {
   const names = new Set(collections.map((c) => c.name));
   return COLLECTIONS.every((n) => names.has(n)) && Object.keys(petstoreRules).every((id) => operationIds.has(id));
 }

@@ -1,0 +1,66 @@
+/**
+ * The state behind the mock, as the pipeline and the rules see it. The in-memory store
+ * (`MemoryStore`, src/state/store.ts) is the first implementation.
+ *
+ * Every request's work on the state runs inside `transact`. The in-memory store runs it at once
+ * and returns its result, so a request that needs nothing else stays synchronous. A store shared
+ * between processes implements the same interface by loading what it serves into memory, running
+ * the work under a lock and writing the changes back; `transact` then returns a promise, and the
+ * pipeline waits for it. Nothing in the pipeline, the actions or the rules changes for that.
+ */
+import type { Collection } from '../operations/infer-collections.js';
+
+export type StoredRecord = Record<string, unknown>;
+
+export interface CollectionSnapshot {
+  nextInteger: number;
+  scopes: Record<string, StoredRecord[]>;
+}
+
+/** The records of one collection, by scope (`''` for a top-level collection, the parent's key for a nested one). */
+export interface RecordCollection {
+  readonly collection: Collection;
+  /** Bumped by every change: lets readers cache what they computed from the state. */
+  readonly version: number;
+  /** Records of one scope, in list order (do not change the map: go through `put`, `update`, `delete`). */
+  records(scope?: string): ReadonlyMap<string, StoredRecord>;
+  /** Every record of every scope. */
+  all(): IterableIterator<StoredRecord>;
+  readonly size: number;
+  get(key: unknown, scope?: string): StoredRecord | undefined;
+  /** Stores a record under its key property (replacing the one with the same key). */
+  put(record: StoredRecord, scope?: string): StoredRecord;
+  /** Changes some fields of a stored record in place. */
+  update(key: unknown, changes: StoredRecord, scope?: string): StoredRecord | undefined;
+  delete(key: unknown, scope?: string): boolean;
+  /** Every record of a scope removed (a parent deleted). */
+  dropScope(scope: string): void;
+  /** Scopes that hold records. */
+  scopes(): string[];
+  /** A stored record as JSON text. */
+  json(record: StoredRecord): string;
+  /** Whether lists may filter on the property through an index. */
+  isIndexed(property: string): boolean;
+  /** Keys of top-level records whose property has one of the values, in list order; undefined when it is not indexed. */
+  keysWhere(property: string, values: string[]): Iterable<string> | undefined;
+  countWhere(property: string, values: string[]): number;
+  /** Records whose property equals a value. */
+  where(property: string, value: unknown): StoredRecord[];
+  /** The next integer key: one past the largest ever stored. */
+  allocateInteger(): number;
+  clear(): void;
+  export(): CollectionSnapshot;
+  import(snapshot: CollectionSnapshot): void;
+}
+
+export interface StateStore {
+  /** The collection's records; throws for a name the document does not have. */
+  collection(name: string): RecordCollection;
+  has(name: string): boolean;
+  /** Runs one request's work on the state (see the file comment). */
+  transact<T>(work: () => T): T | Promise<T>;
+  /** A deep copy of every collection, as plain JSON. */
+  export(): Record<string, CollectionSnapshot>;
+  /** Record counts by collection. */
+  counts(): Record<string, number>;
+}
