@@ -26,10 +26,12 @@ async function contractOf(file: string) {
  * Operations of each document that got a successful answer to a valid request (of all its
  * operations), so a pass is not a pass over nothing. The documents whose schemas allow no value
  * for some bodies (openfigi's overlapping oneOf, the readme examples) reach fewer, and the report
- * says why for each operation it skipped.
+ * says why for each operation it skipped. 1password's GetItemFiles names its vault and item with
+ * `format: uuid`, which no vault id (`^[\da-z]{26}$` elsewhere in the document) can match: the mock
+ * scopes items and files under their parents, so that path has no record to answer for (404).
  */
 const REACHED: Record<string, [number, number]> = {
-  'apisguru-1password-connect.yaml': [13, 15],
+  'apisguru-1password-connect.yaml': [12, 15],
   'apisguru-apis-guru.yaml': [7, 7],
   'apisguru-dvla-vehicle-enquiry.yaml': [1, 1],
   'apisguru-openfigi.yaml': [0, 2],
@@ -41,6 +43,7 @@ const REACHED: Record<string, [number, number]> = {
   'oai-link-example.yaml': [3, 6],
   'oai-petstore-expanded.yaml': [3, 4],
   'oai-petstore.yaml': [2, 3],
+  'oai-swagger2-uber.yaml': [5, 5],
   'oai-uspto.yaml': [3, 3],
   'oai31-non-oauth-scopes.json': [1, 1],
   'readme-discriminators.yaml': [1, 10],

@@ -48,10 +48,17 @@ export class Targets {
       return record ? recordParams(collection, record) : undefined;
     }
     const params = pathParams(this.ctx, op);
+    const found: Record<string, unknown> = {};
+    for (const parameter of op.parameters.filter((p) => p.in === 'path')) {
+      if (parameter.name in found) continue;
+      const owner = collectionNamedBy(this.ctx.collections, parameter.name, op.path);
+      const record = owner && (await this.record(owner));
+      // The owner's key and, for a nested owner, its parents' keys (the record was made or listed under them).
+      if (owner && record) Object.assign(found, recordParams(owner, record));
+    }
     let guessed = false;
     for (const parameter of op.parameters.filter((p) => p.in === 'path')) {
-      const owner = collectionNamedBy(this.ctx.collections, parameter.name, op.path);
-      const key = owner && owner.scopeParams.length === 0 ? (await this.record(owner))?.[owner.keyProperty] : undefined;
+      const key = found[parameter.name];
       // A record's key is used only where it fits the parameter (a document may disagree with itself).
       if (key !== undefined && this.ctx.requestValidator(parameter.schema)?.(key) !== false) params[parameter.name] = key;
       else guessed = true;

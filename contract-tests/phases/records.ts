@@ -110,14 +110,16 @@ export function missingKey(ctx: ContractContext, collection: Collection): unknow
 
 /**
  * The parent keys of a nested collection (`projectKey` of `/projects/{projectKey}/issues`): a
- * parent the suite creates first where the document has a collection for it, else a value that
- * fits the parameter's schema (`/members/{memberId}/loans` with no members to create).
+ * parent the suite creates first where the document has a collection for it, else the first the
+ * server lists, else a value that fits the parameter's schema (`/members/{memberId}/loans` with no
+ * members to create or list).
  */
 async function scopeParams(ctx: ContractContext, collection: Collection, op: Operation, prepare: Record<string, CreatePreparation>): Promise<Row> {
   const params = pathParams(ctx, op, {});
   for (const name of collection.scopeParams) {
     const parent = collectionNamedBy(ctx.collections, name, collection.path);
-    const record = parent && !ctx.options.readOnly && ctx.operation(parent, 'create') ? await createRecord(ctx, parent, {}, prepare) : undefined;
+    // A parent the suite cannot create (read-only vaults) is one the server lists: adding children under it changes no record of its own.
+    const record = parent && (ctx.options.readOnly ? undefined : await someRecord(ctx, parent, prepare));
     if (parent && record) Object.assign(params, recordParams(parent, record));
   }
   return params;

@@ -37,10 +37,15 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   const now = options.now ?? Date.now;
   const context = (input: ActionInput, current?: StoredRecord): RuleContext => ({ operation, input, store: input.store, current, record: undefined, now });
   const rule = options.rule ?? {};
+  const parentMissing = parentCheck(collection, options);
+  /** The property holding the parent's key in a nested record (`projectKey`, or a reference to the parent): set from the path. */
+  const parentProperty = collection.parent && parentPropertyOf(collection);
 
   if (binding.action === 'list') {
     const query = compileListQuery(operation, collection);
     return (input) => {
+      const missing = parentMissing(input);
+      if (missing) return missing;
       const vetoed = rule.before?.(context(input));
       if (vetoed) return vetoed;
       const state = stateOf(input);
@@ -62,6 +67,8 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     const request = requestSchema(operation);
     const clientKey = Boolean(request && keep?.has(keyProperty) && !mergedProperties(request)[keyProperty]?.readOnly);
     return (input) => {
+      const missing = parentMissing(input);
+      if (missing) return missing;
       const ctx = context(input);
       const vetoed = rule.before?.(ctx);
       if (vetoed) return vetoed;
@@ -73,6 +80,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       if (key === undefined) return new ApiError(409, 'NO_FREE_KEY', `Every ${collection.keyProperty} the document allows is taken: delete a ${describe(collection)} first.`);
       const record = pick(input.body, keep);
       record[keyProperty] = key;
+      if (parentProperty) record[parentProperty] = input.params.path[collection.scopeParams.at(-1)!];
       options.complete?.(collection, record, input.store);
       state.put(record, scope);
       if (rule.after) {
@@ -86,6 +94,8 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
 
   // Item operations: find the record first (404), then let the rules look at it.
   return (input) => {
+    const missing = parentMissing(input);
+    if (missing) return missing;
     const scope = scopeOf(input);
     const state = stateOf(input);
     const key = input.params.path[collection.keyParam];
@@ -105,6 +115,50 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     }
     return hasBody ? result : { ...result, body: undefined, json: undefined };
   };
+}
+
+/**
+ * For a nested collection, a check that the parent record the path names exists (404 if not); a
+ * parent of a read-only collection that answers any key is made as a read would make it.
+ */
+function parentCheck(collection: Collection, options: CrudOptions): (input: ActionInput) => ApiError | undefined {
+  if (!collection.parent) return () => undefined;
+  const name = collection.parent;
+  return (input) => {
+    const parents = input.store.collection(name);
+    const parent = parents.collection;
+    const key = input.params.path[parent.keyParam];
+    const scope = parent.scopeParams.map((p) => String(input.params.path[p])).join('/');
+    if (parents.get(key, scope)) return undefined;
+    if (!parent.creatable && !parent.notFoundDeclared) {
+      const made = options.materialise(parent, key, input.store);
+      if (made) {
+        parents.put(made, scope);
+        return undefined;
+      }
+    }
+    return errors.notFound(describe(parent), `${parent.keyProperty} ${String(key)}`);
+  };
+}
+
+/** The record property that names the parent: the parent's path parameter (`projectKey`), or a reference into the parent's collection. */
+function parentPropertyOf(collection: Collection): string | undefined {
+  const param = collection.scopeParams.at(-1)!;
+  if (mergedProperties(collection.schema)[param]) return param;
+  return collection.references.find((r) => r.collection === collection.parent)?.property;
+}
+
+/** A deleted record's children (and theirs) go with it: the scopes under `prefix` are dropped. */
+function dropChildren(store: StateStore, collection: Collection, prefix: string): void {
+  for (const name of collection.children) {
+    const child = store.collection(name);
+    for (const scope of child.scopes()) {
+      if (scope === prefix || scope.startsWith(`${prefix}/`)) {
+        for (const record of child.records(scope).values()) dropChildren(store, child.collection, `${scope}/${String(record[child.collection.keyProperty])}`);
+        child.dropScope(scope);
+      }
+    }
+  }
 }
 
 function perform(
@@ -133,6 +187,7 @@ function perform(
     }
     default:
       state.delete(key, scope);
+      dropChildren(input.store, collection, scope ? `${scope}/${String(key)}` : String(key));
       return success === 204 ? { status: 204 } : { status: success, body: current };
   }
 }

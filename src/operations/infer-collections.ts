@@ -45,6 +45,14 @@ export interface Collection {
   notFoundDeclared: boolean;
   /** Properties the list filters on, and references: the store indexes them. */
   indexed: string[];
+  /**
+   * The collection whose item path this one's path extends (`projects` for
+   * `/projects/{projectKey}/issues`): a record lives under one parent record, is not found under
+   * another, and goes when its parent goes.
+   */
+  parent?: string;
+  /** The collections nested under this one's records. */
+  children: string[];
 }
 
 export interface CrudBinding {
@@ -115,6 +123,7 @@ export function inferCollections(operations: Operation[]): {
       references: [],
       creatable: Boolean(create),
       indexed: [],
+      children: [],
       notFoundDeclared: [...itemOps.values()].some((op) => op.responses.some((r) => r.status === '404')),
     };
     collections.push(collection);
@@ -130,6 +139,14 @@ export function inferCollections(operations: Operation[]): {
     bind(itemOps.get('delete'), 'delete');
   }
   nameCollections(collections);
+  for (const collection of collections) {
+    const parentPath = collection.path.replace(/\/?[^/]*\/?$/, '');
+    const parent = collection.scopeParams.length ? collections.find((c) => c !== collection && c.itemPath === parentPath) : undefined;
+    if (parent) {
+      collection.parent = parent.name;
+      parent.children.push(collection.name);
+    }
+  }
   for (const collection of collections) {
     collection.references = findReferences(collection, collections);
     const list = operations.find((op) => bindings.get(op.id)?.collection === collection && bindings.get(op.id)?.action === 'list');

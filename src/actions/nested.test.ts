@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../test-support/petstore.js';
+import { walk } from '../test-support/walk.js';
+
+const ISSUES = `${ROOT}contract-tests/fixtures/issues-api.yaml`;
+
+describe('nested collections (/projects/{projectKey}/issues/{issueNumber})', () => {
+  it('scope children under their parent: 404 under an unknown parent, none under a new one, gone with their parent', async () => {
+    const { call } = await walk(ISSUES, { apiKeys: ['k-123'] }, { Authorization: 'Bearer k-123' });
+    expect((await call('GET', '/projects/NOPE/issues')).status).toBe(404);
+    expect((await call('POST', '/projects/NOPE/issues', { title: 'Lost' })).status).toBe(404);
+    expect((await call('GET', '/projects/NOPE/issues/1')).status).toBe(404);
+
+    expect((await call('POST', '/projects', { key: 'ALPHA', name: 'Alpha' })).status).toBe(201);
+    expect((await call('POST', '/projects', { key: 'BETA', name: 'Beta' })).status).toBe(201);
+    expect((await call('GET', '/projects/ALPHA/issues')).body).toEqual([]);
+    const bug = await call('POST', '/projects/ALPHA/issues', { title: 'Bug' });
+    expect([bug.status, bug.body, bug.headers.get('location')]).toEqual([201, { title: 'Bug', number: 1 }, '/projects/ALPHA/issues/1']);
+    expect((await call('GET', '/projects/ALPHA/issues')).body).toEqual([bug.body]);
+    // Another project does not see it, and its numbers are its own.
+    expect((await call('GET', '/projects/BETA/issues')).body).toEqual([]);
+    expect((await call('GET', '/projects/BETA/issues/1')).status).toBe(404);
+
+    expect((await call('PATCH', '/projects/ALPHA/issues/1', { title: 'Bug, confirmed' })).body).toEqual({ title: 'Bug, confirmed', number: 1 });
+    expect((await call('GET', '/projects/ALPHA/issues/1')).body.title).toBe('Bug, confirmed');
+    expect((await call('DELETE', '/projects/ALPHA/issues/1')).status).toBe(204);
+    expect((await call('GET', '/projects/ALPHA/issues/1')).status).toBe(404);
+
+    await call('POST', '/projects/ALPHA/issues', { title: 'Second' });
+    expect((await call('DELETE', '/projects/ALPHA')).status).toBe(204); // "Deleted, with its issues."
+    expect((await call('GET', '/projects/ALPHA/issues')).status).toBe(404);
+    expect((await call('POST', '/projects', { key: 'ALPHA', name: 'Alpha again' })).status).toBe(201);
+    expect((await call('GET', '/projects/ALPHA/issues')).body).toEqual([]);
+  });
+});

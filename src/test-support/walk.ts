@@ -1,0 +1,58 @@
+/**
+ * A stateful walk over a mock of any document: each call is sent with `app.request()`, and every
+ * answer is checked against the operation the path and method name in the document (declared
+ * status, media type, body schema, required headers). A test then asserts reads after writes.
+ */
+import { expect } from 'vitest';
+import { createMock, type Mock, type MockOptions } from '../app.js';
+import { loadDocument } from '../document/load-document.js';
+import type { Operation } from '../operations/operation.js';
+import { compareTemplates, pathMatcher, toHonoRoute } from '../routing/hono-path.js';
+import { serverBasePath } from '../routing/server-base-path.js';
+import { createAjv } from '../validation/ajv-instance.js';
+import { SchemaConverter } from '../validation/to-json-schema.js';
+import { createResponseChecker } from '../validation/validate-response.js';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON when it is JSON. */
+  body: any;
+}
+
+export type WalkCall = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Answer>;
+
+/** `call('POST', '/members', {...})`: JSON unless a Content-Type says otherwise, and the answer checked against the document. */
+export async function walk(file: string, options: MockOptions = {}, defaults: Record<string, string> = {}): Promise<Mock & { call: WalkCall }> {
+  const document = await loadDocument(file);
+  const mock = createMock(document, options);
+  const ajv = createAjv(document.dialect);
+  const check = createResponseChecker(ajv, new SchemaConverter(document.api, ajv, document.dialect));
+  const basePath = serverBasePath(document.api);
+  const routes = [...mock.operations]
+    .sort((a, b) => compareTemplates(a.path, b.path))
+    .map((op) => ({ op, matches: pathMatcher(toHonoRoute(op.path, basePath).honoPath) }));
+  const operationOf = (method: string, path: string): Operation | undefined =>
+    routes.find((r) => r.op.method === method.toLowerCase() && r.matches.test(path.split('?')[0]))?.op;
+
+  const call: WalkCall = async (method, path, body, headers = {}) => {
+    const init: RequestInit = { method, headers: { ...defaults, ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+    }
+    const response = await mock.app.request(path, init);
+    const text = await response.text();
+    const operation = operationOf(method, path);
+    if (operation) expect(check(operation, { status: response.status, headers: response.headers, text }), `${method} ${path} -> ${response.status} ${text.slice(0, 200)}`).toEqual([]);
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed };
+  };
+  return { ...mock, call };
+}
