@@ -69,6 +69,22 @@ describe('the CLI over HTTP', () => {
     expect(open.banner).toMatch(/ {2}try {7}curl http:\/\/127\.0\.0\.1:\d+\/items\n/);
   });
 
+  it('serves a Swagger 2.0 document, converted to OpenAPI 3.0 on load, and says so in its banner', async () => {
+    const uber = await startCli(['--spec', `${CORPUS}/oai-swagger2-uber.yaml`]);
+    try {
+      expect(uber.banner).toMatch(/Mock of 5 operations listening on http:\/\/127\.0\.0\.1:\d+/);
+      expect(uber.banner).toContain('  converted Swagger 2.0 to OpenAPI 3.0 on load (swagger2openapi)\n');
+      // Its basePath became the server's path, its apiKey in the query is asked for.
+      const products = await fetch(`${uber.url}/v1/products?latitude=52.5&longitude=13.4&server_token=petstore-demo-key`);
+      expect(products.status).toBe(200);
+      expect(await products.json()).toBeInstanceOf(Array);
+      expect((await fetch(`${uber.url}/v1/products?latitude=52.5&longitude=13.4`)).status).toBe(401);
+    } finally {
+      uber.child.kill('SIGKILL');
+    }
+    expect(server.banner).not.toMatch(/converted/);
+  });
+
   it('stops cleanly on SIGTERM with exit code 0', async () => {
     const other = await startCli(['--api-key', 'secret-key']);
     expect(other.banner).not.toContain('secret-key');
@@ -84,7 +100,7 @@ describe('the CLI refusing to start', () => {
   const cases: Array<[string, string[], RegExp]> = [
     ['a missing document', ['serve', '--spec', join(dir, 'missing.yaml')], /^Cannot read the OpenAPI document .*missing\.yaml: the file does not exist\.\n$/],
     ['bad YAML', ['serve', '--spec', (writeFileSync(join(dir, 'bad.yaml'), 'a: [1,'), join(dir, 'bad.yaml'))], /bad\.yaml is not valid YAML or JSON: /],
-    ['Swagger 2.0', ['serve', '--spec', `${CORPUS}/oai-swagger2-uber.yaml`], /is a Swagger 2\.0 document; only OpenAPI 3\.0 and 3\.1 are supported/],
+    ['a Swagger 2.0 document that cannot be converted', ['serve', '--spec', (writeFileSync(join(dir, 's2.yaml'), "swagger: '2.0'\ninfo: x\npaths: {}\n"), join(dir, 's2.yaml'))], /s2\.yaml is a Swagger 2\.0 document that cannot be converted to OpenAPI 3\.0: info must be an object\.\n$/],
     ['an invalid document', ['serve', '--spec', (writeFileSync(join(dir, 'inv.yaml'), 'openapi: 3.0.3\ninfo: {}\npaths: {}\n'), join(dir, 'inv.yaml'))], /is not a valid OpenAPI 3\.0\.3 document: /],
     ['a bad fixture', ['serve', '--fixtures', (writeFileSync(join(dir, 'pets.json'), '[{"id":1}]'), dir)], /pets\.json: record 1 \(id 1\) does not match the schema: name: is required\./],
   ];

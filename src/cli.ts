@@ -114,6 +114,7 @@ async function serve(args: ServeArgs): Promise<number> {
   const tryPath = `${running.url}${serverBasePath(loaded.api)}${firstListPath(mock)}`;
   const tryUrl = hint?.curl.query ? `${tryPath}${tryPath.includes('?') ? '&' : '?'}${hint.curl.query}` : tryPath;
   const extras = [
+    loaded.convertedFrom && `  converted Swagger ${loaded.convertedFrom} to OpenAPI 3.0 on load (swagger2openapi)`,
     `  admin     ${running.url}/__admin (${args.adminToken ? 'token required' : 'loopback only'})`,
     args.stateFile && `  state     ${args.stateFile}`,
     (args.delay || args.errorRate) && `  chaos     ${args.delay ? `delay ${args.delay.join('-')} ms` : ''}${args.delay && args.errorRate ? ', ' : ''}${args.errorRate ? `error rate ${args.errorRate}` : ''}`,

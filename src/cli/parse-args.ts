@@ -34,7 +34,7 @@ from the document, seeded with Faker data. \`contract\` checks a running impleme
 the document instead.
 
 Options:
-  --spec FILE|URL    OpenAPI 3.0/3.1 document to serve (default: the embedded spec/openapi.yaml)
+  --spec FILE|URL    OpenAPI 3.0/3.1 (or Swagger 2.0, converted) document to serve (default: the embedded spec/openapi.yaml)
   --port N           port to listen on (default 4010; also the PORT environment variable)
   --host H           interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
   --seed N           seed for generated data: the same seed gives the same data (default 1)

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS, SPEC } from '../test-support/petstore.js';
+import { createMock, DEMO_API_KEY } from '../app.js';
+import { CORPUS, ROOT, SPEC } from '../test-support/petstore.js';
 import { DocumentLoadError, loadDocument } from './load-document.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'load-document-'));
@@ -45,10 +46,6 @@ describe('loadDocument', () => {
     expect(message).not.toMatch(/\n/);
   });
 
-  it('refuses Swagger 2.0 and says how to move on', async () => {
-    expect(await failure(`${CORPUS}/oai-swagger2-uber.yaml`)).toMatch(/is a Swagger 2\.0 document; only OpenAPI 3\.0 and 3\.1 are supported \(convert it first/);
-  });
-
   it('refuses an unknown OpenAPI version', async () => {
     expect(await failure(file('v4.yaml', 'openapi: 4.0.0\ninfo: {title: x, version: "1"}\npaths: {}\n'))).toMatch(/declares openapi 4\.0\.0; only OpenAPI 3\.0\.x and 3\.1\.x/);
   });
@@ -60,6 +57,63 @@ describe('loadDocument', () => {
 
   it('refuses a file that holds no object', async () => {
     expect(await failure(file('list.yaml', '- 1\n- 2\n'))).toMatch(/does not contain an OpenAPI document/);
+  });
+});
+
+describe('loadDocument of a Swagger 2.0 document', () => {
+  it('converts it to OpenAPI 3.0 on load and says so', async () => {
+    const doc = await loadDocument(`${CORPUS}/oai-swagger2-uber.yaml`);
+    expect([doc.dialect, doc.convertedFrom, doc.raw.openapi, doc.raw.swagger]).toEqual(['3.0', '2.0', '3.0.0', undefined]);
+    expect(Object.keys(doc.api.paths)).toEqual(['/products', '/estimates/price', '/estimates/time', '/me', '/history']);
+    // host, basePath and schemes became a server; a query parameter's type became its schema.
+    expect(doc.api.servers).toEqual([{ url: 'https://api.uber.com/v1' }]);
+    expect(doc.api.paths['/products'].get.parameters[0]).toMatchObject({ name: 'latitude', in: 'query', required: true, schema: { type: 'number', format: 'double' } });
+    expect(doc.api.paths['/products'].get.responses['200'].content['application/json'].schema.items.properties.product_id.type).toBe('string');
+    expect(doc.api.components.securitySchemes.apikey).toEqual({ type: 'apiKey', name: 'server_token', in: 'query' });
+    expect((await loadDocument(SPEC)).convertedFrom).toBeUndefined();
+  });
+
+  it('serves it statefully: create, read, list, delete, and 401 without the key', async () => {
+    const { app } = createMock(await loadDocument(`${ROOT}test/documents/swagger2-notes.yaml`));
+    const key = { 'X-API-Key': DEMO_API_KEY };
+    const created = await app.request('/v1/notes', { method: 'POST', headers: { ...key, 'Content-Type': 'application/json' }, body: '{"text":"from a 2.0 body parameter"}' });
+    expect(created.status).toBe(201);
+    const note = (await created.json()) as { id: number; text: string };
+    expect(note.text).toBe('from a 2.0 body parameter');
+    expect(created.headers.get('Location')).toBe(`/v1/notes/${note.id}`);
+    expect(await (await app.request(`/v1/notes/${note.id}`, { headers: key })).json()).toEqual(note);
+    expect(await (await app.request('/v1/notes', { headers: key })).json()).toContainEqual(note);
+    expect((await app.request(`/v1/notes/${note.id}`, { method: 'DELETE', headers: key })).status).toBe(204);
+    expect((await app.request(`/v1/notes/${note.id}`, { headers: key })).status).toBe(404);
+    expect((await app.request('/v1/notes')).status).toBe(401);
+    // The body parameter's schema is enforced as a request body.
+    expect((await app.request('/v1/notes', { method: 'POST', headers: { ...key, 'Content-Type': 'application/json' }, body: '{"text":12}' })).status).toBe(400);
+  });
+
+  it('resolves its external $refs against its file, and converts what they bring in', async () => {
+    file('defs.yaml', 'Note:\n  type: object\n  properties:\n    tag: {type: string, x-nullable: true}\n');
+    file('common.yaml', 'limit: {name: limit, in: query, type: integer, minimum: 1}\n');
+    const main = file(
+      'external.yaml',
+      "swagger: '2.0'\ninfo: {title: x, version: '1'}\nproduces: [application/json]\npaths:\n  /notes:\n    get:\n      parameters: [{$ref: 'common.yaml#/limit'}]\n      responses:\n        '200': {description: ok, schema: {$ref: 'defs.yaml#/Note'}}\n",
+    );
+    const get = (await loadDocument(main)).api.paths['/notes'].get;
+    expect(get.parameters[0]).toEqual({ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 } });
+    expect(get.responses['200'].content['application/json'].schema.properties.tag).toEqual({ type: 'string', nullable: true });
+  });
+
+  it('says in one sentence why a broken one cannot be served', async () => {
+    const head = "swagger: '2.0'\ninfo: {title: x, version: '1'}\n";
+    expect(await failure(file('info.yaml', "swagger: '2.0'\ninfo: x\npaths: {}\n"))).toMatch(
+      /^.*info\.yaml is a Swagger 2\.0 document that cannot be converted to OpenAPI 3\.0: info must be an object\.$/,
+    );
+    const missing = await failure(file('ref.yaml', `${head}paths:\n  /a:\n    get:\n      responses:\n        '200': {description: ok, schema: {$ref: '#/definitions/Gone'}}\n`));
+    expect(missing).toMatch(/^.*ref\.yaml is not a valid Swagger 2\.0 document \(converted to OpenAPI 3\.0\): Missing \$ref pointer "#\/components\/schemas\/Gone"\./);
+    expect(await failure(file('file.yaml', `${head}paths:\n  /a:\n    get:\n      responses:\n        '200': {description: ok, schema: {$ref: 'gone.yaml#/Note'}}\n`))).toMatch(
+      /^.*file\.yaml is not a valid Swagger 2\.0 document: Error opening file .*gone\.yaml: ENOENT/,
+    );
+    expect(await failure(file('v12.yaml', "swagger: '1.2'\n"))).toMatch(/v12\.yaml declares swagger 1\.2; only Swagger "2\.0", OpenAPI 3\.0\.x and 3\.1\.x are supported\.$/);
+    expect(missing).not.toMatch(/\n/);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * Stage 1 of the pipeline: read an OpenAPI document from disk, refuse what the mock cannot
- * serve (with one clear sentence), validate it and dereference it once.
+ * Stage 1 of the pipeline: read an OpenAPI document from disk, convert a Swagger 2.0 one to
+ * OpenAPI 3.0, refuse what the mock cannot serve (with one clear sentence), validate it and
+ * dereference it once.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -21,42 +22,76 @@ export interface LoadedDocument {
   dialect: '3.0' | '3.1';
   /** The dereferenced document. Circular references stay as `$ref` strings (see `resolveRef`). */
   api: SchemaObject;
-  /** The document as written (before dereferencing), used to resolve circular `$ref`s. */
+  /** The document as served before dereferencing (for Swagger 2.0, as converted), used to resolve circular `$ref`s. */
   raw: SchemaObject;
+  /** Set when the file was a Swagger 2.0 document, converted to OpenAPI 3.0 on load. */
+  convertedFrom?: '2.0';
 }
 
 /**
- * Loads, validates and dereferences an OpenAPI 3.0.x or 3.1.x document.
+ * Loads, validates and dereferences an OpenAPI 3.0.x or 3.1.x document, or a Swagger 2.0 one
+ * converted to OpenAPI 3.0 (swagger2openapi).
  *
  * @example
  * const doc = await loadDocument('spec/openapi.yaml');
  * doc.api.paths['/pets'].get.operationId // 'listPets'
- * @throws DocumentLoadError for a missing file or URL, bad YAML/JSON, Swagger 2.0 or an invalid document.
+ * @throws DocumentLoadError for a missing file or URL, bad YAML/JSON, an unknown version, a Swagger 2.0 document that cannot be converted or an invalid document.
  */
 export async function loadDocument(path: string): Promise<LoadedDocument> {
   const url = /^https?:\/\//i.test(path);
   const file = url ? path : resolve(path);
-  const text = url ? await fetchDocument(path) : undefined;
+  let text = url ? await fetchDocument(path) : undefined;
   let raw: SchemaObject;
   try {
+    text ??= await readFile(file, 'utf8');
     // YAML is a superset of JSON: one parser reads both (js-yaml: swagger-parser's own parser).
-    raw = yaml.load(text ?? (await readFile(file, 'utf8')), { filename: path }) as SchemaObject;
+    raw = yaml.load(text, { filename: path }) as SchemaObject;
   } catch (error) {
     throw new DocumentLoadError(describeParseFailure(path, error));
   }
-  const dialect = detectDialect(path, raw);
+  const version = detectVersion(path, raw);
+  const convertedFrom = version === '2.0' ? '2.0' : undefined;
+  if (convertedFrom) raw = await convertSwagger2(path, file, raw, text);
+  const dialect = version === '3.1' ? '3.1' : '3.0';
+  const what = convertedFrom ? 'Swagger 2.0 document (converted to OpenAPI 3.0)' : `OpenAPI ${raw.openapi} document`;
   // The meta-schema check runs on the build's precompiled validators when they exist.
   const meta = validateMetaSchema(raw, dialect);
-  if (meta !== undefined && meta !== 'unavailable') throw new DocumentLoadError(`${path} is not a valid OpenAPI ${raw.openapi} document: ${meta}.`);
+  if (meta !== undefined && meta !== 'unavailable') throw new DocumentLoadError(`${path} is not a valid ${what}: ${meta}.`);
   let api: SchemaObject;
   try {
     // The parsed document is handed over (no second read or parse); the path resolves external refs.
     const options = { dereference: { circular: 'ignore' }, validate: { schema: meta === 'unavailable', spec: true } };
     api = (await SwaggerParser.validate(file, structuredClone(raw) as never, options as never)) as unknown as SchemaObject;
   } catch (error) {
-    throw new DocumentLoadError(`${path} is not a valid OpenAPI ${raw.openapi} document: ${firstProblem(error)}.`);
+    throw new DocumentLoadError(`${path} is not a valid ${what}: ${firstProblem(error)}.`);
   }
-  return { file, dialect, api, raw };
+  return convertedFrom ? { file, dialect, api, raw, convertedFrom } : { file, dialect, api, raw };
+}
+
+/**
+ * Converts a Swagger 2.0 document to OpenAPI 3.0 with swagger2openapi and Redoc's options: what
+ * the converter can patch is patched, what it cannot convert losslessly is converted as it can.
+ */
+async function convertSwagger2(path: string, file: string, swagger: SchemaObject, text: string): Promise<SchemaObject> {
+  let whole = swagger;
+  // The converter leaves external `$ref`s alone (its own resolver prints its failures), so
+  // swagger-parser brings them in first, relative to the file as for 3.x, for them to be converted too.
+  if (/"\$ref":"(?!#)/.test(JSON.stringify(swagger))) {
+    try {
+      whole = (await SwaggerParser.bundle(file, swagger as never)) as unknown as SchemaObject;
+    } catch (error) {
+      throw new DocumentLoadError(`${path} is not a valid Swagger 2.0 document: ${firstProblem(error)}.`);
+    }
+  }
+  try {
+    // Loaded only here, so a 3.x document does not pay for the converter at start-up.
+    const { default: swagger2openapi } = await import('swagger2openapi');
+    // The text only saves the converter from writing the document out as YAML again.
+    const { openapi } = await swagger2openapi.convertObj(whole, { patch: true, warnOnly: true, anchors: true, text });
+    return openapi as SchemaObject;
+  } catch (error) {
+    throw new DocumentLoadError(`${path} is a Swagger 2.0 document that cannot be converted to OpenAPI 3.0: ${firstProblem(error)}.`);
+  }
 }
 
 /** How long a document given by URL may take to arrive. */
@@ -75,14 +110,14 @@ async function fetchDocument(url: string): Promise<string> {
   return response.text();
 }
 
-function detectDialect(path: string, raw: SchemaObject): '3.0' | '3.1' {
+/** `2.0` for a Swagger 2.0 document (converted on load), else the OpenAPI dialect. */
+function detectVersion(path: string, raw: SchemaObject): '2.0' | '3.0' | '3.1' {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new DocumentLoadError(`${path} does not contain an OpenAPI document (expected a YAML or JSON object).`);
   }
+  if (raw.swagger === '2.0') return '2.0';
   if (raw.swagger !== undefined) {
-    throw new DocumentLoadError(
-      `${path} is a Swagger ${raw.swagger} document; only OpenAPI 3.0 and 3.1 are supported (convert it first, for example with swagger2openapi).`,
-    );
+    throw new DocumentLoadError(`${path} declares swagger ${raw.swagger}; only Swagger "2.0", OpenAPI 3.0.x and 3.1.x are supported.`);
   }
   const version = String(raw.openapi ?? '');
   if (/^3\.0\.\d+$/.test(version)) return '3.0';
