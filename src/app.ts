@@ -159,6 +159,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     seedHooks: parts.seedHooks,
     makeStore: options.store,
     maxSessions: options.maxSessions,
+    now,
     responseValidator,
     warn,
   });

@@ -96,7 +96,7 @@ export function handleOperation(parts: OperationParts) {
     const store = storeFor(header(SESSION_HEADER) ?? null);
     if (store instanceof ApiError) return respondError(store, extra);
     const finish = (result: ActionResult | ApiError) => (result instanceof ApiError ? respondError(result, extra) : toResponse(result, extra));
-    const result = store.transact(() => action({ store, params: request.params, body: request.body, url: path, scenario }));
+    const result = store.transact(() => action({ store, params: request.params, body: request.body, mediaType: request.mediaType, url: path, scenario }));
     return result instanceof Promise ? result.then(finish) : finish(result);
   };
 

@@ -12,6 +12,8 @@ export interface ActionInput {
   store: StateStore;
   params: ParsedParameters;
   body: unknown;
+  /** The declared media type of the body (decides how a PATCH applies: merge-patch, JSON Patch, fields). */
+  mediaType?: string;
   /** The request path and query, for `Link` headers: `/pets?limit=20`. */
   url: string;
   /** What the request asked for with `Prefer` (an extension's directives in `extra`). */

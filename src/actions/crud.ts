@@ -3,21 +3,25 @@
  * One generic implementation; the document decides which operation does what.
  */
 import type { SchemaObject } from '../document/schema.js';
-import { isIntegerKey, mergedProperties, singular, type Collection, type CrudBinding } from '../operations/infer-collections.js';
+import { branchFor, isIntegerKey, mergedProperties, requiredProperties, singular, type Collection, type CrudBinding } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { ApiError, errors } from '../respond/api-error.js';
 import type { RecordCollection, StateStore, StoredRecord } from '../state/state-store.js';
 import type { Action, ActionInput, ActionResult, OperationRule, RuleContext } from './action.js';
 import { compileListQuery } from './list-query.js';
 import { setOwn } from '../own-property.js';
+import { applyPatch, patchKindOf } from './patch.js';
 
 export interface CrudOptions {
   /** Prefix of every route (the path of the document's first server): `''` or `/v1`. */
   basePath: string;
   /** Makes a key for a new record of a collection whose keys are not integers; undefined when every key its schema allows is taken. */
   newKey: (collection: Collection, store: StateStore) => unknown;
-  /** Fills the required properties a create did not set (a server fills what it owns), so a stored record keeps to its schema. */
-  complete?: (collection: Collection, record: StoredRecord, store: StateStore) => void;
+  /**
+   * Fills what a server owns (src/state/server-fields.ts): on a create, the required properties the
+   * client did not set and the timestamps; on an update, the updated timestamp.
+   */
+  complete?: (collection: Collection, record: StoredRecord, store: StateStore, change: 'create' | 'update') => void;
   /** Makes a record for an item the document offers no way to create (read-only collections), or undefined if the key cannot be one. */
   materialise: (collection: Collection, key: unknown, store: StateStore) => StoredRecord | undefined;
   rule?: OperationRule;
@@ -50,10 +54,15 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       if (vetoed) return vetoed;
       const state = stateOf(input);
       const page = query(state, scopeOf(input), input);
+      if (page instanceof ApiError) return page;
       if (!hasBody) return { status: success, headers: page.headers };
       if (collection.listWrapper) {
-        const { items, total } = collection.listWrapper;
-        return { status: success, body: { [items]: page.items, ...(total ? { [total]: page.total } : {}) }, headers: page.headers };
+        const { items, total, cursor } = collection.listWrapper;
+        const body: StoredRecord = { [items]: page.items };
+        if (total) body[total] = page.total;
+        // The next page's cursor; on the last page null where the schema allows it, else the field is left out.
+        if (cursor && page.next !== undefined && (page.next !== null || collection.listWrapper.cursorNullable)) body[cursor] = page.next;
+        return { status: success, body, headers: page.headers };
       }
       return { status: success, body: page.items, json: `[${page.items.map((record) => state.json(record)).join(',')}]`, headers: page.headers };
     };
@@ -81,7 +90,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       const record = pick(input.body, keep);
       record[keyProperty] = key;
       if (parentProperty) record[parentProperty] = input.params.path[collection.scopeParams.at(-1)!];
-      options.complete?.(collection, record, input.store);
+      options.complete?.(collection, record, input.store, 'create');
       state.put(record, scope);
       if (rule.after) {
         ctx.record = record;
@@ -108,7 +117,8 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     const ctx = context(input, current);
     const vetoed = rule.before?.(ctx);
     if (vetoed) return vetoed;
-    const result = perform(binding.action, state, current, input, keep, collection, scope, success);
+    const result = perform(binding.action, state, current, input, keep, collection, scope, success, options.complete);
+    if (result instanceof ApiError) return result;
     if (rule.after) {
       ctx.record = result.body as StoredRecord | undefined;
       rule.after(ctx);
@@ -170,19 +180,27 @@ function perform(
   collection: Collection,
   scope: string,
   success: number,
-): ActionResult {
+  complete: CrudOptions['complete'],
+): ActionResult | ApiError {
   const key = current[collection.keyProperty];
   switch (action) {
     case 'read':
       return { status: success, body: current, json: state.json(current) };
     case 'replace': {
-      const record = pick(input.body, keep);
+      // What the client cannot write (readOnly fields, a nested record's parent key, its creation time) stays as the server set it.
+      const record = pick(input.body, keep, serverOwned(current, keep));
       record[collection.keyProperty] = key;
+      complete?.(collection, record, input.store, 'update');
       return { status: success, body: state.put(record, scope) };
     }
     case 'merge': {
-      const record = pick(input.body, keep, { ...current });
+      const record = applyPatch(patchKindOf(input.mediaType), current, input.body, keep);
+      if (record instanceof ApiError) return record;
+      // A patch may remove a field (a merge-patch null), but not one every record must have.
+      const removed = requiredProperties(branchFor(collection.schema, record)).filter((name) => current[name] !== undefined && record[name] === undefined);
+      if (removed.length) return errors.validation(removed.map((name) => ({ path: `body.${name}`, rule: 'required', message: 'cannot be removed: every record has it' })));
       record[collection.keyProperty] = key;
+      complete?.(collection, record, input.store, 'update');
       return { status: success, body: state.put(record, scope) };
     }
     default:
@@ -220,6 +238,14 @@ function requestSchema(operation: Operation): SchemaObject | undefined {
   const content = operation.requestBody?.content ?? {};
   const media = Object.keys(content).find((m) => /json|form/i.test(m));
   return media ? content[media].schema : undefined;
+}
+
+/** The fields of a record no request may write. */
+function serverOwned(current: StoredRecord, keep: Set<string> | undefined): StoredRecord {
+  const out: StoredRecord = {};
+  if (!keep) return out;
+  for (const name in current) if (!keep.has(name)) setOwn(out, name, current[name]);
+  return out;
 }
 
 /** The fields of a body a request may write, copied onto `out` (a new record by default). */

@@ -9,6 +9,7 @@ import { OFFSET_PARAMS, paginationOf } from '../operations/pagination.js';
 import type { Operation } from '../operations/operation.js';
 import type { RecordCollection, StoredRecord } from '../state/state-store.js';
 import type { ActionInput } from './action.js';
+import { errors, type ApiError } from '../respond/api-error.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -16,6 +17,15 @@ export interface Page {
   items: StoredRecord[];
   total: number;
   headers: Record<string, string>;
+  /** For a list paged by cursor: the cursor of the next page, or null on the last. */
+  next?: string | null;
+}
+
+/** A cursor is opaque to clients; here it carries the offset of the page it starts. */
+export const encodeCursor = (offset: number) => Buffer.from(`o${offset}`).toString('base64url');
+function decodeCursor(text: string): number | undefined {
+  const match = /^o(\d{1,9})$/.exec(Buffer.from(text, 'base64url').toString('latin1'));
+  return match ? Number(match[1]) : undefined;
 }
 
 interface Filter {
@@ -23,29 +33,38 @@ interface Filter {
   property: string;
 }
 
-export function compileListQuery(operation: Operation, collection: Collection): (state: RecordCollection, scope: string, input: ActionInput) => Page {
+export function compileListQuery(operation: Operation, collection: Collection): (state: RecordCollection, scope: string, input: ActionInput) => Page | ApiError {
   const query = operation.parameters.filter((p) => p.in === 'query');
   const pagination = paginationOf(operation);
   const limitParam = pagination.limit;
   const offsetParam = pagination.offset;
   const pageParam = offsetParam ? undefined : pagination.page;
+  const cursorParam = offsetParam || pageParam ? undefined : pagination.cursor;
   const maxItems = listMaxItems(operation);
   const defaultLimit = Number(limitParam?.schema.default ?? Math.min(DEFAULT_PAGE_SIZE, maxItems ?? DEFAULT_PAGE_SIZE));
-  const filters = compileFilters(query, [limitParam, offsetParam, pageParam], collection);
+  const filters = compileFilters(query, [limitParam, offsetParam, pageParam, cursorParam], collection);
 
   return (state, scope, input) => {
     const q = input.params.query;
     const limit = limitParam ? Number(q[limitParam.name] ?? defaultLimit) : (maxItems ?? Infinity);
     const firstPage = Number(pageParam?.schema.minimum ?? 1);
+    const cursor = cursorParam && q[cursorParam.name] !== undefined ? decodeCursor(String(q[cursorParam.name])) : 0;
+    if (cursor === undefined) return errors.validation([{ path: `query.${cursorParam!.name}`, rule: 'cursor', message: 'is not a cursor this list gave' }]);
     const offset = offsetParam
       ? Number(q[offsetParam.name] ?? 0)
       : pageParam
         ? (Number(q[pageParam.name] ?? firstPage) - firstPage) * limit
-        : 0;
+        : cursor;
     const active = filters
       .filter((f) => q[f.param] !== undefined)
       .map((f) => ({ property: f.property, values: (Array.isArray(q[f.param]) ? (q[f.param] as unknown[]) : [q[f.param]]).map(String) }));
     const { items, total } = select(state, scope, active, collection.keyProperty, offset, limit);
+    if (cursorParam) {
+      const next = offset + items.length < total && items.length > 0 ? encodeCursor(offset + items.length) : null;
+      const headers: Record<string, string> = { 'X-Total-Count': String(total) };
+      if (next) headers.Link = `<${withParam(input.url, cursorParam.name, next)}>; rel="next"`;
+      return { items, total, headers, next };
+    }
     return { items, total, headers: pageHeaders(input.url, total, offset, limit, offsetParam ?? pageParam, firstPage) };
   };
 }
@@ -157,16 +176,19 @@ function listMaxItems(operation: Operation): number | undefined {
   return typeof schema?.maxItems === 'number' ? schema.maxItems : undefined;
 }
 
+/** The request's path and query with one parameter set. */
+function withParam(url: string, name: string, value: string): string {
+  const [path, search = ''] = url.split('?');
+  const params = new URLSearchParams(search);
+  params.set(name, value);
+  return `${path}?${params}`;
+}
+
 /** `X-Total-Count`, and a `Link` header with the next and previous pages (RFC 8288). */
 function pageHeaders(url: string, total: number, offset: number, limit: number, param: ParameterSpec | undefined, firstPage: number): Record<string, string> {
   const headers: Record<string, string> = { 'X-Total-Count': String(total) };
   if (!param || !Number.isFinite(limit) || limit <= 0) return headers;
-  const [path, search = ''] = url.split('?');
-  const link = (to: number) => {
-    const params = new URLSearchParams(search);
-    params.set(param.name, String(OFFSET_PARAMS.includes(param.name) ? to : to / limit + firstPage));
-    return `<${path}?${params}>`;
-  };
+  const link = (to: number) => `<${withParam(url, param.name, String(OFFSET_PARAMS.includes(param.name) ? to : to / limit + firstPage))}>`;
   const links: string[] = [];
   if (offset + limit < total) links.push(`${link(offset + limit)}; rel="next"`);
   if (offset > 0) links.push(`${link(Math.max(0, offset - limit))}; rel="prev"`);

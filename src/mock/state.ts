@@ -9,7 +9,7 @@ import type { CrudOptions } from '../actions/crud.js';
 import type { SchemaObject } from '../document/schema.js';
 import { createFaker } from '../generate/create-faker.js';
 import { createGenerator } from '../generate/from-schema.js';
-import { isIntegerKey, requiredProperties, type Collection } from '../operations/infer-collections.js';
+import { isIntegerKey, type Collection } from '../operations/infer-collections.js';
 import type { SeedHook } from '../registries/extension.js';
 import type { ApiError } from '../respond/api-error.js';
 import { loadFixtures } from '../state/load-fixtures.js';
@@ -17,6 +17,7 @@ import { generateRecord, newKey, seedStore, type SeedOptions } from '../state/se
 import { Sessions } from '../state/sessions.js';
 import { checkSnapshot, type StateSnapshot } from '../state/snapshot.js';
 import type { StateStore, StoredRecord } from '../state/state-store.js';
+import { fillServerFields } from '../state/server-fields.js';
 import { MemoryStore } from '../state/store.js';
 
 export interface StateOptions {
@@ -29,6 +30,8 @@ export interface StateOptions {
   /** Makes an empty store (default: in memory). */
   makeStore?: (collections: readonly Collection[]) => StateStore;
   maxSessions?: number;
+  /** The clock, for the timestamps a server fills (milliseconds). */
+  now: () => number;
   responseValidator: (schema: SchemaObject) => ValidateFunction | undefined;
   warn: (message: string) => void;
 }
@@ -89,12 +92,12 @@ export function createState(options: StateOptions): MockState {
     reseedGenerator: () => void faker.seed(seed),
     records: {
       newKey: (collection, target) => newKey(collection, target.collection(collection.name), { generate }),
-      complete: (collection, record, target) => {
-        const missing = requiredProperties(collection.schema).filter((name) => record[name] === undefined);
-        if (missing.length === 0) return;
-        const generated = generateRecord(collection, target.collection(collection.name), target, seedOptions, record[collection.keyProperty]);
-        for (const name of missing) if (generated[name] !== undefined) record[name] = generated[name];
-      },
+      complete: (collection, record, target, change) =>
+        fillServerFields(collection.schema, record, change, {
+          now: options.now,
+          // References in generated fields point at existing records, as in seeded ones.
+          generate: (branch) => generateRecord({ ...collection, schema: branch }, target.collection(collection.name), target, seedOptions, record[collection.keyProperty]),
+        }),
       materialise: (collection, key, target) => {
         // A path value is a string; the record's key may be a number, and must fit its schema.
         const typed = isIntegerKey(collection) && /^-?\d+$/.test(String(key)) ? Number(key) : key;

@@ -35,8 +35,8 @@ export interface Collection {
   scopeParams: string[];
   /** The schema of one stored record, as responses show it. */
   schema: SchemaObject;
-  /** When the list is wrapped (`{items: [...], total: 3}`), the array and total property names. */
-  listWrapper?: { items: string; total?: string };
+  /** When the list is wrapped (`{items: [...], total: 3, next_cursor: 'x'}`), the array, total and next-cursor property names. */
+  listWrapper?: { items: string; total?: string; cursor?: string; cursorNullable?: boolean };
   /** Properties that reference other collections' keys. */
   references: Reference[];
   /** True when the document offers a way to create records (a POST on the collection path). */
@@ -204,20 +204,55 @@ function arrayShape(schema: SchemaObject | undefined): { items: SchemaObject; wr
   if (arrays.length !== 1) return undefined;
   const [itemsName, arraySchema] = arrays[0];
   const total = Object.keys(properties).find((name) => /^(total|totalCount|total_count|count)$/.test(name));
-  return { items: arraySchema.items, wrapper: { items: itemsName, total } };
+  const cursor = Object.keys(properties).find((name) => /^(next_?cursor|nextCursor|next_?page_?token|nextPageToken|next_?token|nextToken|cursor)$/i.test(name));
+  const nullable = cursor !== undefined && (properties[cursor].nullable === true || (Array.isArray(properties[cursor].type) && properties[cursor].type.includes('null')));
+  return { items: arraySchema.items, wrapper: { items: itemsName, total, ...(cursor ? { cursor, cursorNullable: nullable } : {}) } };
 }
 
+/** An object, or a choice between objects (`oneOf`/`anyOf` of records: a book or an audiobook). */
 function isObjectSchema(schema: SchemaObject): boolean {
-  return schema.type === 'object' || Boolean(schema.properties) || Array.isArray(schema.allOf);
+  if (schema.type === 'object' || schema.properties || Array.isArray(schema.allOf)) return true;
+  const branches = branchesOf(schema);
+  return branches.length > 0 && branches.every((branch) => isObjectSchema(branch));
 }
 
-/** Properties of a schema, including those brought in by `allOf`. */
+/** The branches of a `oneOf` or `anyOf` (none for other schemas). */
+export function branchesOf(schema: SchemaObject): SchemaObject[] {
+  const branches = schema?.oneOf ?? schema?.anyOf;
+  return Array.isArray(branches) ? branches.filter((b: unknown) => b && typeof b === 'object') : [];
+}
+
+/**
+ * Properties of a schema, including those brought in by `allOf`, and for a choice of records
+ * (`oneOf`/`anyOf`) those of every branch: a property any kind of record may have.
+ */
 export function mergedProperties(schema: SchemaObject, seen = new Set<SchemaObject>()): Record<string, SchemaObject> {
   if (!schema || typeof schema !== 'object' || seen.has(schema)) return {};
   seen.add(schema);
   const merged: Record<string, SchemaObject> = {};
+  for (const branch of branchesOf(schema)) for (const [name, property] of Object.entries(mergedProperties(branch, seen))) merged[name] ??= property;
   for (const part of schema.allOf ?? []) Object.assign(merged, mergedProperties(part, seen));
   return Object.assign(merged, schema.properties ?? {});
+}
+
+/**
+ * The branch of a choice of records a record is of: the one its discriminator names (by mapping,
+ * or by the branch's own enum or const of the property), else the first whose required
+ * properties it has. The schema itself when it is no choice.
+ */
+export function branchFor(schema: SchemaObject, record: Record<string, unknown>): SchemaObject {
+  const branches = branchesOf(schema);
+  if (branches.length === 0) return schema;
+  const property = schema.discriminator?.propertyName;
+  if (typeof property === 'string' && record[property] !== undefined) {
+    const value = record[property];
+    const named = branches.find((branch) => {
+      const own = mergedProperties(branch)[property];
+      return (Array.isArray(own?.enum) && own.enum.includes(value)) || own?.const === value || branch.title === value;
+    });
+    if (named) return named;
+  }
+  return branches.find((branch) => requiredProperties(branch).every((name) => record[name] !== undefined)) ?? branches[0];
 }
 
 /** The required properties of a schema, including those `allOf` brings in. */

@@ -24,6 +24,8 @@ export interface RawRequest extends RawParameters {
 export interface ValidRequest {
   params: ParsedParameters;
   body: unknown;
+  /** The declared media type the body was read as (`application/merge-patch+json`); undefined without a body. */
+  mediaType?: string;
 }
 
 export interface CompileContext {
@@ -102,7 +104,7 @@ export function compileRequestValidator(operation: Operation, ctx: CompileContex
         problems.push({ path: 'body', rule: 'depth', message: 'is nested too deeply to be checked' });
       }
     }
-    return problems.length ? errors.validation(problems) : { params: values, body: decoded };
+    return problems.length ? errors.validation(problems) : { params: values, body: decoded, mediaType: declaredMedia };
   };
   return (raw) => raw.body().then((bytes) => checkBody(raw, bytes));
 }

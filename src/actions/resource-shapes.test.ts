@@ -1,0 +1,112 @@
+/**
+ * The mock on documents shaped unlike the Petstore (test/documents/library-api.yaml): every answer
+ * is checked against the document by the walk, and each test asserts what a real server would
+ * keep: reads after writes, scoping, 404 after delete.
+ */
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../test-support/petstore.js';
+import { walk } from '../test-support/walk.js';
+
+const LIBRARY = `${ROOT}test/documents/library-api.yaml`;
+const KEY = { 'X-Library-Key': 'k-1' };
+const NOW = new Date('2031-05-06T07:08:09.000Z');
+const library = (counts: Record<string, number> = { default: 0 }) => walk(LIBRARY, { apiKeys: ['k-1'], counts, now: () => NOW }, KEY);
+
+describe('server-filled fields', () => {
+  it('fills what the client may not send: the key, timestamps from the clock, declared defaults', async () => {
+    const { call } = await library();
+    const created = await call('POST', '/v2/members', { name: 'Ada' });
+    expect([created.status, created.body]).toEqual([201, { id: 1, name: 'Ada', plan: 'basic', createdAt: NOW.toISOString(), updatedAt: NOW.toISOString() }]);
+    expect((await call('GET', '/v2/members/1')).body).toEqual(created.body);
+  });
+
+  it('keeps them through an update, and moves the updated time with the clock', async () => {
+    let now = NOW.getTime();
+    const { call } = await walk(LIBRARY, { apiKeys: ['k-1'], counts: { default: 0 }, now: () => new Date(now) }, KEY);
+    await call('POST', '/v2/members', { name: 'Ada', email: 'ada@example.com' });
+    now += 60_000;
+    const patched = await call('PATCH', '/v2/members/1', { plan: 'plus' }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(patched.body).toEqual({ id: 1, name: 'Ada', email: 'ada@example.com', plan: 'plus', createdAt: NOW.toISOString(), updatedAt: new Date(now).toISOString() });
+  });
+});
+
+describe('merge-patch (RFC 7396)', () => {
+  it('changes the fields sent, removes those sent as null, and refuses to remove a field every record has', async () => {
+    const { call } = await library();
+    await call('POST', '/v2/members', { name: 'Ada', email: 'ada@example.com' });
+    const patch = (body: unknown) => call('PATCH', '/v2/members/1', body, { 'Content-Type': 'application/merge-patch+json' });
+    expect((await patch({ email: null, name: 'Ada L.' })).body).toMatchObject({ name: 'Ada L.', plan: 'basic' });
+    expect((await call('GET', '/v2/members/1')).body).not.toHaveProperty('email');
+    const refused = await call('PATCH', '/v2/members/1', { plan: null }, { 'Content-Type': 'application/merge-patch+json' });
+    expect([refused.status, refused.headers.get('content-type'), refused.body.detail]).toEqual([400, 'application/problem+json', expect.stringContaining('plan')]);
+    expect((await call('GET', '/v2/members/1')).body.plan).toBe('basic');
+    // Plain JSON is not the media type the document declares for this PATCH.
+    expect((await call('PATCH', '/v2/members/1', { name: 'X' })).status).toBe(415);
+  });
+});
+
+describe('form-encoded bodies', () => {
+  it('stores a member created from a form like one created from JSON', async () => {
+    const { call } = await library();
+    const created = await call('POST', '/v2/members', 'name=Grace+Hopper&email=grace%40example.com&plan=plus', { 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect([created.status, created.body]).toEqual([201, { id: 1, name: 'Grace Hopper', email: 'grace@example.com', plan: 'plus', createdAt: NOW.toISOString(), updatedAt: NOW.toISOString() }]);
+    expect((await call('GET', '/v2/members')).body).toEqual([created.body]);
+  });
+});
+
+describe('nested records that carry their parent', () => {
+  it('gives a loan its member from the path, scopes it, and drops it with its member', async () => {
+    const { call } = await library();
+    await call('POST', '/v2/members', { name: 'Ada' });
+    await call('POST', '/v2/members', { name: 'Grace' });
+    const loan = await call('POST', '/v2/members/1/loans', { itemId: 7, dueDate: '2031-06-01' });
+    expect([loan.status, loan.body]).toEqual([201, { id: 1, memberId: 1, itemId: 7, dueDate: '2031-06-01', returned: false }]);
+    expect((await call('GET', '/v2/members/1/loans')).body).toEqual([loan.body]);
+    expect((await call('GET', '/v2/members/2/loans')).body).toEqual([]);
+    expect((await call('GET', '/v2/members/2/loans/1')).status).toBe(404);
+    expect((await call('GET', '/v2/members/9/loans')).status).toBe(404);
+    expect((await call('DELETE', '/v2/members/1')).status).toBe(204);
+    expect((await call('GET', '/v2/members/1/loans/1')).status).toBe(404);
+  });
+});
+
+describe('records whose schema is a discriminated oneOf', () => {
+  it('stores each kind as sent, filters by kind, replaces one kind with another, and forgets a deleted one', async () => {
+    const { call } = await library();
+    const book = await call('POST', '/v2/items', { kind: 'book', title: 'Dune', pages: 412 });
+    const audio = await call('POST', '/v2/items', { kind: 'audiobook', title: 'Dune', minutes: 1260, narrator: 'Scott Brick' });
+    expect([book.status, book.body, audio.body]).toEqual([201, { id: 1, kind: 'book', title: 'Dune', pages: 412 }, { id: 2, kind: 'audiobook', title: 'Dune', minutes: 1260, narrator: 'Scott Brick' }]);
+    expect((await call('GET', '/v2/items/2')).body).toEqual(audio.body);
+    expect((await call('GET', '/v2/items?kind=book')).body.data).toEqual([book.body]);
+    expect((await call('POST', '/v2/items', { kind: 'book', title: 'No pages' })).status).toBe(400);
+    const replaced = await call('PUT', '/v2/items/1', { kind: 'audiobook', title: 'Dune', minutes: 1300 });
+    expect(replaced.body).toEqual({ id: 1, kind: 'audiobook', title: 'Dune', minutes: 1300 });
+    expect((await call('GET', '/v2/items?kind=book')).body.data).toEqual([]);
+    expect((await call('DELETE', '/v2/items/2')).status).toBe(204);
+    expect((await call('GET', '/v2/items/2')).status).toBe(404);
+    expect((await call('GET', '/v2/items/999')).status).toBe(404);
+  });
+
+  it('seeds both kinds, each valid for its own branch', async () => {
+    const { call } = await library({ default: 12 });
+    const kinds = new Set((await call('GET', '/v2/items?limit=50')).body.data.map((item: { kind: string }) => item.kind));
+    expect(kinds).toEqual(new Set(['book', 'audiobook']));
+  });
+});
+
+describe('cursor pages (the cursor in the body)', () => {
+  it('walks every record once, page by page, and ends with a null cursor', async () => {
+    const { call } = await library({ default: 23 });
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: { body: { data: Array<{ id: number }>; next_cursor: string | null } } = await call('GET', `/v2/items?limit=10${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...page.body.data.map((item) => item.id));
+      cursor = page.body.next_cursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect([pages, seen]).toEqual([3, Array.from({ length: 23 }, (_, i) => i + 1)]);
+    expect((await call('GET', '/v2/items?cursor=not-a-cursor')).status).toBe(400);
+  });
+});

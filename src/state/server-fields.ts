@@ -1,0 +1,54 @@
+/**
+ * What a server fills in a record it stores: a create's missing required fields, and the
+ * timestamps it keeps. A timestamp (`createdAt`, `updated_at`, `lastModified`...) comes from the
+ * mock's clock; a declared `default` is used as declared; anything else the response requires is
+ * generated from its schema. For a choice of records (`oneOf` with a discriminator) the fields are
+ * those of the record's own branch. So an answer keeps to its schema whatever the client left out.
+ */
+import type { SchemaObject } from '../document/schema.js';
+import { branchFor, mergedProperties, requiredProperties } from '../operations/infer-collections.js';
+import type { StoredRecord } from './state-store.js';
+
+const CREATED = /^(created|inserted|creation)(_?(at|on|date|time|timestamp))?$|^date_?created$/i;
+const UPDATED = /^(updated|modified|last_?modified|last_?updated|changed)(_?(at|on|date|time|timestamp))?$|^date_?(updated|modified)$/i;
+
+export interface ServerFieldOptions {
+  /** The mock's clock, in milliseconds. */
+  now: () => number;
+  /** A generated record of the branch's schema, for required fields that are neither timestamps nor defaulted (made once, when first needed). */
+  generate: (schema: SchemaObject) => StoredRecord;
+}
+
+/** Fills `record` in place. `change`: a create sets both timestamps, an update refreshes the updated one. */
+export function fillServerFields(schema: SchemaObject, record: StoredRecord, change: 'create' | 'update', options: ServerFieldOptions): void {
+  const branch = branchFor(schema, record);
+  const properties = mergedProperties(branch);
+  const required = new Set(requiredProperties(branch));
+  let generated: StoredRecord | undefined;
+  for (const [name, property] of Object.entries(properties)) {
+    const stamp = timestampOf(name, property);
+    if (stamp === 'updated' || (stamp === 'created' && change === 'create' && record[name] === undefined)) {
+      record[name] = clockValue(property, options.now());
+      continue;
+    }
+    if (record[name] !== undefined || (!required.has(name) && !(property.readOnly && property.default !== undefined))) continue;
+    if (property.default !== undefined) record[name] = structuredClone(property.default);
+    else if (stamp) record[name] = clockValue(property, options.now());
+    else if (required.has(name)) {
+      generated ??= options.generate(branch);
+      if (generated[name] !== undefined) record[name] = generated[name];
+    }
+  }
+}
+
+/** Whether a property is a timestamp the server keeps: a date or date-time named like one. */
+function timestampOf(name: string, property: SchemaObject): 'created' | 'updated' | undefined {
+  if (property?.format !== 'date-time' && property?.format !== 'date') return undefined;
+  if (CREATED.test(name)) return 'created';
+  return UPDATED.test(name) ? 'updated' : undefined;
+}
+
+function clockValue(property: SchemaObject, ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return property.format === 'date' ? iso.slice(0, 10) : iso;
+}
