@@ -225,7 +225,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   };
   const actionFor = (operation: Operation): Action => {
     const binding = bindings.get(operation.id);
-    if (binding) return compileCrudAction(operation, binding, { basePath, rule: parts.rules.for(operation.id), now, ...state.records });
+    if (binding) return compileCrudAction(operation, binding, { basePath, rule: parts.rules.for(operation.id), now, generate, ...state.records });
     state.reseedGenerator(); // a static answer does not depend on the order operations are compiled in
     const result = staticResponse(operation, { generate, responseValidator, warn, encoders: parts.bodyEncoders });
     return () => result;

@@ -3,7 +3,7 @@
  * One generic implementation; the document decides which operation does what.
  */
 import type { SchemaObject } from '../document/schema.js';
-import { branchFor, isIntegerKey, mergedProperties, requiredProperties, singular, type Collection, type CrudBinding } from '../operations/infer-collections.js';
+import { branchFor, isIntegerKey, mergedProperties, propertyNamed, requiredProperties, singular, successSchema, type Collection, type CrudBinding } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { ApiError, errors } from '../respond/api-error.js';
 import type { RecordCollection, StateStore, StoredRecord } from '../state/state-store.js';
@@ -25,6 +25,8 @@ export interface CrudOptions {
   /** Makes a record for an item the document offers no way to create (read-only collections), or undefined if the key cannot be one. */
   materialise: (collection: Collection, key: unknown, store: StateStore) => StoredRecord | undefined;
   rule?: OperationRule;
+  /** Generates a value of a schema (the fields a list's envelope requires beyond its items). */
+  generate?: (schema: SchemaObject) => unknown;
   /** The clock the rules read (milliseconds since the epoch). */
   now?: () => number;
 }
@@ -47,6 +49,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
 
   if (binding.action === 'list') {
     const query = compileListQuery(operation, collection);
+    const envelope = collection.listWrapper ? envelopeOf(operation, collection.listWrapper, options) : {};
     return (input) => {
       const missing = parentMissing(input);
       if (missing) return missing;
@@ -58,7 +61,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       if (!hasBody) return { status: success, headers: page.headers };
       if (collection.listWrapper) {
         const { items, total, cursor } = collection.listWrapper;
-        const body: StoredRecord = { [items]: page.items };
+        const body: StoredRecord = { ...envelope, [items]: page.items };
         if (total) body[total] = page.total;
         // The next page's cursor; on the last page null where the schema allows it, else the field is left out.
         if (cursor && page.next !== undefined && (page.next !== null || collection.listWrapper.cursorNullable)) body[cursor] = page.next;
@@ -69,9 +72,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   }
 
   if (binding.action === 'create') {
-    // `/items/` and `/items` both give `/items/7`.
-    const collectionPath = collection.path.replace(/\/$/, '');
-    const listPath = collectionPath.includes('{') ? (input: ActionInput) => `${options.basePath}${fill(collectionPath, input)}` : () => `${options.basePath}${collectionPath}`;
+    // The item path with the new key: `/items/7` (from `/items/` too), `/Calls/CA12.json`.
     // A key the client may write (declared by the request, not readOnly) is the one the record gets.
     const request = requestSchema(operation);
     const clientKey = Boolean(request && keep?.has(keyProperty) && !mergedProperties(request)[keyProperty]?.readOnly);
@@ -96,7 +97,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
         ctx.record = record;
         rule.after(ctx);
       }
-      const location = `${listPath(input)}/${encodeURIComponent(String(key))}`;
+      const location = `${options.basePath}${fill(collection.itemPath, input, { [collection.keyParam]: key })}`;
       return { status: success, body: hasBody ? record : undefined, headers: success === 201 ? { Location: location } : undefined };
     };
   }
@@ -134,11 +135,14 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
 function parentCheck(collection: Collection, options: CrudOptions): (input: ActionInput) => ApiError | undefined {
   if (!collection.parent) return () => undefined;
   const name = collection.parent;
+  // The parent's key is the last parameter of this collection's path, its scope the ones before.
+  const keyParam = collection.scopeParams.at(-1)!;
+  const scopeParams = collection.scopeParams.slice(0, -1);
   return (input) => {
     const parents = input.store.collection(name);
     const parent = parents.collection;
-    const key = input.params.path[parent.keyParam];
-    const scope = parent.scopeParams.map((p) => String(input.params.path[p])).join('/');
+    const key = input.params.path[keyParam];
+    const scope = scopeParams.map((p) => String(input.params.path[p])).join('/');
     if (parents.get(key, scope)) return undefined;
     if (!parent.creatable && !parent.notFoundDeclared) {
       const made = options.materialise(parent, key, input.store);
@@ -154,8 +158,7 @@ function parentCheck(collection: Collection, options: CrudOptions): (input: Acti
 /** The record property that names the parent: the parent's path parameter (`projectKey`), or a reference into the parent's collection. */
 function parentPropertyOf(collection: Collection): string | undefined {
   const param = collection.scopeParams.at(-1)!;
-  if (mergedProperties(collection.schema)[param]) return param;
-  return collection.references.find((r) => r.collection === collection.parent)?.property;
+  return propertyNamed(param, Object.keys(mergedProperties(collection.schema))) ?? collection.references.find((r) => r.collection === collection.parent)?.property;
 }
 
 /** A deleted record's children (and theirs) go with it: the scopes under `prefix` are dropped. */
@@ -210,6 +213,20 @@ function perform(
   }
 }
 
+/**
+ * The fields a list's envelope requires besides its items, total and cursor (Twilio's `page`,
+ * `page_size`, `uri`...): generated once from the list's schema, so every page keeps to it.
+ */
+function envelopeOf(operation: Operation, wrapper: NonNullable<Collection['listWrapper']>, options: CrudOptions): StoredRecord {
+  const schema = successSchema(operation);
+  const generated = schema && options.generate?.(schema);
+  if (!generated || typeof generated !== 'object' || Array.isArray(generated)) return {};
+  const own = new Set([wrapper.items, wrapper.total, wrapper.cursor]);
+  const envelope: StoredRecord = {};
+  for (const name of requiredProperties(schema)) if (!own.has(name) && (generated as StoredRecord)[name] !== undefined) envelope[name] = (generated as StoredRecord)[name];
+  return envelope;
+}
+
 /** The declared success status: the lowest 2xx, or the conventional one when none is declared. */
 function successStatus(operation: Operation, action: CrudBinding['action']): number {
   const declared = operation.responses.map((r) => Number(r.status)).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b);
@@ -258,9 +275,9 @@ function pick(body: unknown, keep: Set<string> | undefined, out: StoredRecord = 
   return out;
 }
 
-/** `/users/{userId}/posts` with the request's `userId`. */
-function fill(template: string, input: ActionInput): string {
-  return template.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(String(input.params.path[name])));
+/** `/users/{userId}/posts/{postId}` with the request's `userId` (and `extra` values). */
+function fill(template: string, input: ActionInput, extra: Record<string, unknown> = {}): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(String(name in extra ? extra[name] : input.params.path[name])));
 }
 
 /** `pet` for `pets`, `inventory item` for `inventory`: used in messages. */

@@ -110,3 +110,31 @@ describe('cursor pages (the cursor in the body)', () => {
     expect((await call('GET', '/v2/items?cursor=not-a-cursor')).status).toBe(400);
   });
 });
+
+describe('paths with a format suffix, form bodies and updates by POST (Twilio style)', () => {
+  const SUFFIX = `${ROOT}test/documents/suffix-api.yaml`;
+  const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+  const basic = { Authorization: `Basic ${Buffer.from('k-1:').toString('base64')}` };
+
+  it('keeps records under .json paths: string keys from their pattern, the parent from the path, 404 after delete', async () => {
+    const { call } = await walk(SUFFIX, { apiKeys: ['k-1'], counts: { default: 0 }, now: () => NOW }, basic);
+    const account = await call('POST', '/2010-04-01/Accounts.json', 'FriendlyName=Ops', form);
+    expect(account.status).toBe(201);
+    const sid = account.body.sid as string;
+    expect([sid, account.body.FriendlyName, account.body.status, account.body.date_created]).toEqual([expect.stringMatching(/^AC[0-9a-f]{32}$/), 'Ops', 'active', NOW.toISOString()]);
+    expect(account.headers.get('location')).toBe(`/2010-04-01/Accounts/${sid}.json`);
+    expect((await call('GET', `/2010-04-01/Accounts/${sid}.json`)).body).toEqual(account.body);
+    const updated = await call('POST', `/2010-04-01/Accounts/${sid}.json`, 'Status=suspended', form);
+    expect([updated.status, updated.body.Status, updated.body.sid]).toEqual([200, 'suspended', sid]);
+    expect((await call('GET', '/2010-04-01/Accounts.json')).body.accounts).toEqual([updated.body]);
+
+    const message = await call('POST', `/2010-04-01/Accounts/${sid}/Messages.json`, 'To=%2B15005550006&Body=Hello', form);
+    expect([message.status, message.body.account_sid, message.body.To, message.body.Body]).toEqual([201, sid, '+15005550006', 'Hello']);
+    const path = `/2010-04-01/Accounts/${sid}/Messages/${message.body.sid}.json`;
+    expect((await call('GET', path)).body).toEqual(message.body);
+    expect((await call('GET', `/2010-04-01/Accounts/AC${'0'.repeat(32)}/Messages.json`)).status).toBe(404);
+    expect((await call('DELETE', path)).status).toBe(204);
+    expect((await call('GET', path)).status).toBe(404);
+    expect((await call('GET', `/2010-04-01/Accounts/${sid}/Messages.json`)).body.messages).toEqual([]);
+  });
+});

@@ -88,11 +88,13 @@ export function inferCollections(operations: Operation[]): {
   const collections: Collection[] = [];
   const bindings = new Map<string, CrudBinding>();
   for (const [itemPath, itemOps] of byPath) {
-    const match = /^(.*)\/\{([^}/]+)\}$/.exec(itemPath);
+    // `/calls/{sid}`, or with a format suffix (`/Calls/{Sid}.json` beside `/Calls.json`, Twilio's style).
+    const match = /^(.*)\/\{([^}/]+)\}(\.[A-Za-z0-9]+)?$/.exec(itemPath);
     if (!match) continue;
-    const [, bare, keyParam] = match;
+    const [, bare, keyParam, suffix = ''] = match;
+    if (bare === '') continue; // `/{provider}.json`: a lookup at the root, no collection
     // A collection path may be written with a trailing slash (`/items/` beside `/items/{id}`).
-    const path = byPath.has(bare) || !byPath.has(`${bare}/`) ? bare : `${bare}/`;
+    const path = [`${bare}${suffix}`, bare, `${bare}/`].find((candidate) => byPath.has(candidate)) ?? bare;
     const listOps = byPath.get(path) ?? new Map<string, Operation>();
     const list = listOps.get('get');
     const create = listOps.get('post');
@@ -107,6 +109,9 @@ export function inferCollections(operations: Operation[]): {
 
     const keyOp = [...itemOps.values()][0];
     const keyProperty = keyPropertyOf(keyParam, path, propertyNames(schema));
+    // A record that has no property for its key and admits no other (`additionalProperties: false`)
+    // cannot be stored under one: the path is a lookup (`/specs/{provider}/{api}.json`), answered from the document.
+    if (!propertyNames(schema).includes(keyProperty) && closed(schema)) continue;
     // The record's own key property decides the key's type; the path parameter is only its spelling.
     const keySchema =
       mergedProperties(schema)[keyProperty] ?? keyOp.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema ?? { type: 'string' };
@@ -136,12 +141,16 @@ export function inferCollections(operations: Operation[]): {
     bind(itemOps.get('get'), 'read');
     bind(itemOps.get('put'), 'replace');
     bind(itemOps.get('patch'), 'merge');
+    // A POST on one record updates it where nothing else does (Stripe's and Twilio's style).
+    if (!itemOps.has('patch') && !itemOps.has('put') && itemOps.get('post')?.requestBody) bind(itemOps.get('post'), 'merge');
     bind(itemOps.get('delete'), 'delete');
   }
   nameCollections(collections);
   for (const collection of collections) {
     const parentPath = collection.path.replace(/\/?[^/]*\/?$/, '');
-    const parent = collection.scopeParams.length ? collections.find((c) => c !== collection && c.itemPath === parentPath) : undefined;
+    // Parameter names may differ (`/Accounts/{Sid}.json` is the parent of `/Accounts/{AccountSid}/Messages.json`).
+    const shape = (path: string) => stripSuffix(path).replace(/\{[^}]+\}/g, '{}');
+    const parent = collection.scopeParams.length ? collections.find((c) => c !== collection && shape(c.itemPath) === shape(parentPath)) : undefined;
     if (parent) {
       collection.parent = parent.name;
       parent.children.push(collection.name);
@@ -162,6 +171,8 @@ export function inferCollections(operations: Operation[]): {
  */
 export function keyPropertyOf(keyParam: string, collectionPath: string, properties: string[]): string {
   if (properties.includes(keyParam)) return keyParam;
+  const spelled = propertyNamed(keyParam, properties); // `Sid` for `sid`, `account_id` for `accountId`
+  if (spelled) return spelled;
   const noun = singular(collectionPath.split('/').filter((s) => s && !s.includes('{')).at(-1) ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
   const lower = keyParam.toLowerCase();
   if (noun && lower.startsWith(noun) && keyParam.length > noun.length) {
@@ -170,6 +181,12 @@ export function keyPropertyOf(keyParam: string, collectionPath: string, properti
     if (properties.includes(candidate)) return candidate;
   }
   return 'id';
+}
+
+/** The property a parameter names, whatever the case and separators (`AccountSid` → `account_sid`). */
+export function propertyNamed(param: string, properties: string[]): string | undefined {
+  const bare = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return properties.find((name) => bare(name) === bare(param));
 }
 
 /**
@@ -207,6 +224,12 @@ function arrayShape(schema: SchemaObject | undefined): { items: SchemaObject; wr
   const cursor = Object.keys(properties).find((name) => /^(next_?cursor|nextCursor|next_?page_?token|nextPageToken|next_?token|nextToken|cursor)$/i.test(name));
   const nullable = cursor !== undefined && (properties[cursor].nullable === true || (Array.isArray(properties[cursor].type) && properties[cursor].type.includes('null')));
   return { items: arraySchema.items, wrapper: { items: itemsName, total, ...(cursor ? { cursor, cursorNullable: nullable } : {}) } };
+}
+
+/** A schema that admits no property it does not name, or only properties of another schema (a map). */
+function closed(schema: SchemaObject): boolean {
+  const restricts = (part: SchemaObject) => part?.additionalProperties !== undefined && part.additionalProperties !== true;
+  return restricts(schema) || (Array.isArray(schema.allOf) && schema.allOf.some(restricts));
 }
 
 /** An object, or a choice between objects (`oneOf`/`anyOf` of records: a book or an audiobook). */
@@ -266,9 +289,14 @@ export function propertyNames(schema: SchemaObject): string[] {
   return Object.keys(mergedProperties(schema));
 }
 
-/** `pets` from `/pets`, `orders` from `/store/orders`; the full path when two would clash. */
+/** `/Accounts/{Sid}.json` → `/Accounts/{Sid}`: a format suffix is no part of a resource's name. */
+function stripSuffix(path: string): string {
+  return path.replace(/(\}|[A-Za-z0-9_-])\.(json|xml|csv|yaml)$/i, '$1');
+}
+
+/** `pets` from `/pets`, `orders` from `/store/orders`, `Calls` from `/Calls.json`; the full path when two would clash. */
 function nameCollections(collections: Collection[]): void {
-  const literal = (path: string) => path.split('/').filter((s) => s && !s.includes('{'));
+  const literal = (path: string) => stripSuffix(path).split('/').filter((s) => s && !s.includes('{'));
   const last = (c: Collection) => literal(c.path).at(-1) ?? (literal(c.itemPath).at(-1) || 'items');
   const counts = new Map<string, number>();
   for (const c of collections) counts.set(last(c), (counts.get(last(c)) ?? 0) + 1);
