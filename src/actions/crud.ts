@@ -3,7 +3,7 @@
  * One generic implementation; the document decides which operation does what.
  */
 import type { SchemaObject } from '../document/schema.js';
-import { branchFor, isIntegerKey, mergedProperties, propertyNamed, requiredProperties, singular, successSchema, type Collection, type CrudBinding } from '../operations/infer-collections.js';
+import { branchFor, isIntegerKey, mergedProperties, requiredProperties, singular, successSchema, type Collection, type CrudBinding } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { ApiError, errors } from '../respond/api-error.js';
 import type { RecordCollection, StateStore, StoredRecord } from '../state/state-store.js';
@@ -44,8 +44,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   const context = (input: ActionInput, current?: StoredRecord): RuleContext => ({ operation, input, store: input.store, current, record: undefined, now });
   const rule = options.rule ?? {};
   const parentMissing = parentCheck(collection, options);
-  /** The property holding the parent's key in a nested record (`projectKey`, or a reference to the parent): set from the path. */
-  const parentProperty = collection.parent && parentPropertyOf(collection);
+  const { parentProperty } = collection;
 
   if (binding.action === 'list') {
     const query = compileListQuery(operation, collection);
@@ -153,12 +152,6 @@ function parentCheck(collection: Collection, options: CrudOptions): (input: Acti
     }
     return errors.notFound(describe(parent), `${parent.keyProperty} ${String(key)}`);
   };
-}
-
-/** The record property that names the parent: the parent's path parameter (`projectKey`), or a reference into the parent's collection. */
-function parentPropertyOf(collection: Collection): string | undefined {
-  const param = collection.scopeParams.at(-1)!;
-  return propertyNamed(param, Object.keys(mergedProperties(collection.schema))) ?? collection.references.find((r) => r.collection === collection.parent)?.property;
 }
 
 /** A deleted record's children (and theirs) go with it: the scopes under `prefix` are dropped. */

@@ -6,7 +6,7 @@ const ISSUES = `${ROOT}contract-tests/fixtures/issues-api.yaml`;
 
 describe('nested collections (/projects/{projectKey}/issues/{issueNumber})', () => {
   it('scope children under their parent: 404 under an unknown parent, none under a new one, gone with their parent', async () => {
-    const { call } = await walk(ISSUES, { apiKeys: ['k-123'] }, { Authorization: 'Bearer k-123' });
+    const { call } = await walk(ISSUES, { apiKeys: ['k-123'], counts: { default: 3, issues: 0 } }, { Authorization: 'Bearer k-123' });
     expect((await call('GET', '/projects/NOPE/issues')).status).toBe(404);
     expect((await call('POST', '/projects/NOPE/issues', { title: 'Lost' })).status).toBe(404);
     expect((await call('GET', '/projects/NOPE/issues/1')).status).toBe(404);
@@ -31,5 +31,19 @@ describe('nested collections (/projects/{projectKey}/issues/{issueNumber})', () 
     expect((await call('GET', '/projects/ALPHA/issues')).status).toBe(404);
     expect((await call('POST', '/projects', { key: 'ALPHA', name: 'Alpha again' })).status).toBe(201);
     expect((await call('GET', '/projects/ALPHA/issues')).body).toEqual([]);
+  });
+});
+
+describe('seeded nested collections', () => {
+  it('deal their records to the seeded parents, each listed under its own parent only', async () => {
+    const { call } = await walk(ISSUES, { apiKeys: ['k-123'], counts: { projects: 3, issues: 7 } }, { Authorization: 'Bearer k-123' });
+    const projects: Array<{ key: string }> = (await call('GET', '/projects')).body;
+    const lists = await Promise.all(projects.map(async (p) => (await call('GET', `/projects/${p.key}/issues`)).body as Array<{ number: number }>));
+    expect(lists.map((issues) => issues.length)).toEqual([3, 2, 2]);
+    const numbers = lists.flat().map((issue) => issue.number);
+    expect(new Set(numbers).size).toBe(7);
+    const [first] = lists[1];
+    expect((await call('GET', `/projects/${projects[1].key}/issues/${first.number}`)).body).toEqual(first);
+    expect((await call('GET', `/projects/${projects[0].key}/issues/${first.number}`)).status).toBe(404);
   });
 });

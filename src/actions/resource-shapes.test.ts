@@ -70,6 +70,16 @@ describe('nested records that carry their parent', () => {
   });
 });
 
+describe('seeded nested records', () => {
+  it('carry the key of the member they were dealt to', async () => {
+    const { call } = await library({ members: 2, loans: 4, items: 0 });
+    for (const member of (await call('GET', '/v2/members')).body as Array<{ id: number }>) {
+      const loans: Array<{ memberId: number }> = (await call('GET', `/v2/members/${member.id}/loans`)).body;
+      expect([loans.length, loans.every((loan) => loan.memberId === member.id)]).toEqual([2, true]);
+    }
+  });
+});
+
 describe('records whose schema is a discriminated oneOf', () => {
   it('stores each kind as sent, filters by kind, replaces one kind with another, and forgets a deleted one', async () => {
     const { call } = await library();

@@ -51,6 +51,8 @@ export interface Collection {
    * another, and goes when its parent goes.
    */
   parent?: string;
+  /** The record property holding the parent's key (`projectKey`, `account_sid`), set from the path. */
+  parentProperty?: string;
   /** The collections nested under this one's records. */
   children: string[];
 }
@@ -158,6 +160,10 @@ export function inferCollections(operations: Operation[]): {
   }
   for (const collection of collections) {
     collection.references = findReferences(collection, collections);
+    if (collection.parent) {
+      collection.parentProperty =
+        propertyNamed(collection.scopeParams.at(-1)!, propertyNames(collection.schema)) ?? collection.references.find((r) => r.collection === collection.parent)?.property;
+    }
     const list = operations.find((op) => bindings.get(op.id)?.collection === collection && bindings.get(op.id)?.action === 'list');
     collection.indexed = [...new Set([...filterProperties(list, collection), ...collection.references.map((r) => r.property)])].filter((p) => p !== collection.keyProperty);
   }

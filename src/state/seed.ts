@@ -6,7 +6,7 @@
 import type { Faker } from '@faker-js/faker';
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
-import { isIntegerKey, type Collection } from '../operations/infer-collections.js';
+import { isIntegerKey, requiredProperties, type Collection } from '../operations/infer-collections.js';
 import type { RecordCollection, StateStore, StoredRecord } from './state-store.js';
 
 export interface SeedOptions {
@@ -29,7 +29,10 @@ export function seedStore(store: StateStore, collections: Collection[], options:
     const fixtures = options.fixtures[collection.name] ?? [];
     const sorted = [...fixtures].sort((a, b) => compareKeys(a[collection.keyProperty], b[collection.keyProperty]));
     for (const record of sorted) state.put(structuredClone(record));
-    if (collection.scopeParams.length) continue; // nested collections have no parent to hang generated records on
+    if (collection.scopeParams.length) {
+      if (collection.parent && !fixtures.length) seedChildren(store, collection, options);
+      continue;
+    }
 
     const parent = keyedBy(collection);
     if (parent) {
@@ -53,11 +56,36 @@ export function seedStore(store: StateStore, collections: Collection[], options:
   }
 }
 
+/**
+ * A nested collection's records, dealt in turn to the parent records (`--count loans=40` over 20
+ * members gives each two), each carrying its parent's key where its schema has a place for it.
+ */
+function seedChildren(store: StateStore, collection: Collection, options: SeedOptions): void {
+  const parents = store.collection(collection.parent!);
+  const owners = parents.scopes().flatMap((scope) =>
+    [...parents.records(scope).values()].map((record) => {
+      const key = record[parents.collection.keyProperty];
+      return { scope: scope ? `${scope}/${String(key)}` : String(key), key };
+    }),
+  );
+  const count = options.counts[collection.name] ?? options.counts.default;
+  const state = store.collection(collection.name);
+  for (let i = 0; i < count && owners.length > 0; i++) {
+    const owner = owners[i % owners.length];
+    const key = newKey(collection, state, options);
+    if (key === undefined) break;
+    const record = generateRecord(collection, state, store, options, key);
+    if (collection.parentProperty) record[collection.parentProperty] = owner.key;
+    state.put(record, owner.scope);
+  }
+}
+
 /** A generated record that satisfies the schema, with a fresh key and references to existing records. */
 export function generateRecord(collection: Collection, state: RecordCollection, store: StateStore, options: SeedOptions, key?: unknown): StoredRecord {
   const validate = options.validatorFor(collection);
   const recordKey = key ?? newKey(collection, state, options);
   let record: StoredRecord = {};
+  const required = new Set(requiredProperties(collection.schema));
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     record = asObject(options.generate(collection.schema, { collection: collection.name }));
     record[collection.keyProperty] = recordKey;
@@ -68,8 +96,8 @@ export function generateRecord(collection: Collection, state: RecordCollection, 
       if (records.length) {
         const picked = options.faker.helpers.arrayElement(records);
         record[reference.property] = picked[target!.collection.keyProperty];
-      } else {
-        delete record[reference.property];
+      } else if (!required.has(reference.property)) {
+        delete record[reference.property]; // nothing to point at: left out where the schema allows it, else kept as generated
       }
     }
     if (!validate || validate(record)) return record;
@@ -119,8 +147,8 @@ function dependencyOrder(collections: Collection[]): Collection[] {
   const visit = (c: Collection) => {
     if (ordered.includes(c) || visiting.has(c)) return; // a reference cycle is broken arbitrarily
     visiting.add(c);
-    for (const r of c.references) {
-      const target = collections.find((t) => t.name === r.collection);
+    for (const name of [...c.references.map((r) => r.collection), ...(c.parent ? [c.parent] : [])]) {
+      const target = collections.find((t) => t.name === name);
       if (target && target !== c) visit(target);
     }
     ordered.push(c);
