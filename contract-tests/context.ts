@@ -368,12 +368,13 @@ export class ContractContext {
     const properties = mergedProperties(schema);
     const required = new Set(requiredProperties(schema));
     const collection = this.binding(op)?.collection;
-    const unsafe = Object.keys(properties).filter((name) => properties[name]?.readOnly || (name === collection?.keyProperty && !required.has(name)));
+    // A key given in refs was chosen safely by the caller (the suite's own record, for a body that names it).
+    const unsafe = Object.keys(properties).filter((name) => !(name in refs) && (properties[name]?.readOnly || (name === collection?.keyProperty && !required.has(name))));
     let body: Record<string, unknown> = {};
     for (let attempt = 0; attempt < 10; attempt++) {
       body = { ...(this.generate(schema, { collection: collection?.name }) as Record<string, unknown>) };
       for (const name of unsafe) delete body[name];
-      for (const [property, value] of Object.entries(refs)) if (property in body || attempt > 4) body[property] = value;
+      for (const [property, value] of Object.entries(refs)) if (property in body || property === collection?.keyProperty || attempt > 4) body[property] = value;
       for (const [property, value] of Object.entries(refs)) if (value === undefined) delete body[property];
       Object.assign(body, overrides);
       if (!validate) break;

@@ -64,6 +64,8 @@ async function update(ctx: ContractContext, collection: Collection, record: Row,
     const op = ctx.operation(collection, action);
     if (!op) continue;
     const refs = Object.fromEntries(collection.references.map((r) => [r.property, record[r.property]]));
+    // A body that names the record it changes (`PUT /pet`) names this one, the suite's own.
+    if (ctx.binding(op)?.keyFromBody) refs[collection.keyProperty] = key;
     const body = ctx.validBody(op, refs, await targets.prepare[`${collection.name}:${action}`]?.(ctx));
     if (!body) continue;
     const exchange = await ctx.request(op, {

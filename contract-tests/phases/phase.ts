@@ -81,12 +81,32 @@ export function collectionNamedBy(collections: Collection[], param: string, path
 }
 
 /**
+ * For an operation whose body names the record it changes (`PUT /pet` with the pet's id): the key
+ * of a record the suite created, or undefined when it has none (the operation is then skipped:
+ * another key could name someone else's record).
+ */
+export async function ownBodyKey(ctx: ContractContext, targets: Targets, op: Operation): Promise<unknown> {
+  const binding = ctx.binding(op);
+  if (!binding?.keyFromBody) return undefined;
+  const key = (await targets.record(binding.collection))?.[binding.collection.keyProperty];
+  return key !== undefined && ctx.isOwn(binding.collection, key) ? key : undefined;
+}
+
+export const FOREIGN_BODY_KEY = 'its body names the record it changes, and the suite has none of its own to name';
+
+/**
  * A valid body for an operation whose references point at records that exist (the targets of
  * their collections), so a refusal is about what a case breaks, not about a dangling reference.
  */
 export async function validBodyFor(ctx: ContractContext, targets: Targets, op: Operation): Promise<Record<string, unknown> | undefined> {
-  const collection = ctx.binding(op)?.collection;
+  const binding = ctx.binding(op);
+  const collection = binding?.collection;
   const refs: Record<string, unknown> = {};
+  if (binding?.keyFromBody) {
+    const key = await ownBodyKey(ctx, targets, op);
+    if (key === undefined) return undefined;
+    refs[binding.collection.keyProperty] = key;
+  }
   for (const reference of collection?.references ?? []) {
     const target = ctx.collections.find((c) => c.name === reference.collection);
     if (!target || target === collection || reference.property === collection?.keyProperty) continue;

@@ -107,7 +107,8 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     if (missing) return missing;
     const scope = scopeOf(input);
     const state = stateOf(input);
-    const key = input.params.path[collection.keyParam];
+    const key = binding.keyFromBody ? (input.body as StoredRecord | undefined)?.[keyProperty] : input.params.path[collection.keyParam];
+    if (key === undefined) return errors.validation([{ path: `body.${keyProperty}`, rule: 'required', message: `is required: it names the ${describe(collection)} to change` }]);
     let current = state.get(key, scope);
     if (!current && !collection.notFoundDeclared && !collection.creatable && binding.action !== 'delete') {
       const made = options.materialise(collection, key, input.store);

@@ -148,3 +148,17 @@ describe('paths with a format suffix, form bodies and updates by POST (Twilio st
     expect((await call('GET', `/2010-04-01/Accounts/${sid}/Messages.json`)).body.messages).toEqual([]);
   });
 });
+
+describe("operations bound by what they carry (Swagger's Petstore 3)", () => {
+  it('replaces the pet its body names with PUT /pet, and lists by status below the collection path', async () => {
+    const { call } = await walk(`${ROOT}test/corpus/swagger-petstore3.yaml`, { counts: { default: 0 } }, { api_key: 'petstore-demo-key', Authorization: 'Bearer petstore-demo-key' });
+    const pet = (await call('POST', '/api/v3/pet', { name: 'Rex', photoUrls: [], status: 'available' })).body;
+    await call('POST', '/api/v3/pet', { name: 'Tom', photoUrls: [], status: 'sold' });
+    const replaced = await call('PUT', '/api/v3/pet', { id: pet.id, name: 'Rex II', photoUrls: ['a.png'], status: 'pending' });
+    expect([replaced.status, replaced.body]).toEqual([200, { id: pet.id, name: 'Rex II', photoUrls: ['a.png'], status: 'pending' }]);
+    expect((await call('GET', `/api/v3/pet/${pet.id}`)).body).toEqual(replaced.body);
+    expect((await call('GET', '/api/v3/pet/findByStatus?status=pending')).body).toEqual([replaced.body]);
+    expect((await call('GET', '/api/v3/pet/findByStatus?status=available')).body).toEqual([]);
+    expect((await call('PUT', '/api/v3/pet', { id: 999, name: 'Nobody', photoUrls: [] })).status).toBe(404);
+  });
+});

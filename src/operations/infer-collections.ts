@@ -60,6 +60,8 @@ export interface Collection {
 export interface CrudBinding {
   action: CrudAction;
   collection: Collection;
+  /** The record is named by its key in the body, not in the path (`PUT /pet` with the pet). */
+  keyFromBody?: boolean;
 }
 
 const JSON_MEDIA = /^application\/(.+\+)?json\b/i;
@@ -147,6 +149,7 @@ export function inferCollections(operations: Operation[]): {
     if (!itemOps.has('patch') && !itemOps.has('put') && itemOps.get('post')?.requestBody) bind(itemOps.get('post'), 'merge');
     bind(itemOps.get('delete'), 'delete');
   }
+  bindByShape(collections, byPath, bindings);
   nameCollections(collections);
   for (const collection of collections) {
     const parentPath = collection.path.replace(/\/?[^/]*\/?$/, '');
@@ -168,6 +171,32 @@ export function inferCollections(operations: Operation[]): {
     collection.indexed = [...new Set([...filterProperties(list, collection), ...collection.references.map((r) => r.property)])].filter((p) => p !== collection.keyProperty);
   }
   return { collections, bindings };
+}
+
+/**
+ * Operations bound by what they carry rather than by their path alone: a PUT or PATCH on the
+ * collection path whose body names the record's key (`PUT /pet` with the pet, Swagger's Petstore)
+ * replaces or merges that record; a GET below the collection path that lists its records
+ * (`GET /pet/findByStatus?status=sold`) is a list, filtered by its query.
+ */
+function bindByShape(collections: Collection[], byPath: Map<string, Map<string, Operation>>, bindings: Map<string, CrudBinding>): void {
+  for (const collection of collections) {
+    const listOps = byPath.get(collection.path);
+    for (const [method, action] of [['put', 'replace'], ['patch', 'merge']] as const) {
+      const op = listOps?.get(method);
+      const body = op?.requestBody && Object.values(op.requestBody.content)[0]?.schema;
+      if (op && !bindings.has(op.id) && body && propertyNames(body).includes(collection.keyProperty) && op.responses.some((r) => /^2/.test(r.status))) {
+        bindings.set(op.id, { action, collection, keyFromBody: true });
+      }
+    }
+    const prefix = `${collection.path.replace(/\/$/, '')}/`;
+    for (const [path, ops] of byPath) {
+      const rest = path.startsWith(prefix) ? path.slice(prefix.length) : '';
+      const op = rest && !/[/{]/.test(rest) ? ops.get('get') : undefined;
+      const shape = op && arrayShape(successSchema(op));
+      if (op && shape && !shape.wrapper && shape.items === collection.schema && !bindings.has(op.id)) bindings.set(op.id, { action: 'list', collection });
+    }
+  }
 }
 
 /**
