@@ -3,6 +3,9 @@
  * is checked against the document by the walk, and each test asserts what a real server would
  * keep: reads after writes, scoping, 404 after delete.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../test-support/petstore.js';
 import { walk } from '../test-support/walk.js';
@@ -160,5 +163,40 @@ describe("operations bound by what they carry (Swagger's Petstore 3)", () => {
     expect((await call('GET', '/api/v3/pet/findByStatus?status=pending')).body).toEqual([replaced.body]);
     expect((await call('GET', '/api/v3/pet/findByStatus?status=available')).body).toEqual([]);
     expect((await call('PUT', '/api/v3/pet', { id: 999, name: 'Nobody', photoUrls: [] })).status).toBe(404);
+  });
+});
+
+describe('server-chosen keys', () => {
+  it('fit the path parameter as well as the record property (the path constrains what the property leaves open)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+    writeFileSync(
+      join(dir, 'openapi.yaml'),
+      `openapi: 3.0.3
+info: { title: Airports, version: 1.0.0 }
+paths:
+  /airports:
+    get: { operationId: listAirports, responses: { '200': { description: All., content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Airport' } } } } } } }
+    post:
+      operationId: createAirport
+      requestBody: { required: true, content: { application/json: { schema: { type: object, required: [name], properties: { name: { type: string } } } } } }
+      responses: { '201': { description: Created., content: { application/json: { schema: { $ref: '#/components/schemas/Airport' } } } } }
+  /airports/{code}:
+    get:
+      operationId: getAirport
+      parameters: [{ name: code, in: path, required: true, schema: { type: string, pattern: '^[A-Z]{3}$' } }]
+      responses:
+        '200': { description: One., content: { application/json: { schema: { $ref: '#/components/schemas/Airport' } } } }
+        '404': { description: None. }
+components:
+  schemas:
+    Airport: { type: object, required: [code, name], properties: { code: { type: string, readOnly: true }, name: { type: string } } }
+`,
+    );
+    const { call } = await walk(join(dir, 'openapi.yaml'), { counts: { default: 5 } });
+    const codes = ((await call('GET', '/airports')).body as Array<{ code: string }>).map((a) => a.code);
+    const created = await call('POST', '/airports', { name: 'Gatwick' });
+    codes.push(created.body.code);
+    expect(codes.every((code) => /^[A-Z]{3}$/.test(code))).toBe(true);
+    expect((await call('GET', `/airports/${created.body.code}`)).body).toEqual(created.body);
   });
 });

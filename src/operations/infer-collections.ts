@@ -117,8 +117,10 @@ export function inferCollections(operations: Operation[]): {
     // cannot be stored under one: the path is a lookup (`/specs/{provider}/{api}.json`), answered from the document.
     if (!propertyNames(schema).includes(keyProperty) && closed(schema)) continue;
     // The record's own key property decides the key's type; the path parameter is only its spelling.
-    const keySchema =
-      mergedProperties(schema)[keyProperty] ?? keyOp.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema ?? { type: 'string' };
+    // A server-chosen key must fit the path too: the path parameter's constraints fill what the property leaves open (`minimum: 1`, a pattern).
+    const paramSchema = keyOp.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema;
+    const propertySchema = mergedProperties(schema)[keyProperty];
+    const keySchema = propertySchema && paramSchema && !isComposite(propertySchema) ? { ...paramSchema, ...propertySchema } : (propertySchema ?? paramSchema ?? { type: 'string' });
     const collection: Collection = {
       name: '',
       path,
@@ -259,6 +261,10 @@ function arrayShape(schema: SchemaObject | undefined): { items: SchemaObject; wr
   const cursor = Object.keys(properties).find((name) => /^(next_?cursor|nextCursor|next_?page_?token|nextPageToken|next_?token|nextToken|cursor)$/i.test(name));
   const nullable = cursor !== undefined && (properties[cursor].nullable === true || (Array.isArray(properties[cursor].type) && properties[cursor].type.includes('null')));
   return { items: arraySchema.items, wrapper: { items: itemsName, total, ...(cursor ? { cursor, cursorNullable: nullable } : {}) } };
+}
+
+function isComposite(schema: SchemaObject): boolean {
+  return Array.isArray(schema.allOf) || Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf) || schema.$ref !== undefined;
 }
 
 /** A schema that admits no property it does not name, or only properties of another schema (a map). */
