@@ -30,7 +30,8 @@ import { createChaos } from './scenarios/chaos.js';
 import { compileScenarioResponder } from './scenarios/force-response.js';
 import { preferDirectives } from './scenarios/read-scenario.js';
 import { compileAuthenticator, securitySchemeChecks } from './security/authenticate.js';
-import { SESSION_HEADER, type Sessions } from './state/sessions.js';
+import { SESSION_HEADER, SESSION_RESTARTED_HEADER, type Sessions } from './state/sessions.js';
+import type { StateBudget, StateLimits } from './state/budget.js';
 import { applySnapshot, exportSnapshot, type StateSnapshot } from './state/snapshot.js';
 import type { StateStore, StoredRecord } from './state/state-store.js';
 import { createAjv } from './validation/ajv-instance.js';
@@ -80,7 +81,9 @@ export interface MockOptions {
    * Makes an empty store for the document's collections: the shared state and each session's
    * (default: in memory). A store whose `transact` returns a promise is waited for.
    */
-  store?: (collections: readonly Collection[]) => StateStore;
+  store?: (collections: readonly Collection[], budget: StateBudget) => StateStore;
+  /** Bounds on the records all stores hold together, and a heap guard (default: 2,000,000 records, 512 MiB of JSON). */
+  limits?: StateLimits;
   /** Receives problems found at startup (schemas that cannot be compiled...). */
   onWarning?: (message: string) => void;
 }
@@ -101,6 +104,8 @@ export interface Mock {
   warnings: string[];
   /** How each operation is answered: from a collection's state, or (not stateful) from its examples or generated data, with the reason. */
   answers: OperationAnswer[];
+  /** The records all stores hold together, against their bound. */
+  budget: StateBudget;
   /** The names of the extensions that apply to the document. */
   extensions: string[];
 }
@@ -158,6 +163,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     fixtures: options.fixtures,
     seedHooks: parts.seedHooks,
     makeStore: options.store,
+    limits: options.limits,
     maxSessions: options.maxSessions,
     now,
     responseValidator,
@@ -248,6 +254,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
         chaos,
         cors: corsPolicy.headers,
         record,
+        sessionNotice: (target) => (sessions.takeRestart(target) ? { [SESSION_RESTARTED_HEADER]: 'evicted' } : undefined),
         now,
         // Credentials are checked before the size: an anonymous oversized request gets 401.
         maxBodyBytes,
@@ -259,7 +266,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     return errorResponse(errors.internal());
   });
   for (const op of operations) if (op.path.startsWith('/__admin')) warn(`${op.id}: ${op.path} is hidden by the mock's admin API (/__admin).`);
-  return { app, store, sessions, operations, collections, reset: state.reset, requests, checkState: state.checkState, warnings, answers, extensions };
+  return { app, store, sessions, operations, collections, reset: state.reset, requests, checkState: state.checkState, warnings, answers, extensions, budget: state.budget };
 }
 
 /** The built-in parts, before any extension adds to them. */

@@ -46,12 +46,14 @@ export interface OperationParts {
   chaos: Chaos;
   /** CORS headers for a request's Origin. */
   cors: Cors['headers'];
+  /** Headers telling a client about its session (re-created after it was evicted), once. */
+  sessionNotice?: (store: StateStore) => Record<string, string> | undefined;
   /** Records the answer (request log, state-file notification). */
   record: (c: Context, status: number, started: number, header: HeaderReader) => void;
 }
 
 export function handleOperation(parts: OperationParts) {
-  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, force, chaos, cors, record } = parts;
+  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, force, chaos, cors, record, sessionNotice } = parts;
   const policy = deprecationPolicy(operation);
   /** Headers every answer of this operation carries: the deprecation ones, if any. */
   const baseHeaders = policy?.headers ?? {};
@@ -95,6 +97,8 @@ export function handleOperation(parts: OperationParts) {
     }
     const store = storeFor(header(SESSION_HEADER) ?? null);
     if (store instanceof ApiError) return respondError(store, extra);
+    const notice = sessionNotice?.(store);
+    if (notice) extra = { ...extra, ...notice };
     const finish = (result: ActionResult | ApiError) => (result instanceof ApiError ? respondError(result, extra) : toResponse(result, extra));
     const result = store.transact(() => action({ store, params: request.params, body: request.body, mediaType: request.mediaType, url: path, scenario }));
     return result instanceof Promise ? result.then(finish) : finish(result);

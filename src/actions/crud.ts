@@ -83,6 +83,8 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       if (vetoed) return vetoed;
       const scope = scopeOf(input);
       const state = stateOf(input);
+      const full = input.store.full();
+      if (full) return new ApiError(507, 'STORAGE_FULL', `No ${describe(collection)} can be created: ${full}. Delete records, or reset the mock (POST /__admin/reset).`);
       const chosen = clientKey ? (input.body as Record<string, unknown> | undefined)?.[keyProperty] : undefined;
       if (chosen !== undefined && state.get(chosen, scope)) return new ApiError(409, 'KEY_TAKEN', `A ${describe(collection)} with ${keyProperty} ${String(chosen)} already exists.`);
       const key = chosen ?? (isIntegerKey(collection) ? state.allocateInteger() : options.newKey(collection, input.store));

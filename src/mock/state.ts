@@ -19,6 +19,8 @@ import { checkSnapshot, type StateSnapshot } from '../state/snapshot.js';
 import type { StateStore, StoredRecord } from '../state/state-store.js';
 import { fillServerFields } from '../state/server-fields.js';
 import { MemoryStore } from '../state/store.js';
+import { StateBudget, type StateLimits } from '../state/budget.js';
+import { CopyOnWriteStore } from '../state/copy-on-write.js';
 
 export interface StateOptions {
   collections: readonly Collection[];
@@ -27,8 +29,10 @@ export interface StateOptions {
   counts: { default: number } & Record<string, number>;
   fixtures?: string | Record<string, StoredRecord[]>;
   seedHooks: readonly SeedHook[];
-  /** Makes an empty store (default: in memory). */
-  makeStore?: (collections: readonly Collection[]) => StateStore;
+  /** Makes an empty store (default: in memory); it counts its records in `budget`. */
+  makeStore?: (collections: readonly Collection[], budget: StateBudget) => StateStore;
+  /** Bounds on the records held by all stores together. */
+  limits?: StateLimits;
   maxSessions?: number;
   /** The clock, for the timestamps a server fills (milliseconds). */
   now: () => number;
@@ -40,6 +44,8 @@ export interface MockState {
   /** The shared state (requests without X-Mock-Session). */
   store: StateStore;
   sessions: Sessions;
+  /** The bound every store counts its records in. */
+  budget: StateBudget;
   /** The store of a request's session, or a 400 for an invalid session name. */
   storeFor: (session: string | null) => StateStore | ApiError;
   /** The shared state back to the seed. */
@@ -63,21 +69,32 @@ export function createState(options: StateOptions): MockState {
   const generate = createGenerator(faker);
   const fixtures = typeof options.fixtures === 'string' ? loadFixtures(options.fixtures, [...collections], validatorFor) : (options.fixtures ?? {});
   const seedOptions: SeedOptions = { faker, generate, counts: { ...options.counts }, fixtures, validatorFor, warn };
-  const makeStore = options.makeStore ?? ((of: readonly Collection[]) => new MemoryStore(of));
-
+  const budget = new StateBudget(options.limits);
   const seedInto = <S extends StateStore>(target: S): S => {
     faker.seed(seed);
     seedStore(target, [...collections], seedOptions);
     for (const hook of options.seedHooks) hook(target);
     return target;
   };
-  const store = seedInto(makeStore(collections));
-  const sessions = new Sessions(() => seedInto(makeStore(collections)), options.maxSessions);
+  const store = seedInto(options.makeStore?.(collections, budget) ?? new MemoryStore(collections, budget));
+  // Sessions share one pristine seeded copy (made on the first session) until they write.
+  let template: MemoryStore | undefined;
+  const sessionStore = options.makeStore
+    ? () => seedInto(options.makeStore!(collections, budget))
+    : () => new CopyOnWriteStore((template ??= seedInto(new MemoryStore(collections, budget))), budget);
+  const sessions = new Sessions(sessionStore, options.maxSessions, (name) =>
+    warn(`session ${name} was evicted (${options.maxSessions ?? 100} sessions at most, least recently used first); its next request starts from the seed.`),
+  );
   const reset = () => void seedInto(store);
+  const dropTemplate = () => {
+    template?.names().forEach((name) => template!.collection(name).clear()); // its records leave the budget
+    template = undefined;
+  };
 
   return {
     store,
     sessions,
+    budget,
     storeFor: (session) => (session === null ? store : sessions.get(session)),
     reset,
     reseed: (change) => {
@@ -85,6 +102,7 @@ export function createState(options: StateOptions): MockState {
       Object.assign(seedOptions.counts, change.counts);
       reset();
       for (const name of sessions.names()) sessions.drop(name);
+      dropTemplate();
       return { seed, counts: store.counts() };
     },
     checkState: (data) => checkSnapshot(data, [...collections], validatorFor),

@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { AUTH, petstore } from '../test-support/petstore.js';
 import { startCli } from '../test-support/processes.js';
+import type { MockExtension } from '../registries/extension.js';
 
 const stop: Array<() => void> = [];
 afterAll(() => stop.forEach((s) => s()));
@@ -35,14 +36,19 @@ describe('security', () => {
   });
 
   it('answers an internal failure with a 500 Error that holds no stack trace, file path or message of the failure', async () => {
-    const mock = await petstore();
-    // A stored value that cannot be serialised makes the response fail after the action ran.
-    Object.defineProperty(mock.store.collection('pets').get(1)!, 'evil', {
-      enumerable: true,
-      get() {
-        throw new Error('boom at /work/main/src/state/store.ts:42:7 with petstore-demo-key');
+    // A rule that throws: the failure happens inside the pipeline, after authentication and validation.
+    const boom: MockExtension = {
+      name: 'boom',
+      setup(parts) {
+        parts.rules.register('getPet', {
+          before: () => {
+            throw new Error('boom at /work/main/src/state/store.ts:42:7 with petstore-demo-key');
+          },
+        });
+        return true;
       },
-    });
+    };
+    const mock = await petstore({ extensions: [boom] });
     const response = await mock.app.request('/pets/1', { headers: AUTH });
     const text = await response.text();
     expect(response.status).toBe(500);

@@ -57,6 +57,8 @@ export interface StateStore {
   /** The collection's records; throws for a name the document does not have. */
   collection(name: string): RecordCollection;
   has(name: string): boolean;
+  /** Why no more records can be stored (a bound reached), or undefined while there is room. */
+  full(): string | undefined;
   /** Runs one request's work on the state (see the file comment). */
   transact<T>(work: () => T): T | Promise<T>;
   /** A deep copy of every collection, as plain JSON. */

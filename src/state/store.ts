@@ -20,6 +20,7 @@
  */
 import type { Collection } from '../operations/infer-collections.js';
 import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from './state-store.js';
+import { StateBudget } from './budget.js';
 
 export type { CollectionSnapshot, StoredRecord } from './state-store.js';
 
@@ -61,8 +62,31 @@ export class MemoryCollection implements RecordCollection {
   /** Postings to rebuild once the change under way is complete (their stale keys are then knowable). */
   private readonly stale = new Map<Posting, string>();
 
-  constructor(readonly collection: Collection) {
+  /** Records and their JSON size held here, counted in the budget shared by every store. */
+  private held = 0;
+  private heldBytes = 0;
+  /** The JSON size of each stored record, as counted. */
+  private readonly sizes = new WeakMap<StoredRecord, number>();
+
+  constructor(
+    readonly collection: Collection,
+    private readonly budget: StateBudget = new StateBudget(),
+  ) {
     this.indexable = new Set(collection.indexed ?? []);
+  }
+
+  /** Counts a record in (or, with `sign` -1, out of) the budget; its text is kept for the answers that send it. */
+  private count(record: StoredRecord, sign: 1 | -1): void {
+    let size = this.sizes.get(record);
+    if (size === undefined) {
+      const text = JSON.stringify(record);
+      this.texts.set(record, text);
+      this.sizes.set(record, (size = text.length));
+    }
+    this.held += sign;
+    this.heldBytes += sign * size;
+    this.budget.records += sign;
+    this.budget.bytes += sign * size;
   }
 
   /** Records of one scope, in key order. */
@@ -83,7 +107,11 @@ export class MemoryCollection implements RecordCollection {
 
   dropScope(scope: string): void {
     if (scope === '') return this.clear();
-    if (this.byScope.delete(scope)) this.version++;
+    const records = this.byScope.get(scope);
+    if (!records) return;
+    for (const record of records.values()) this.count(record, -1);
+    this.byScope.delete(scope);
+    this.version++;
   }
 
   get size(): number {
@@ -103,6 +131,9 @@ export class MemoryCollection implements RecordCollection {
     const id = String(key);
     const records = this.records(scope);
     this.version++;
+    const replaced = records.get(id);
+    if (replaced) this.count(replaced, -1);
+    this.count(record, 1);
     if (scope === '' && this.indexes.size > 0) {
       const previous = records.get(id);
       const fresh = !previous && !this.position.has(id);
@@ -123,8 +154,11 @@ export class MemoryCollection implements RecordCollection {
     this.version++;
     const indexed = scope === '' && this.indexes.size > 0;
     if (indexed) this.unindex(record);
+    this.count(record, -1);
     Object.assign(record, changes);
     this.texts.delete(record);
+    this.sizes.delete(record);
+    this.count(record, 1);
     if (indexed) {
       this.index(record, id);
       this.compact();
@@ -139,6 +173,7 @@ export class MemoryCollection implements RecordCollection {
     if (!record) return false;
     this.version++;
     records!.delete(id);
+    this.count(record, -1);
     if (scope === '' && this.indexes.size > 0) {
       this.unindex(record);
       this.position.delete(id);
@@ -234,6 +269,9 @@ export class MemoryCollection implements RecordCollection {
   clear(): void {
     this.version++;
     this.byScope.clear();
+    this.budget.records -= this.held;
+    this.budget.bytes -= this.heldBytes;
+    this.held = this.heldBytes = 0;
     this.nextInteger = 1;
     this.position.clear();
     this.positions = 0;
@@ -310,12 +348,24 @@ export class MemoryCollection implements RecordCollection {
 export class MemoryStore implements StateStore {
   private readonly collections = new Map<string, MemoryCollection>();
 
-  constructor(collections: readonly Collection[]) {
-    for (const collection of collections) this.collections.set(collection.name, new MemoryCollection(collection));
+  /** `budget`: the bound shared with the other stores of the mock (the sessions'); unbounded by default. */
+  constructor(
+    collections: readonly Collection[],
+    readonly budget: StateBudget = new StateBudget({ maxRecords: Infinity, maxBytes: Infinity }),
+  ) {
+    for (const collection of collections) this.collections.set(collection.name, new MemoryCollection(collection, budget));
+  }
+
+  full(): string | undefined {
+    return this.budget.full();
   }
 
   has(name: string): boolean {
     return this.collections.has(name);
+  }
+
+  names(): string[] {
+    return [...this.collections.keys()];
   }
 
   transact<T>(work: () => T): T {
