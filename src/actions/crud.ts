@@ -187,7 +187,8 @@ function perform(
       return { status: success, body: current, json: state.json(current) };
     case 'replace': {
       // What the client cannot write (readOnly fields, a nested record's parent key, its creation time) stays as the server set it.
-      const record = pick(input.body, keep, serverOwned(current, keep));
+      const record = pick(input.body, keep);
+      for (const [name, value] of Object.entries(serverOwned(current, keep))) if (record[name] === undefined) setOwn(record, name, value);
       record[collection.keyProperty] = key;
       complete?.(collection, record, input.store, 'update');
       return { status: success, body: state.put(record, scope) };
