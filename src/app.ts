@@ -6,7 +6,7 @@
 import { Hono, type Context } from 'hono';
 import type { Action } from './actions/action.js';
 import { compileCrudAction } from './actions/crud.js';
-import { adminApi } from './admin/admin-api.js';
+import { adminApi, adminOff } from './admin/admin-api.js';
 import { RequestLog } from './admin/request-log.js';
 import type { LoadedDocument } from './document/load-document.js';
 import type { SchemaObject } from './document/schema.js';
@@ -14,13 +14,15 @@ import { createFaker } from './generate/create-faker.js';
 import { createGenerator } from './generate/from-schema.js';
 import { handleOperation, headerReader, problemsOf, type HeaderReader } from './handle-operation.js';
 import { cors } from './middleware/cors.js';
+import { guardHosts, type AllowedHosts } from './middleware/host-guard.js';
 import { createState } from './mock/state.js';
 import { buildOperations } from './operations/build-operations.js';
 import { inferCollections, unmappedReason, type Collection, type CrudBinding } from './operations/infer-collections.js';
 import type { Operation } from './operations/operation.js';
 import type { MockExtension, MockParts } from './registries/extension.js';
 import { RuleRegistry } from './registries/rules.js';
-import { errorResponse, errors } from './respond/api-error.js';
+import { errorResponse, errors, type ApiError } from './respond/api-error.js';
+import { respondJson } from './respond/security-headers.js';
 import { bodyEncoders } from './respond/body-encoders.js';
 import { compileErrorResponder } from './respond/error-response.js';
 import { staticResponse } from './respond/static-response.js';
@@ -32,6 +34,7 @@ import { preferDirectives } from './scenarios/read-scenario.js';
 import { compileAuthenticator, securitySchemeChecks } from './security/authenticate.js';
 import { SESSION_HEADER, SESSION_RESTARTED_HEADER, type Sessions } from './state/sessions.js';
 import type { StateBudget, StateLimits } from './state/budget.js';
+import { NO_PERSISTENCE, type PersistenceHealth } from './state/persistence.js';
 import { applySnapshot, exportSnapshot, type StateSnapshot } from './state/snapshot.js';
 import type { StateStore, StoredRecord } from './state/state-store.js';
 import { createAjv } from './validation/ajv-instance.js';
@@ -69,8 +72,25 @@ export interface MockOptions {
   errorRate?: number;
   /** Token of the admin API (/__admin); without one it answers only on loopback. */
   adminToken?: string;
+  /** Serve the admin API under /__admin (default true); false answers 404 there. */
+  admin?: boolean;
+  /** Every peer is a reverse proxy: loopback proves nothing, so the admin API needs its token. */
+  trustProxy?: boolean;
+  /**
+   * Host names answered besides localhost, 127.0.0.1 and [::1] (any port), or 'any'. Any other
+   * Host gets 421, so a page that rebinds its name to this machine is refused. Default: no check,
+   * as in-process callers name any host (the contract suite's --dry-run); the CLI always sets it.
+   */
+  allowedHosts?: AllowedHosts;
   /** Called after a request changed the shared state (to persist it). */
   onChange?: () => void;
+  /**
+   * Consulted before an operation other than GET or HEAD acts on the shared state: an error
+   * refuses it (the state file: 503 while changes cannot be saved). Default: always writable.
+   */
+  writable?: () => ApiError | undefined;
+  /** What GET /__health reports about persistence (the state file); default: none. */
+  persistence?: () => PersistenceHealth;
   /** The clock: sunset dates, the rules (an order's ship date), the request log (default: the real time). */
   now?: () => Date;
   /** Randomness that no seed fixes (a fresh `Prefer: dynamic=true` answer), from 0 to 1 (default Math.random). */
@@ -174,7 +194,9 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   const changed = options.onChange ?? (() => undefined);
 
   const app = new Hono();
-  const corsPolicy = cors({ origins: options.corsOrigins });
+  guardHosts(app, options.allowedHosts);
+  // The admin API is never granted to another origin: its preflights get 403, its answers no CORS headers.
+  const corsPolicy = cors({ origins: options.corsOrigins, closedPaths: ['/__admin'] });
   app.on('OPTIONS', '*', corsPolicy.preflight);
   /** Every answer outside the admin API goes to the request log; a successful write tells `changed`. */
   const record = (c: Context, status: number, started: number, header: HeaderReader) => {
@@ -194,25 +216,32 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
   };
   app.route(
     '/__admin',
-    adminApi(
-      {
-        storeFor,
-        reset: (session) => (session === null ? state.reset() : sessions.drop(session)),
-        reseed: state.reseed,
-        exportState: exportSnapshot,
-        importState: (target, data) => {
-          const checked = state.checkState(data);
-          if (typeof checked === 'string') return checked;
-          applySnapshot(target, checked);
-          return undefined;
-        },
-        requests,
-        changed,
-        answers,
-      },
-      { token: options.adminToken },
-    ),
+    options.admin === false
+      ? adminOff()
+      : adminApi(
+          {
+            storeFor,
+            reset: (session) => (session === null ? state.reset() : sessions.drop(session)),
+            reseed: state.reseed,
+            exportState: exportSnapshot,
+            importState: (target, data) => {
+              const checked = state.checkState(data);
+              if (typeof checked === 'string') return checked;
+              applySnapshot(target, checked);
+              return undefined;
+            },
+            requests,
+            changed,
+            answers,
+          },
+          { token: options.adminToken, trustProxy: options.trustProxy },
+        ),
   );
+  // Beside the admin API, open to probes: 503 while the state cannot be saved.
+  app.get('/__health', () => {
+    const persistence = options.persistence?.() ?? NO_PERSISTENCE;
+    return respondJson({ status: persistence.ok ? 'ok' : 'degraded', persistence }, persistence.ok ? 200 : 503);
+  });
 
   // Stages 4-8 of each operation: authenticate, validate, act on state (or answer from the document), respond.
   const basePath = serverBasePath(api);
@@ -255,6 +284,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
         cors: corsPolicy.headers,
         record,
         sessionNotice: (target) => (sessions.takeRestart(target) ? { [SESSION_RESTARTED_HEADER]: 'evicted' } : undefined),
+        writable: options.writable,
         now,
         // Credentials are checked before the size: an anonymous oversized request gets 401.
         maxBodyBytes,
@@ -266,6 +296,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
     return errorResponse(errors.internal());
   });
   for (const op of operations) if (op.path.startsWith('/__admin')) warn(`${op.id}: ${op.path} is hidden by the mock's admin API (/__admin).`);
+  for (const op of operations) if (op.path === '/__health' && op.method === 'get') warn(`${op.id}: GET /__health is hidden by the mock's health check.`);
   return { app, store, sessions, operations, collections, reset: state.reset, requests, checkState: state.checkState, warnings, answers, extensions, budget: state.budget };
 }
 

@@ -4,19 +4,23 @@
  */
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { join, relative } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { contractCommand } from '../contract-tests/cli.js';
 import { createMock, DEFAULT_SEED, DEMO_API_KEY, type Mock } from './app.js';
 import { DEFAULT_EXTENSIONS } from './extensions/index.js';
-import { parseCommand, USAGE, type ServeArgs } from './cli/parse-args.js';
+import { parseCommand, refuseToStart, USAGE, type ServeArgs } from './cli/parse-args.js';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from './document/load-document.js';
+import { allowedHostsFor, isLoopbackAddress } from './middleware/host-guard.js';
 import { PACKAGE_ROOT } from './package-root.js';
 import { serverBasePath } from './routing/server-base-path.js';
 import { credentialHint } from './security/credential-hint.js';
 import { carryState } from './reload.js';
 import { startServer } from './server.js';
 import { FixtureError } from './state/load-fixtures.js';
-import { applySnapshot, exportSnapshot } from './state/snapshot.js';
-import { createStateWriter, readStateFile, StateFileError, type StateWriter } from './state/state-file.js';
+import { StateJournal } from './state/journal.js';
+import { persistAnswers, persistenceRefusal } from './state/persistence.js';
+import { applySnapshot, missingCollections } from './state/snapshot.js';
+import { readStateFile, stateLocationProblem, StateFileError } from './state/state-file.js';
 
 const EMBEDDED_SPEC = join(PACKAGE_ROOT, 'spec/openapi.yaml');
 const EMBEDDED_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
@@ -43,13 +47,34 @@ async function main(): Promise<number> {
   }
 }
 
+/** The heap is nearly full (80% of what Node gives the old generation): writes are refused before the process runs out of memory. Read at most every 100 ms. */
+let heapCheckedAt = 0;
+let heapFull = false;
+function heapPressure(): boolean {
+  const now = Date.now();
+  if (now - heapCheckedAt > 100) {
+    heapCheckedAt = now;
+    const heap = getHeapStatistics();
+    // The limit counts the young generation too (48 MiB on Node 20 whatever --max-old-space-size says); records live in the old one.
+    const old = Math.max(heap.heap_size_limit - 48 * 1024 * 1024, heap.heap_size_limit / 4);
+    heapFull = heap.used_heap_size > 0.8 * old;
+  }
+  return heapFull;
+}
+
 async function serve(args: ServeArgs): Promise<number> {
+  const refused = refuseToStart(args);
+  if (refused) {
+    process.stderr.write(`${refused}\n`);
+    return 1;
+  }
+  const allowedHosts = allowedHostsFor(args.host, args.allowedHosts);
   const specPath = args.spec ?? EMBEDDED_SPEC;
   const fixtures = args.fixtures ?? (args.spec ? undefined : EMBEDDED_FIXTURES);
   const warn = (message: string) => process.stderr.write(`warning: ${message}\n`);
   // --now sets where the clock starts; it runs on from there.
   const offset = args.now ? args.now.getTime() - Date.now() : 0;
-  let writer: StateWriter | undefined;
+  let journal: StateJournal | undefined;
   const build = (document: LoadedDocument) =>
     createMock(document, {
       apiKeys: args.apiKeys,
@@ -58,9 +83,15 @@ async function serve(args: ServeArgs): Promise<number> {
       fixtures,
       delay: args.delay,
       errorRate: args.errorRate,
+      limits: { maxRecords: args.maxRecords, maxBytes: args.maxStateMb === undefined ? undefined : args.maxStateMb * 1024 * 1024, heapPressure },
       corsOrigins: args.corsOrigins,
       adminToken: args.adminToken,
-      onChange: () => writer?.changed(),
+      admin: !args.noAdmin,
+      trustProxy: args.trustProxy,
+      allowedHosts,
+      // The state file: writes refused (503) while it cannot be written, and its health reported.
+      writable: () => (journal ? persistenceRefusal(journal) : undefined),
+      persistence: args.stateFile ? () => journal!.health() : undefined,
       now: args.now ? () => new Date(Date.now() + offset) : undefined,
       onWarning: warn,
       extensions: DEFAULT_EXTENSIONS,
@@ -71,10 +102,20 @@ async function serve(args: ServeArgs): Promise<number> {
   let restored = false;
   try {
     loaded = await loadDocument(specPath);
+    const unusable = args.stateFile && stateLocationProblem(args.stateFile); // before seeding: said at once
+    if (unusable) throw new StateFileError(unusable);
     mock = build(loaded);
-    const saved = args.stateFile ? readStateFile(args.stateFile, mock.checkState) : undefined;
-    if (saved) applySnapshot(mock.store, saved);
-    restored = Boolean(saved);
+    if (args.stateFile) {
+      // A state file holds every collection: a partial one is refused, never mixed with the seed.
+      const read = readStateFile(args.stateFile, mock.collections, (data) => {
+        const checked = mock.checkState(data);
+        return typeof checked === 'string' ? checked : (missingCollections(checked, mock.collections) ?? checked);
+      });
+      read.notes.forEach(warn);
+      if (read.state) applySnapshot(mock.store, read.state);
+      restored = Boolean(read.state);
+      journal = new StateJournal({ file: args.stateFile, generation: read.generation, onEvent: warn });
+    }
   } catch (error) {
     if (error instanceof DocumentLoadError || error instanceof FixtureError || error instanceof StateFileError) {
       process.stderr.write(`${error.message}\n`);
@@ -82,14 +123,16 @@ async function serve(args: ServeArgs): Promise<number> {
     }
     throw error;
   }
-  if (args.stateFile) {
-    writer = createStateWriter(args.stateFile, () => exportSnapshot(mock.store), warn);
-    writer.changed(); // the file exists from the start
+  try {
+    await journal?.start(mock.store, mock.collections.map((c) => c.name)); // the whole state written before serving
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}.\n`);
+    return 1;
   }
 
   let running;
   try {
-    running = await startServer({ fetch: (request, env) => mock.app.fetch(request, env) }, { port: args.port, host: args.host });
+    running = await startServer({ fetch: journal ? persistAnswers((request, env) => mock.app.fetch(request, env), journal) : (request, env) => mock.app.fetch(request, env) }, { port: args.port, host: args.host });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     process.stderr.write(
@@ -115,7 +158,10 @@ async function serve(args: ServeArgs): Promise<number> {
   const tryUrl = hint?.curl.query ? `${tryPath}${tryPath.includes('?') ? '&' : '?'}${hint.curl.query}` : tryPath;
   const extras = [
     loaded.convertedFrom && `  converted Swagger ${loaded.convertedFrom} to OpenAPI 3.0 on load (swagger2openapi)`,
-    `  admin     ${running.url}/__admin (${args.adminToken ? 'token required' : 'loopback only'})`,
+    args.noAdmin ? '  admin     off (--no-admin)' : `  admin     ${running.url}/__admin (${args.adminToken ? 'token required' : 'loopback only'})`,
+    allowedHosts === 'any'
+      ? `  hosts     any Host (bound to ${args.host}; name them with --allowed-host to refuse the others)`
+      : allowedHosts.some((h) => !isLoopbackAddress(h)) && `  hosts     localhost, 127.0.0.1, [::1], ${allowedHosts.filter((h) => !isLoopbackAddress(h)).join(', ')}`,
     args.stateFile && `  state     ${args.stateFile}`,
     (args.delay || args.errorRate) && `  chaos     ${args.delay ? `delay ${args.delay.join('-')} ms` : ''}${args.delay && args.errorRate ? ', ' : ''}${args.errorRate ? `error rate ${args.errorRate}` : ''}`,
     args.now && `  clock     starts at ${args.now.toISOString()}`,
@@ -140,7 +186,7 @@ async function serve(args: ServeArgs): Promise<number> {
           const next = build(await loadDocument(specPath));
           const { kept, reseeded } = carryState(mock, next);
           mock = next;
-          writer?.changed();
+          void journal?.rebase(mock.store, mock.collections.map((c) => c.name));
           process.stdout.write(`Reloaded ${shown}: ${mock.operations.length} operations; state kept for ${kept.join(', ') || 'no collection'}${reseeded.length ? `; reseeded ${reseeded.join(', ')}` : ''}.\n`);
         } catch (error) {
           process.stderr.write(`Kept the running document: ${(error as Error).message}\n`);
@@ -152,8 +198,8 @@ async function serve(args: ServeArgs): Promise<number> {
     const stop = (signal: string) => {
       process.stdout.write(`${signal}: finishing in-flight requests (up to 10 s), then stopping.\n`);
       watcher?.close();
-      running.close().then(() => {
-        writer?.flush();
+      running.close().then(async () => {
+        await journal?.close();
         resolve(0);
       });
     };

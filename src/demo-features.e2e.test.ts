@@ -149,7 +149,7 @@ describe('scenarios, chaos, sessions and the admin API over a real socket', () =
     expect((await fetch(`${server.url}/pets`, { method: 'POST', headers: { ...AUTH, 'X-Mock-Session': 'ci-job-1', 'Content-Type': 'application/json' }, body: '{"name":"Job one","categoryId":1}' })).status).toBe(201);
     expect(await (await fetch(`${server.url}/pets?id=21`, { headers: AUTH })).json()).toEqual([]);
     expect((await fetch(`${server.url}/__admin/state`, { headers: AUTH })).status).toBe(401);
-    expect((await fetch(`${server.url}/__admin/reset`, { method: 'POST', headers: { Authorization: 'Bearer admin-token-7' } })).status).toBe(200);
+    expect((await fetch(`${server.url}/__admin/reset`, { method: 'POST', headers: { Authorization: 'Bearer admin-token-7', 'Content-Type': 'application/json' } })).status).toBe(200);
   });
 
   it('injects faults and latency from --error-rate and --delay', async () => {

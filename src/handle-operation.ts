@@ -48,12 +48,15 @@ export interface OperationParts {
   cors: Cors['headers'];
   /** Headers telling a client about its session (re-created after it was evicted), once. */
   sessionNotice?: (store: StateStore) => Record<string, string> | undefined;
+  /** Consulted before a write acts on the shared state: an error refuses it (the state file cannot be saved: 503). */
+  writable?: () => ApiError | undefined;
   /** Records the answer (request log, state-file notification). */
   record: (c: Context, status: number, started: number, header: HeaderReader) => void;
 }
 
 export function handleOperation(parts: OperationParts) {
-  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, force, chaos, cors, record, sessionNotice } = parts;
+  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, force, chaos, cors, record, sessionNotice, writable } = parts;
+  const gated = writable && operation.method !== 'get' && operation.method !== 'head' ? writable : undefined;
   const policy = deprecationPolicy(operation);
   /** Headers every answer of this operation carries: the deprecation ones, if any. */
   const baseHeaders = policy?.headers ?? {};
@@ -95,8 +98,11 @@ export function handleOperation(parts: OperationParts) {
       if (request.details) problemsOf.set(c, request.details);
       return respondError(request, extra);
     }
-    const store = storeFor(header(SESSION_HEADER) ?? null);
+    const session = header(SESSION_HEADER) ?? null;
+    const store = storeFor(session);
     if (store instanceof ApiError) return respondError(store, extra);
+    const refused = gated && session === null ? gated() : undefined; // sessions are not saved: never refused
+    if (refused) return respondError(refused, extra);
     const notice = sessionNotice?.(store);
     if (notice) extra = { ...extra, ...notice };
     const finish = (result: ActionResult | ApiError) => (result instanceof ApiError ? respondError(result, extra) : toResponse(result, extra));

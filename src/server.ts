@@ -4,8 +4,8 @@
  * close that lets in-flight requests finish.
  */
 import type { AddressInfo, Socket } from 'node:net';
-import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { serve } from '@hono/node-server';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { getRequestListener, RequestError } from '@hono/node-server';
 
 export interface ServeOptions {
   port: number;
@@ -38,26 +38,29 @@ type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>;
 /** @example const running = await startServer(mock.app, { port: 0, host: '127.0.0.1' }); await running.close(); */
 export function startServer(app: { fetch: Fetch }, options: ServeOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = serve(
+    // @hono/node-server's listener, given an errorHandler: without one, a request it cannot turn
+    // into a URL (a bad Host, a backslash in the path) gets a 400 with an empty body.
+    const listener = getRequestListener(answerInBatches(app.fetch), { hostname: options.host, errorHandler: answerRequestError });
+    const server = createServer(
       {
-        fetch: answerInBatches(app.fetch),
-        port: options.port,
-        hostname: options.host,
-        serverOptions: {
-          requestTimeout: options.requestTimeoutMs ?? 30_000,
-          headersTimeout: options.headersTimeoutMs ?? 10_000,
-          keepAliveTimeout: 5_000,
-          connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, options.headersTimeoutMs ?? TIMEOUT_CHECK_MS),
-        },
+        requestTimeout: options.requestTimeoutMs ?? 30_000,
+        headersTimeout: options.headersTimeoutMs ?? 10_000,
+        keepAliveTimeout: 5_000,
+        connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, options.headersTimeoutMs ?? TIMEOUT_CHECK_MS),
+        // Node would answer a missing Host itself, with an empty 400; the listener below says why.
+        requireHostHeader: false,
       },
-      (info: AddressInfo) => {
-        const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-        resolve({ url: `http://${host}:${info.port}`, port: info.port, server, close: () => shutdown.close(options.shutdownGraceMs ?? 10_000) });
-      },
-    ) as Server;
+      (req, res) => (req.headers.host === undefined && req.httpVersion === '1.1' ? answerMissingHost(res) : listener(req, res)),
+    );
     const shutdown = trackConnections(server);
     server.once('error', reject);
     server.on('clientError', answerClientError);
+    server.on('checkExpectation', answerExpectationFailed);
+    server.listen(options.port, options.host, () => {
+      const info = server.address() as AddressInfo;
+      const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+      resolve({ url: `http://${host}:${info.port}`, port: info.port, server, close: () => shutdown.close(options.shutdownGraceMs ?? 10_000) });
+    });
   });
 }
 
@@ -138,6 +141,31 @@ function trackConnections(server: Server) {
       });
     },
   };
+}
+
+/** A request @hono/node-server cannot turn into a URL: its Host, or its target. */
+function answerRequestError(error: unknown): Response {
+  const [status, code, message] =
+    error instanceof RequestError
+      ? [400, 'BAD_REQUEST', `The request target and Host header do not form a valid URL (${error.message}).`]
+      : [500, 'INTERNAL_ERROR', 'The mock failed to answer this request; it is still running.'];
+  // The connection closes: a body the request may have carried was not read.
+  return new Response(JSON.stringify({ code, message, status }), { status, headers: { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff', Connection: 'close' } });
+}
+
+/** HTTP/1.1 requires Host (RFC 9112, 3.2); without it the server cannot tell which name was meant. */
+function answerMissingHost(res: ServerResponse): void {
+  writeError(res, 400, 'MISSING_HOST', 'An HTTP/1.1 request needs a Host header.');
+}
+
+/** An `Expect` other than 100-continue (Node's own 417 has no body). */
+function answerExpectationFailed(req: IncomingMessage, res: ServerResponse): void {
+  writeError(res, 417, 'EXPECTATION_FAILED', `The server cannot meet Expect: ${String(req.headers.expect).slice(0, 100)}; only 100-continue is supported.`);
+}
+
+function writeError(res: ServerResponse, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ code, message, status });
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'X-Content-Type-Options': 'nosniff', Connection: 'close' }).end(body);
 }
 
 /**

@@ -3,6 +3,8 @@ import { AUTH, petstore } from '../test-support/petstore.js';
 import { startServer } from '../server.js';
 
 const ADMIN = { Authorization: 'Bearer admin-secret' };
+/** State-changing admin calls say they send JSON, even without a body. */
+const ADMIN_JSON = { ...ADMIN, 'Content-Type': 'application/json' };
 const json = (body: unknown, headers: Record<string, string> = ADMIN) => ({ method: 'PUT', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('the admin API', () => {
@@ -40,7 +42,7 @@ describe('the admin API', () => {
     const before = (await call('GET', '/pets?limit=100')).body;
     expect((await call('POST', '/pets', { name: 'Temporary', categoryId: 1 })).status).toBe(201);
     await call('DELETE', '/pets/3');
-    const reset = await app.request('/__admin/reset', { method: 'POST', headers: ADMIN });
+    const reset = await app.request('/__admin/reset', { method: 'POST', headers: ADMIN_JSON });
     expect(await reset.json()).toEqual({ reset: 'shared', counts: { pets: 20, categories: 6, orders: 20, inventory: 20 } });
     expect((await call('GET', '/pets?limit=100')).body).toEqual(before);
   });
@@ -48,12 +50,12 @@ describe('the admin API', () => {
   it('reseeds with a new seed or counts, which later resets keep', async () => {
     const { app, call } = await petstore({ adminToken: 'admin-secret' });
     const before = (await call('GET', '/pets/1')).body;
-    const seeded = await app.request('/__admin/seed', { method: 'POST', headers: { ...ADMIN, 'Content-Type': 'application/json' }, body: JSON.stringify({ seed: 99, counts: { pets: 5 } }) });
+    const seeded = await app.request('/__admin/seed', { method: 'POST', headers: ADMIN_JSON, body: JSON.stringify({ seed: 99, counts: { pets: 5 } }) });
     expect(await seeded.json()).toEqual({ seed: 99, counts: { pets: 5, categories: 6, orders: 20, inventory: 5 } });
     expect((await call('GET', '/pets/1')).body).not.toEqual(before);
-    await app.request('/__admin/reset', { method: 'POST', headers: ADMIN });
+    await app.request('/__admin/reset', { method: 'POST', headers: ADMIN_JSON });
     expect((await call('GET', '/pets?limit=1')).headers.get('X-Total-Count')).toBe('5');
-    const bad = await app.request('/__admin/seed', { method: 'POST', headers: ADMIN, body: '{"seed":-1}' });
+    const bad = await app.request('/__admin/seed', { method: 'POST', headers: ADMIN_JSON, body: '{"seed":-1}' });
     expect(bad.status).toBe(400);
   });
 
@@ -101,7 +103,7 @@ describe('the admin API', () => {
     expect((await call('POST', '/pets', { name: 'Alice pet', categoryId: 1 }, alice)).status).toBe(201);
     const state = (await (await app.request('/__admin/state', { headers: { ...ADMIN, ...alice } })).json()) as any;
     expect(state.collections.pets.scopes[''].at(-1).name).toBe('Alice pet');
-    await app.request('/__admin/reset', { method: 'POST', headers: { ...ADMIN, ...alice } });
+    await app.request('/__admin/reset', { method: 'POST', headers: { ...ADMIN_JSON, ...alice } });
     expect((await call('GET', '/pets?id=21', undefined, alice)).body).toEqual([]);
   });
 

@@ -1,8 +1,14 @@
 /**
  * Mock control under `/__admin`, outside the document: reset to the seed, reseed, export and
  * import the state, read the last requests, and say how each operation is answered. Guarded by `--admin-token` (compared in constant
- * time); with no token configured it answers only on loopback. A petstore API key never opens
- * it, and the admin token never opens the petstore. `X-Mock-Session` picks the session it acts on.
+ * time); with no token configured it answers only on loopback, and never a request a proxy
+ * forwarded. A petstore API key never opens it, and the admin token never opens the petstore.
+ * `X-Mock-Session` picks the session it acts on.
+ *
+ * Closed to browsers: a developer's browser is on loopback too, so a page on any site could
+ * otherwise reset or replace the state. Calls that change state must say `Content-Type:
+ * application/json` (a cross-site page cannot send that without a CORS preflight, and the admin
+ * API answers none), and are refused when `Origin` or `Sec-Fetch-Site` names another origin.
  */
 import { respondJson } from '../respond/security-headers.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -19,7 +25,8 @@ export interface AdminControls {
   /** Back to the seed (the shared state, or one session). */
   reset: (session: string | null) => void;
   /** A new seed and/or counts, then a reset of everything. */
-  reseed: (change: { seed?: number; counts?: Record<string, number> }) => { seed: number; counts: Record<string, number> };
+  /** A sentence instead when the counts asked for would pass the bound on records held (nothing changed). */
+  reseed: (change: { seed?: number; counts?: Record<string, number> }) => { seed: number; counts: Record<string, number> } | string;
   exportState: (store: StateStore) => StateSnapshot;
   /** Checks and applies a snapshot; a sentence when it is refused (nothing changed). */
   importState: (store: StateStore, data: unknown) => string | undefined;
@@ -33,13 +40,19 @@ export interface AdminControls {
 export interface AdminOptions {
   /** The admin token; without one, only loopback callers are answered. */
   token?: string;
+  /** Every peer is a reverse proxy: loopback proves nothing, so without a token every caller is refused. */
+  trustProxy?: boolean;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+/** Headers proxies add (nginx, Caddy, Traefik, Apache, RFC 7239, RFC 9110). */
+const FORWARDED = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-ip', 'via'];
+/** Methods that change nothing: no Content-Type or origin rule. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** @example app.route('/__admin', adminApi(controls, { token: 'secret' })) */
-export function adminApi(controls: AdminControls, { token }: AdminOptions = {}): Hono {
+export function adminApi(controls: AdminControls, { token, trustProxy = false }: AdminOptions = {}): Hono {
   const admin = new Hono();
   const expected = token === undefined ? undefined : digest(token);
 
@@ -50,8 +63,17 @@ export function adminApi(controls: AdminControls, { token }: AdminOptions = {}):
       if (!timingSafeEqual(digest(given), expected)) {
         return errorResponse(new ApiError(401, 'ADMIN_UNAUTHORIZED', 'The admin API needs Authorization: Bearer <admin token>.', undefined, { 'WWW-Authenticate': 'Bearer realm="mock-admin"' }));
       }
+    } else if (trustProxy) {
+      return errorResponse(new ApiError(403, 'ADMIN_FORBIDDEN', 'Behind a proxy (--trust-proxy) every caller looks local, so the admin API needs --admin-token.'));
     } else if (!isLoopback(c)) {
       return errorResponse(new ApiError(403, 'ADMIN_FORBIDDEN', 'Without --admin-token the admin API answers only on loopback.'));
+    } else if (FORWARDED.some((name) => c.req.header(name) !== undefined)) {
+      // A proxy on this machine makes every caller loopback; one that says so is believed.
+      return errorResponse(new ApiError(403, 'ADMIN_FORBIDDEN', 'This request came through a proxy, so loopback proves nothing: without --admin-token the admin API refuses it.'));
+    }
+    if (!SAFE_METHODS.has(c.req.method)) {
+      const refused = crossOrigin(c) ?? notJson(c);
+      if (refused) return errorResponse(refused);
     }
     await next();
   });
@@ -81,6 +103,7 @@ export function adminApi(controls: AdminControls, { token }: AdminOptions = {}):
       return errorResponse(invalid('body.counts must map collection names to integers from 0 to 1000000'));
     }
     const applied = controls.reseed({ seed: seed as number | undefined, counts: counts as Record<string, number> | undefined });
+    if (typeof applied === 'string') return errorResponse(new ApiError(507, 'STORAGE_FULL', applied));
     controls.changed();
     return json(applied);
   });
@@ -106,8 +129,41 @@ export function adminApi(controls: AdminControls, { token }: AdminOptions = {}):
 
   admin.get('/operations', () => json({ operations: controls.answers }));
 
-  admin.notFound((c) => errorResponse(new ApiError(404, 'ROUTE_NOT_FOUND', `The admin API has no ${c.req.method} ${new URL(c.req.url).pathname}.`)));
+  // Here rather than notFound: a mounted app's notFound is not used, and the mock's own 404 carries CORS headers.
+  admin.all('*', (c) => errorResponse(new ApiError(404, 'ROUTE_NOT_FOUND', `The admin API has no ${c.req.method} ${new URL(c.req.url).pathname}.`)));
   return admin;
+}
+
+/** `--no-admin`: nothing under `/__admin` answers but a 404. */
+export function adminOff(): Hono {
+  return new Hono().all('*', (c) => errorResponse(new ApiError(404, 'ROUTE_NOT_FOUND', `The admin API is off (--no-admin): nothing answers ${c.req.method} ${new URL(c.req.url).pathname}.`)));
+}
+
+/**
+ * A call from a page on another origin: `Sec-Fetch-Site` (sent by current browsers) or `Origin`
+ * naming another host than the one called. The scheme is not compared: a TLS proxy changes it.
+ */
+function crossOrigin(c: Context): ApiError | undefined {
+  const site = c.req.header('sec-fetch-site');
+  if (site === 'cross-site' || site === 'same-site') return new ApiError(403, 'ADMIN_CROSS_ORIGIN', `The admin API refuses calls from pages on other sites (Sec-Fetch-Site: ${site}).`);
+  const origin = c.req.header('origin');
+  if (origin === undefined || hostOf(origin) === new URL(c.req.url).host) return undefined;
+  return new ApiError(403, 'ADMIN_CROSS_ORIGIN', `The admin API refuses calls from pages on other origins (Origin: ${origin.slice(0, 200)}).`);
+}
+
+/** Anything but JSON: a form or a `text/plain` fetch, which a page on any site may send without asking. */
+function notJson(c: Context): ApiError | undefined {
+  const type = c.req.header('content-type');
+  if (type?.split(';')[0].trim().toLowerCase() === 'application/json') return undefined;
+  return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Admin calls that change state need Content-Type: application/json, even without a body${type ? `; this one sent ${type.slice(0, 100)}` : ''}.`);
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined; // `null` (a sandboxed page, a file) or garbage: another origin
+  }
 }
 
 function invalid(message: string): ApiError {

@@ -3,6 +3,8 @@
  * it is tested without starting anything.
  */
 import { parseArgs } from 'node:util';
+import { isHostPattern, isLoopbackAddress } from '../middleware/host-guard.js';
+import { DEFAULT_MAX_RECORDS } from '../state/budget.js';
 import { parseDelay } from '../scenarios/read-scenario.js';
 
 export interface ServeArgs {
@@ -18,7 +20,17 @@ export interface ServeArgs {
   errorRate?: number;
   corsOrigins?: string[];
   adminToken?: string;
+  /** `--no-admin`: the admin API is off. */
+  noAdmin?: boolean;
+  /** Peers are reverse proxies: loopback proves nothing. */
+  trustProxy?: boolean;
+  /** Host names answered besides loopback ones (`--allowed-host`). */
+  allowedHosts?: string[];
   stateFile?: string;
+  /** `--max-records`: records held by all stores together. */
+  maxRecords?: number;
+  /** `--max-state-mb`: their size as JSON, in MiB. */
+  maxStateMb?: number;
   /** What the clock said at start (`--now`); it runs on from there. */
   now?: Date;
   watch: boolean;
@@ -36,7 +48,11 @@ the document instead.
 Options:
   --spec FILE|URL    OpenAPI 3.0/3.1 (or Swagger 2.0, converted) document to serve (default: the embedded spec/openapi.yaml)
   --port N           port to listen on (default 4010; also the PORT environment variable)
-  --host H           interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+  --host H           interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface,
+                     which needs --admin-token or --no-admin)
+  --allowed-host N   also answer requests whose Host is N (repeatable; N:PORT for one port,
+                     .example.com for it and its subdomains); others get 421. Loopback names
+                     always pass; with --host 0.0.0.0 and none given, any Host does
   --seed N           seed for generated data: the same seed gives the same data (default 1)
   --api-key KEY      accept this API key; repeat for several; replaces the demo key
                      (also MOCK_API_KEYS, comma-separated)
@@ -50,7 +66,13 @@ Options:
   --cors-origin O    allow only this browser origin (repeatable; default: any origin)
   --admin-token T    token of the admin API under /__admin (also MOCK_ADMIN_TOKEN);
                      without it the admin API answers only on loopback
+  --no-admin         turn the admin API off (404 under /__admin)
+  --trust-proxy      the mock runs behind a reverse proxy, so loopback proves nothing:
+                     needs --admin-token or --no-admin
   --state-file FILE  load the state from FILE at start and save it there after changes
+  --max-records N    records held at most, all sessions together (default 2000000); a create
+                     past it, or past --max-state-mb, or near the heap's limit, gets 507
+  --max-state-mb N   size of those records as JSON, in MiB, at most (default 512)
   --now DATE         start the clock at DATE (e.g. 2027-07-01), for sunset demos and tests
   --watch            reload the document when it changes, keeping the state that still fits
   -h, --help         show this help
@@ -77,7 +99,12 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
         'error-rate': { type: 'string' },
         'cors-origin': { type: 'string', multiple: true },
         'admin-token': { type: 'string' },
+        'no-admin': { type: 'boolean' },
+        'trust-proxy': { type: 'boolean' },
+        'allowed-host': { type: 'string', multiple: true },
         'state-file': { type: 'string' },
+        'max-records': { type: 'string' },
+        'max-state-mb': { type: 'string' },
         now: { type: 'string' },
         watch: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -115,10 +142,20 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   const origins = values['cors-origin'];
   const badOrigin = origins?.find((o) => !/^https?:\/\/[^/\s]+$/.test(o.replace(/\/+$/, '')));
   if (badOrigin) return { command: 'error', message: `--cors-origin must be an origin like http://localhost:5173, not "${badOrigin}".` };
-  const adminToken = values['admin-token'] ?? env.MOCK_ADMIN_TOKEN;
+  if (values['no-admin'] && values['admin-token'] !== undefined) return { command: 'error', message: '--no-admin turns the admin API off; leave out --admin-token, or --no-admin.' };
+  // MOCK_ADMIN_TOKEN may be set for every run; --no-admin wins over it.
+  const adminToken = values['no-admin'] ? undefined : (values['admin-token'] ?? env.MOCK_ADMIN_TOKEN);
+  const badHost = values['allowed-host']?.find((h) => !isHostPattern(h));
+  if (badHost !== undefined) return { command: 'error', message: `--allowed-host must be a host name or address like demo.example.com, demo.example.com:8443, .example.com or [::1], not "${badHost}".` };
   if (values.watch && values.spec && /^https?:\/\//i.test(values.spec)) return { command: 'error', message: '--watch needs --spec to be a file, not a URL.' };
   if (adminToken !== undefined && !/^[\x21-\x7e]{8,}$/.test(adminToken)) return { command: 'error', message: 'The admin token must be at least 8 printable ASCII characters without spaces.' };
   if (adminToken !== undefined && (keys ?? ['petstore-demo-key']).includes(adminToken)) return { command: 'error', message: 'The admin token must differ from every API key.' };
+  const maxRecords = values['max-records'] === undefined ? undefined : integer(values['max-records'], '--max-records', 1, 100_000_000);
+  if (typeof maxRecords === 'string') return { command: 'error', message: maxRecords };
+  const maxStateMb = values['max-state-mb'] === undefined ? undefined : integer(values['max-state-mb'], '--max-state-mb', 1, 1_000_000);
+  if (typeof maxStateMb === 'string') return { command: 'error', message: maxStateMb };
+  const seeded = Object.values(counts).reduce((a, b) => a + b, 0);
+  if (seeded > (maxRecords ?? DEFAULT_MAX_RECORDS)) return { command: 'error', message: `--count asks for ${seeded} records, more than --max-records allows (${maxRecords ?? DEFAULT_MAX_RECORDS}).` };
   const now = values.now === undefined ? undefined : new Date(/^\d{4}-\d{2}-\d{2}$/.test(values.now) ? `${values.now}T00:00:00Z` : values.now);
   if (now && Number.isNaN(now.getTime())) return { command: 'error', message: `--now must be a date like 2027-07-01 or 2027-07-01T12:00:00Z, not "${values.now}".` };
   return {
@@ -134,10 +171,26 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     errorRate,
     corsOrigins: origins,
     adminToken,
+    noAdmin: values['no-admin'],
+    trustProxy: values['trust-proxy'],
+    allowedHosts: values['allowed-host']?.map((h) => h.toLowerCase()),
     stateFile: values['state-file'],
+    maxRecords,
+    maxStateMb,
     now,
     watch: values.watch ?? false,
   };
+}
+
+/**
+ * Why the server must not start as asked, in one sentence: the admin API would answer callers from
+ * elsewhere (another machine, or anyone through a proxy) with no token to stop them.
+ */
+export function refuseToStart(args: ServeArgs): string | undefined {
+  if (args.noAdmin || args.adminToken !== undefined) return undefined;
+  if (args.trustProxy) return 'Refusing to start: behind a proxy (--trust-proxy) every caller looks local, so the admin API needs --admin-token (or MOCK_ADMIN_TOKEN), or --no-admin to turn it off.';
+  if (!isLoopbackAddress(args.host)) return `Refusing to start: --host ${args.host} lets other machines reach the admin API, so it needs --admin-token (or MOCK_ADMIN_TOKEN), or --no-admin to turn it off.`;
+  return undefined;
 }
 
 function integer(text: string, flag: string, min: number, max: number): number | string {

@@ -4,9 +4,11 @@
  * Preflights (OPTIONS with Origin and Access-Control-Request-Method) are answered for every
  * path by a middleware on OPTIONS only; a plain OPTIONS goes on to the route (204 with Allow).
  * Other responses get their CORS headers as they are built (`corsHeaders`), not afterwards, so
- * @hono/node-server keeps its fast path.
+ * @hono/node-server keeps its fast path. Closed paths (the admin API) are never granted: their
+ * preflights are refused, so no page on another origin can send them JSON or custom headers.
  */
 import type { MiddlewareHandler } from 'hono';
+import { ApiError, errorResponse } from '../respond/api-error.js';
 import { respond } from '../respond/security-headers.js';
 
 export interface CorsOptions {
@@ -16,6 +18,8 @@ export interface CorsOptions {
   allowHeaders?: string[];
   /** Headers a browser may read (pagination, deprecation, Location). */
   exposeHeaders?: string[];
+  /** Path prefixes no origin is ever granted (`/__admin`): their preflights get 403. */
+  closedPaths?: string[];
 }
 
 const METHODS = 'GET, HEAD, PUT, POST, DELETE, PATCH, OPTIONS';
@@ -32,7 +36,9 @@ export function cors({
   origins,
   allowHeaders = ['Authorization', 'Content-Type', 'Prefer', 'X-Mock-Session'],
   exposeHeaders = ['X-Total-Count', 'Link', 'Location', 'Deprecation', 'Sunset', 'WWW-Authenticate'],
+  closedPaths = [],
 }: CorsOptions = {}): Cors {
+  const closed = (path: string) => closedPaths.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
   const allowed = origins && new Set(origins.map((o) => o.replace(/\/+$/, '')));
   const allowOrigin = (origin: string) => (!allowed ? '*' : allowed.has(origin) ? origin : undefined);
   const expose = exposeHeaders.join(', ');
@@ -47,6 +53,8 @@ export function cors({
     preflight: async function corsPreflight(c, next) {
       const origin = c.req.header('origin');
       if (origin === undefined || !c.req.header('access-control-request-method')) return next();
+      // c.req.path is decoded as the router decodes it: /%5F%5Fadmin/reset is refused too.
+      if (closed(c.req.path)) return errorResponse(new ApiError(403, 'CORS_REFUSED', `No page on another origin may call ${c.req.path.slice(0, 200)}: its CORS preflight is refused.`));
       const granted = allowOrigin(origin);
       const headers: Record<string, string> = { Vary: 'Origin', 'Access-Control-Allow-Methods': METHODS, 'Access-Control-Allow-Headers': allowHeaders.join(', '), 'Access-Control-Max-Age': '600' };
       if (granted) headers['Access-Control-Allow-Origin'] = granted;

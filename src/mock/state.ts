@@ -51,7 +51,7 @@ export interface MockState {
   /** The shared state back to the seed. */
   reset: () => void;
   /** A new seed and/or counts, then everything (sessions included) back to the seed. */
-  reseed: (change: { seed?: number; counts?: Record<string, number> }) => { seed: number; counts: Record<string, number> };
+  reseed: (change: { seed?: number; counts?: Record<string, number> }) => { seed: number; counts: Record<string, number> } | string;
   checkState: (data: unknown) => StateSnapshot | string;
   /** Generates values from schemas with the seeding Faker (re-seeded by `reseedGenerator`). */
   generate: SeedOptions['generate'];
@@ -98,6 +98,10 @@ export function createState(options: StateOptions): MockState {
     storeFor: (session) => (session === null ? store : sessions.get(session)),
     reset,
     reseed: (change) => {
+      // Checked before seeding: seeding past the bound would be the crash the bound is there to prevent.
+      const counts = { ...seedOptions.counts, ...change.counts };
+      const asked = collections.reduce((total, c) => total + (counts[c.name] ?? counts.default), 0);
+      if (asked > budget.maxRecords) return `The counts ask for ${asked} records, more than the mock holds (--max-records ${budget.maxRecords}). Nothing changed.`;
       seed = change.seed ?? seed;
       Object.assign(seedOptions.counts, change.counts);
       reset();

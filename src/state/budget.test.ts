@@ -64,3 +64,17 @@ describe('sessions', () => {
     expect(mock.sessions.evictedNames()).toEqual(['b']);
   });
 });
+
+describe('the admin seed', () => {
+  it('refuses counts past the bound before seeding anything', async () => {
+    const mock = await petstore({ limits: { maxRecords: 1000 } });
+    const before = mock.store.counts();
+    const seed = (counts: Record<string, number>) =>
+      mock.app.request('/__admin/seed', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ counts }) });
+    const refused = await seed({ pets: 1_000_000 });
+    expect([refused.status, ((await refused.json()) as { message: string }).message]).toEqual([507, expect.stringMatching(/ask for \d+ records, more than the mock holds \(--max-records 1000\)/)]);
+    expect(mock.store.counts()).toEqual(before);
+    expect((await seed({ pets: 100 })).status).toBe(200);
+    expect(mock.store.counts().pets).toBe(100);
+  });
+});

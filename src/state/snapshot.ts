@@ -62,3 +62,15 @@ export function checkSnapshot(
 export function applySnapshot(store: StateStore, snapshot: StateSnapshot): void {
   for (const [name, collection] of Object.entries(snapshot.collections)) store.collection(name).import(collection);
 }
+
+/**
+ * A state file holds every collection: one that lacks some (or has others) is refused at start
+ * rather than mixed with seed data. (An import through the admin API may name only some.)
+ * @returns what is missing, as part of a sentence, or undefined when the state is whole.
+ */
+export function missingCollections(snapshot: StateSnapshot, collections: readonly Pick<Collection, 'name'>[]): string | undefined {
+  const missing = collections.map((c) => c.name).filter((name) => !Object.hasOwn(snapshot.collections, name));
+  if (missing.length === 0) return undefined;
+  const named = missing.map((name) => `"${name}"`).join(', ');
+  return `${missing.length === 1 ? 'collection' : 'collections'} ${named} ${missing.length === 1 ? 'is' : 'are'} missing (the document has: ${collections.map((c) => c.name).join(', ')}); a state file holds every collection`;
+}
