@@ -233,6 +233,7 @@ export function createMock(document: LoadedDocument, options: MockOptions = {}):
             requests,
             changed,
             answers,
+            sessions: () => ({ max: sessions.max, active: sessions.names(), evicted: sessions.evictedNames() }),
           },
           { token: options.adminToken, trustProxy: options.trustProxy },
         ),

@@ -35,6 +35,8 @@ export interface AdminControls {
   changed: () => void;
   /** How each operation is answered (GET /__admin/operations): from state, or not, and why. */
   answers: unknown[];
+  /** The sessions kept (least recently used first), the cap, and the names evicted since (GET /__admin/sessions). */
+  sessions: () => { max: number; active: string[]; evicted: string[] };
 }
 
 export interface AdminOptions {
@@ -128,6 +130,8 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false }:
   });
 
   admin.get('/operations', () => json({ operations: controls.answers }));
+
+  admin.get('/sessions', () => json(controls.sessions()));
 
   // Here rather than notFound: a mounted app's notFound is not used, and the mock's own 404 carries CORS headers.
   admin.all('*', (c) => errorResponse(new ApiError(404, 'ROUTE_NOT_FOUND', `The admin API has no ${c.req.method} ${new URL(c.req.url).pathname}.`)));

@@ -62,6 +62,8 @@ describe('sessions', () => {
     expect((await get('a')).headers.get(SESSION_RESTARTED_HEADER)).toBe('evicted');
     expect((await get('a')).headers.get(SESSION_RESTARTED_HEADER)).toBeNull();
     expect(mock.sessions.evictedNames()).toEqual(['b']);
+    const view = await mock.app.request('/__admin/sessions');
+    expect(await view.json()).toEqual({ max: 2, active: ['c', 'a'], evicted: ['b'] });
   });
 });
 
