@@ -4,34 +4,57 @@
  * fixed connections and duration, each measurement repeated (3 times by default), and the medians
  * reported: requests/s, p50 and p99 latency, peak RSS, start to first answer, and the ratios
  * mock/Prism and mock/bare Hono. Then the mock alone: start and memory with 100,000 pets, and the
- * cost of a list page with 1,000 and 1,000,000 records. Results go to bench/results/latest.{json,md}.
+ * cost of a list page with 1,000 and 1,000,000 records. Then large documents, the mock beside Prism:
+ * seconds from spawn to the first answer and peak RSS for a generated document of 2,000 operations
+ * over `$ref` chains of 50, the same with one chain of 500, and GitHub's REST API description
+ * (@octokit/openapi) when it is installed. Results go to bench/results/latest.{json,md}.
  *
  * Flags: --duration S (default 5), --connections N (default 50), --repeat N (default 3), --quick
- * (1 s, 1 repetition, no million-record run: for checking the script itself).
+ * (1 s, 1 repetition, no million-record run, small documents: for checking the script itself),
+ * --only large (only the large documents; the other results in latest.json are kept), --limit S
+ * (how long a target may take to answer a large document, default 120), --document FILE (one more
+ * large document; it must answer GET /).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, totalmem } from 'node:os';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { PACKAGE_ROOT } from '../src/package-root.js';
+import { writeLargeDocument, type LargeDocumentOptions } from './large-document.js';
 
 const ROOT = `${PACKAGE_ROOT}/`;
-const { values } = parseArgs({ options: { duration: { type: 'string' }, connections: { type: 'string' }, repeat: { type: 'string' }, quick: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    repeat: { type: 'string' },
+    quick: { type: 'boolean' },
+    only: { type: 'string' },
+    limit: { type: 'string' },
+    document: { type: 'string' },
+  },
+});
 const quick = values.quick ?? false;
 const DURATION = Number(values.duration ?? (quick ? 1 : 5));
 const CONNECTIONS = Number(values.connections ?? 50);
 const REPEAT = Number(values.repeat ?? (quick ? 1 : 3));
 const AUTH = { Authorization: 'Bearer petstore-demo-key' };
+const ONLY_LARGE = values.only === 'large';
+if (values.only !== undefined && !ONLY_LARGE) throw new Error(`--only ${values.only}: only "large" is known`);
+const LIMIT_MS = Number(values.limit ?? 120) * 1000;
 
 interface Target {
   name: string;
   command: string[];
 }
+const prism = (spec: string) => [`${ROOT}node_modules/.bin/prism`, 'mock', spec, '-p', 'PORT', '-h', '127.0.0.1'];
 const TARGETS: Target[] = [
   { name: 'mock', command: [process.execPath, `${ROOT}dist/cli.js`, 'serve', '--port', 'PORT'] },
-  { name: 'prism (-v silent)', command: [`${ROOT}node_modules/.bin/prism`, 'mock', `${ROOT}spec/openapi.yaml`, '-p', 'PORT', '-h', '127.0.0.1', '-v', 'silent'] },
-  { name: 'prism (default logging)', command: [`${ROOT}node_modules/.bin/prism`, 'mock', `${ROOT}spec/openapi.yaml`, '-p', 'PORT', '-h', '127.0.0.1'] },
+  { name: 'prism (-v silent)', command: [...prism(`${ROOT}spec/openapi.yaml`), '-v', 'silent'] },
+  { name: 'prism (default logging)', command: prism(`${ROOT}spec/openapi.yaml`) },
   { name: 'bare hono', command: [process.execPath, `${ROOT}dist/bench/bare-hono.js`, 'PORT'] },
   // The same, with the mock's way of writing answers (src/server.ts answerInBatches): the ceiling for that transport.
   { name: 'bare hono, in batches', command: [process.execPath, `${ROOT}dist/bench/bare-hono.js`, 'PORT', '--batches'] },
@@ -77,10 +100,20 @@ interface Running {
   child: ChildProcess;
   url: string;
   startMs: number;
+  /** False when the time limit passed first (startMs is then the limit). */
+  answered: boolean;
+  /** The status of the first answer. */
+  status?: number;
+}
+
+/** The request that tells a target has started, and how long it may take to answer it (default: no limit). */
+interface Probe {
+  path: string;
+  limitMs?: number;
 }
 
 /** Starts a target and measures the time from spawn to its first answered request. */
-async function start(target: Target, extra: string[] = []): Promise<Running> {
+async function start(target: Target, extra: string[] = [], probe: Probe = { path: '/pets/1' }): Promise<Running> {
   const port = nextPort++;
   const [command, ...args] = target.command.map((part) => part.replace('PORT', String(port)));
   const started = performance.now();
@@ -89,10 +122,15 @@ async function start(target: Target, extra: string[] = []): Promise<Running> {
   groups.add(child.pid!);
   child.once('exit', () => groups.delete(child.pid!));
   const url = `http://127.0.0.1:${port}`;
+  const limit = probe.limitMs ?? Infinity;
   for (;;) {
+    const left = limit - (performance.now() - started);
+    if (left <= 0) return { child, url, startMs: limit, answered: false };
     try {
-      await fetch(`${url}/pets/1`, { headers: AUTH });
-      return { child, url, startMs: performance.now() - started };
+      // A server that accepts the connection but is still busy counts only once it answers, within the limit.
+      const response = await fetch(`${url}${probe.path}`, { headers: AUTH, signal: Number.isFinite(left) ? AbortSignal.timeout(Math.ceil(left)) : undefined });
+      await response.arrayBuffer();
+      return { child, url, startMs: performance.now() - started, answered: true, status: response.status };
     } catch {
       if (child.exitCode !== null) throw new Error(`${target.name} exited with ${child.exitCode}`);
       await sleep(2);
@@ -148,6 +186,22 @@ async function load(url: string, scenario: Scenario, duration = DURATION): Promi
 }
 
 async function main() {
+  const results = `${ROOT}bench/results/latest.json`;
+  // --only large keeps the other figures of the last run.
+  const earlier = ONLY_LARGE && existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : {};
+  const report = ONLY_LARGE ? { ...earlier, largeDocuments: undefined } : await throughput();
+  report.largeDocuments = await largeDocuments();
+  mkdirSync(`${ROOT}bench/results`, { recursive: true });
+  writeFileSync(results, `${JSON.stringify(report, null, 2)}\n`);
+  const markdown = toMarkdown(report);
+  writeFileSync(`${ROOT}bench/results/latest.md`, markdown);
+  console.log(`\n${markdown}`);
+}
+
+const machine = () => ({ cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version });
+
+/** The Petstore under load, start-up and memory of each target, and the mock alone with many records. */
+async function throughput(): Promise<Record<string, any>> {
   console.log(`bench: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${REPEAT} repetitions, targets alternated\n`);
   const running = new Map<string, Running>();
   const starts = new Map<string, number[]>();
@@ -236,9 +290,9 @@ async function main() {
       vsBareHonoInBatches: m.rps / bareBatched.rps,
     };
   });
-  const report = {
+  return {
     date: new Date().toISOString(),
-    machine: { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: machine(),
     settings: { connections: CONNECTIONS, durationS: DURATION, repeat: REPEAT },
     rows,
     startup: Object.fromEntries(TARGETS.map((t) => [t.name, { startMs: median(starts.get(t.name)!), idleRssMB: idle.get(t.name), peakRssMB: peak.get(t.name) }])),
@@ -246,16 +300,143 @@ async function main() {
     mock100kPets: { startMs: median(big), idleRssMB: bigIdle },
     listPage: { records: listCost, ratio: Math.max(...Object.values(listCost)) / Math.min(...Object.values(listCost)) },
   };
-  mkdirSync(`${ROOT}bench/results`, { recursive: true });
-  writeFileSync(`${ROOT}bench/results/latest.json`, `${JSON.stringify(report, null, 2)}\n`);
-  const markdown = toMarkdown(report);
-  writeFileSync(`${ROOT}bench/results/latest.md`, markdown);
-  console.log(`\n${markdown}`);
+}
+
+interface LargeDocument {
+  name: string;
+  file: string;
+  /** A request every target answers once the document is served. */
+  probe: string;
+  /** Removed at the end (generated into a temporary folder). */
+  generated?: boolean;
+}
+
+interface StartFigure {
+  /** Median seconds from spawn to the first answer, over the tries that answered. */
+  startS?: number;
+  /** Median peak RSS up to the first answer (or up to the time limit). */
+  peakRssMB: number;
+  tries: number;
+  answered: number;
+  statuses: number[];
+}
+
+/**
+ * Each document served by the mock and by Prism (-v silent), alternately, REPEAT times: seconds from
+ * spawn to the first answer to `probe` and the peak RSS by then. A target that does not answer
+ * within LIMIT_MS is stopped and reported so; it is not tried again on that document.
+ */
+async function largeDocuments(): Promise<Record<string, any>> {
+  const documents = largeDocumentList();
+  const sizes = new Map(documents.map((d) => [d, statSync(d.file).size / 2 ** 20]));
+  const targets: Target[] = [
+    { name: 'mock', command: [process.execPath, `${ROOT}dist/cli.js`, 'serve', '--spec', 'SPEC', '--port', 'PORT'] },
+    { name: 'prism (-v silent)', command: [...prism('SPEC'), '-v', 'silent'] },
+  ];
+  console.log(`\nlarge documents: ${documents.map((d) => d.name).join('; ')}; ${REPEAT} repetitions, ${LIMIT_MS / 1000} s limit\n`);
+  const runs = new Map<string, Running[]>();
+  const peaks = new Map<string, number[]>();
+  for (let rep = 0; rep < REPEAT; rep++) {
+    for (const document of documents) {
+      for (const target of targets) {
+        const key = `${document.name}|${target.name}`;
+        const earlier = runs.get(key) ?? [];
+        if (earlier.some((r) => !r.answered)) continue;
+        const withSpec = { ...target, command: target.command.map((part) => (part === 'SPEC' ? document.file : part)) };
+        const r = await start(withSpec, [], { path: document.probe, limitMs: LIMIT_MS });
+        const peak = memory(r.child.pid!).peak;
+        await stop(r);
+        runs.set(key, [...earlier, r]);
+        peaks.set(key, [...(peaks.get(key) ?? []), peak]);
+        const outcome = r.answered ? `${(r.startMs / 1000).toFixed(2).padStart(7)} s  ${r.status}` : `no answer within ${LIMIT_MS / 1000} s`;
+        process.stdout.write(`  ${rep + 1}/${REPEAT} ${document.name.padEnd(44)} ${target.name.padEnd(18)} ${outcome}  peak ${peak.toFixed(0)} MB\n`);
+      }
+    }
+  }
+  for (const document of documents) if (document.generated) rmSync(dirname(document.file), { recursive: true, force: true });
+
+  const figure = (key: string): StartFigure => {
+    const tries = runs.get(key)!;
+    const answered = tries.filter((r) => r.answered);
+    return {
+      startS: answered.length ? median(answered.map((r) => r.startMs)) / 1000 : undefined,
+      peakRssMB: median(peaks.get(key)!),
+      tries: tries.length,
+      answered: answered.length,
+      statuses: [...new Set(answered.map((r) => r.status!))],
+    };
+  };
+  return {
+    date: new Date().toISOString(),
+    machine: machine(),
+    repeat: REPEAT,
+    limitS: LIMIT_MS / 1000,
+    notes: documents.some((d) => d.file.endsWith('api.github.com.json')) ? [] : [NO_GITHUB],
+    documents: documents.map((document) => {
+      const mock = figure(`${document.name}|mock`);
+      const prismSilent = figure(`${document.name}|prism (-v silent)`);
+      const both = mock.startS !== undefined && prismSilent.startS !== undefined;
+      return {
+        document: document.name,
+        megabytes: sizes.get(document),
+        probe: document.probe,
+        mock,
+        prismSilent,
+        startRatio: both ? mock.startS! / prismSilent.startS! : undefined,
+        rssRatio: mock.peakRssMB / prismSilent.peakRssMB,
+      };
+    }),
+  };
+}
+
+const NO_GITHUB = "GitHub's REST API description was not measured: @octokit/openapi is not installed (npm install --no-save @octokit/openapi adds it).";
+
+/** The generated documents (smaller with --quick), and the real ones that are installed or named. */
+function largeDocumentList(): LargeDocument[] {
+  const sizes: Array<[string, LargeDocumentOptions]> = quick
+    ? [['generated, 200 operations, $ref chains of 10', { operations: 200, chain: 10 }], ['generated, 200 operations, chains of 10 and one of 100', { operations: 200, chain: 10, longChain: 100 }]]
+    : [['generated, 2,000 operations, $ref chains of 50', { operations: 2000, chain: 50 }], ['generated, 2,000 operations, chains of 50 and one of 500', { operations: 2000, chain: 50, longChain: 500 }]];
+  const documents: LargeDocument[] = sizes.map(([name, options]) => ({
+    name,
+    file: writeLargeDocument(options),
+    // The resource at the head of the longest chain.
+    probe: options.longChain ? '/deep/1' : '/resources0/1',
+    generated: true,
+  }));
+  const github = installed('@octokit/openapi/generated/api.github.com.json');
+  if (github) documents.push({ name: `GitHub REST API (@octokit/openapi ${packageVersion(github)})`, file: github, probe: '/meta' });
+  else if (!values.document?.endsWith('api.github.com.json')) console.log(NO_GITHUB);
+  if (values.document) documents.push({ name: values.document.split('/').pop()!, file: values.document, probe: '/' });
+  return documents;
+}
+
+function installed(specifier: string): string | undefined {
+  try {
+    return createRequire(`${ROOT}package.json`).resolve(specifier);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The version in the package.json above a file of an installed package. */
+function packageVersion(file: string): string {
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(`${dir}/package.json`)) return String(JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')).version);
+  }
+  return '?';
 }
 
 function toMarkdown(report: any): string {
   const f = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-  const lines = [
+  const lines = report.rows ? throughputMarkdown(report, f) : [];
+  if (report.largeDocuments) lines.push(...largeDocumentsMarkdown(report.largeDocuments, f));
+  return lines.join('\n');
+}
+
+type Format = (n: number, d?: number) => string;
+
+function throughputMarkdown(report: any, f: Format): string[] {
+  return [
     `Measured ${report.date.slice(0, 10)} on ${report.machine.cores} cores (${report.machine.cpu}), ${report.machine.memoryGiB} GiB, Node ${report.machine.node}; autocannon, ${report.settings.connections} connections, ${report.settings.durationS} s per run, median of ${report.settings.repeat} runs, targets alternated.`,
     '',
     '| scenario | mock req/s | p50 / p99 ms | Prism silent req/s | Prism logging req/s | bare Hono req/s | bare Hono in batches req/s | mock / Prism silent | mock / Prism logging | mock / bare Hono | mock / bare Hono in batches |',
@@ -275,7 +456,31 @@ function toMarkdown(report: any): string {
     `List page (GET /pets?limit=20): ${Object.entries(report.listPage.records).map(([n, rps]) => `${f(Number(n))} pets: ${f(rps as number)} req/s`).join('; ')}; ratio ${f(report.listPage.ratio, 2)}.`,
     '',
   ];
-  return lines.join('\n');
+}
+
+function largeDocumentsMarkdown(large: any, f: Format): string[] {
+  const start = (s: StartFigure) => {
+    if (s.startS === undefined) return `no answer within ${f(large.limitS)} s`;
+    const unexpected = s.statuses.filter((status) => status < 200 || status > 299);
+    const partly = s.answered < s.tries ? ` (${s.answered} of ${s.tries} answered)` : '';
+    return `${f(s.startS, 1)} s${partly}${unexpected.length ? ` (answered ${unexpected.join(', ')}!)` : ''}`;
+  };
+  const ratio = (d: any) =>
+    d.startRatio !== undefined ? `${f(d.startRatio, 2)}x` : d.mock.startS !== undefined ? `< ${f(d.mock.startS / large.limitS, 2)}x` : '';
+  return [
+    `Large documents, measured ${large.date.slice(0, 10)} on ${large.machine.cores} cores, Node ${large.machine.node}: seconds from spawn to the first answer and peak RSS by then, ` +
+      `median of ${large.repeat} starts, the mock and Prism (-v silent) alternated; a target that does not answer within ${f(large.limitS)} s is stopped (its RSS is then the peak at that time) and not tried again.`,
+    '',
+    '| document | size | first request | mock start | Prism start | mock / Prism start | mock peak RSS | Prism peak RSS | mock / Prism RSS |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...large.documents.map(
+      (d: any) =>
+        `| ${d.document} | ${f(d.megabytes, 1)} MB | GET ${d.probe} | ${start(d.mock)} | ${start(d.prismSilent)} | ${ratio(d)} | ` +
+        `${f(d.mock.peakRssMB)} MB | ${f(d.prismSilent.peakRssMB)} MB | ${f(d.rssRatio, 2)}x |`,
+    ),
+    '',
+    ...(large.notes ?? []).flatMap((note: string) => [note, '']),
+  ];
 }
 
 main().catch((error) => {

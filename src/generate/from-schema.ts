@@ -22,7 +22,24 @@ export interface GeneratorOptions {
 }
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
-interface Context { faker: Faker; maxDepth: number }
+interface Context {
+  faker: Faker;
+  maxDepth: number;
+  /** The schemas being generated below the optional structure, on the way down to the current value. */
+  required: Set<SchemaObject>;
+  /** Values generated below the optional structure, for the current top-level value. */
+  spent: number;
+}
+
+/**
+ * Below the optional structure (maxDepth + 4) only what the schema requires is generated, as deep
+ * as it requires it: a chain of required properties 200 schemas long gets a value 200 levels deep.
+ * Bounds: a schema that requires itself has no finite value; a level takes ~750 bytes of stack
+ * (Node's default overflows near 1,200), and required branches can multiply. Past a bound the value
+ * is the minimal one, which the schema refuses, so seeding warns about it.
+ */
+const REQUIRED_DEPTH = 256;
+const REQUIRED_VALUES = 10_000;
 
 /**
  * What generating a schema needs that depends only on the schema (its kind, bounds, property lists),
@@ -86,8 +103,10 @@ export function createGenerator(
   faker: Faker,
   options: GeneratorOptions = {},
 ): (schema: SchemaObject, hints?: GenerateHints) => unknown {
-  const context: Context = { faker, maxDepth: Math.max(0, num(options.maxDepth) ?? 4) };
+  const context: Context = { faker, maxDepth: Math.max(0, num(options.maxDepth) ?? 4), required: new Set(), spent: 0 };
   return (schema, hints = {}) => {
+    context.required.clear();
+    context.spent = 0;
     try {
       return generate(context, schema, hints, 0);
     } catch {
@@ -108,7 +127,14 @@ function generate(context: Context, raw: unknown, hints: GenerateHints, depth: n
     if (fixed !== undefined) return fixed;
   }
   if (plan.choices) return pickEnum(faker, plan.choices);
-  if (depth > context.maxDepth + 4) return minimalValue(plan.kind);
+  if (depth > context.maxDepth + 4 && (plan.kind === 'object' || plan.kind === 'array')) {
+    return generateRequired(context, raw, schema, plan, hints, depth);
+  }
+  return generateKind(context, schema, plan, hints, depth);
+}
+
+function generateKind(context: Context, schema: SchemaObject, plan: Plan, hints: GenerateHints, depth: number): unknown {
+  const { faker } = context;
   switch (plan.kind) {
     case 'null': return null;
     case 'boolean': return faker.datatype.boolean();
@@ -116,6 +142,17 @@ function generate(context: Context, raw: unknown, hints: GenerateHints, depth: n
     case 'array': return generateArray(context, (plan.array ??= arrayPlan(schema)), hints, depth);
     case 'object': return generateObject(context, (plan.object ??= objectPlan(schema)), hints, depth);
     default: return generateString(faker, schema, hints);
+  }
+}
+
+/** A container below the optional structure: its required content, unless a bound above is reached. */
+function generateRequired(context: Context, raw: SchemaObject, schema: SchemaObject, plan: Plan, hints: GenerateHints, depth: number): unknown {
+  if (context.required.has(raw) || depth > REQUIRED_DEPTH || ++context.spent > REQUIRED_VALUES) return minimalValue(plan.kind);
+  context.required.add(raw);
+  try {
+    return generateKind(context, schema, plan, hints, depth);
+  } finally {
+    context.required.delete(raw);
   }
 }
 

@@ -14,7 +14,7 @@ export function schemaCompiler(ajv: AjvCore, converter: SchemaConverter, directi
   return (schema) => {
     if (!cache.has(schema)) {
       try {
-        cache.set(schema, ajv.compile(converter.convert(schema, direction) as SchemaObject));
+        cache.set(schema, compile(ajv, converter.convert(schema, direction) as SchemaObject));
       } catch (error) {
         warn?.(`A ${direction} schema cannot be compiled (${String((error as Error).message).split('\n')[0]}); its values are not checked.`);
         cache.set(schema, null);
@@ -22,4 +22,11 @@ export function schemaCompiler(ajv: AjvCore, converter: SchemaConverter, directi
     }
     return cache.get(schema) ?? undefined;
   };
+}
+
+/** A named schema converts to a reference to the validator the converter registered: that one, rather than a new one calling it. */
+function compile(ajv: AjvCore, converted: SchemaObject): ValidateFunction {
+  const keys = Object.keys(converted);
+  const registered = keys.length === 1 && typeof converted.$ref === 'string' ? ajv.getSchema(converted.$ref) : undefined;
+  return registered ?? ajv.compile(converted);
 }

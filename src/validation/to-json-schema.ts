@@ -2,7 +2,12 @@
  * OpenAPI schemas are not quite JSON Schema. This converts them, once, into what Ajv checks:
  * 3.0 `nullable` becomes a `null` type, boolean `exclusiveMinimum` becomes a number, and
  * `readOnly` properties stop being required in requests (`writeOnly` ones in responses).
- * Circular `$ref`s left by the loader become schemas registered in Ajv under their own id.
+ *
+ * The document's named schemas (`components.schemas`, one shared object per `$ref` after loading)
+ * and the targets of circular `$ref`s become schemas registered in Ajv under their own id, and are
+ * referenced by it: each is converted and compiled once per direction, however many operations
+ * use it. Inlined, 2,000 operations over `$ref` chains of 50 compiled each chain again per
+ * operation (a minute and 2 GB), and a chain of 500 nested Ajv's compiler past the stack.
  */
 import { resolveRef } from '../document/load-document.js';
 import type { SchemaObject } from '../document/schema.js';
@@ -15,65 +20,291 @@ const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SUBSCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems'];
 const DROPPED = ['discriminator', 'xml', 'externalDocs', 'example', 'nullable', 'deprecated'];
 
+/** A schema registered under its own id: `reference` (`{ $ref: id }`) stands for it wherever it is used. */
+interface Shared {
+  id: string;
+  direction: Direction;
+  source: SchemaObject;
+  reference: SchemaObject;
+  body?: SchemaObject;
+}
+
+/** Tells converters apart when several share one Ajv instance: their ids must not collide. */
+let converters = 0;
+
 export class SchemaConverter {
   private readonly memo = { request: new WeakMap<object, SchemaObject>(), response: new WeakMap<object, SchemaObject>() };
-  private readonly registered = new Set<string>();
-  private readonly failed = new Set<string>();
+  private readonly shared = { request: new WeakMap<object, Shared>(), response: new WeakMap<object, Shared>(), both: new WeakMap<object, Shared>() };
+  /** The named schemas, by object, with the name that goes into their id. */
+  private readonly names = new Map<object, string>();
+  /** The named schemas converted differently for requests and responses; the others are registered once for both. */
+  private readonly oneWay: Set<object>;
+  /** Registered schemas found but not yet converted: converted one after another, never nested. */
+  private readonly pending: Shared[] = [];
+  private readonly byId = new Map<string, Shared>();
+  private readonly prefix = `/${++converters}/`;
 
   constructor(
     private readonly api: SchemaObject,
     private readonly ajv: AjvCore,
     private readonly dialect: '3.0' | '3.1',
-  ) {}
+  ) {
+    const schemas = api?.components?.schemas;
+    if (schemas && typeof schemas === 'object') {
+      for (const [name, schema] of Object.entries<SchemaObject>(schemas)) {
+        // A named schema that is only a `$ref` (an alias) is converted as what it points at.
+        if (schema && typeof schema === 'object' && typeof schema.$ref !== 'string') this.names.set(schema, name);
+      }
+    }
+    this.oneWay = this.directional();
+  }
 
   /** The JSON Schema Ajv should check for an OpenAPI schema read in one direction. */
   convert(schema: SchemaObject | boolean | undefined, direction: Direction): SchemaObject | boolean {
+    const out = this.node(schema, direction);
+    this.settle();
+    return out;
+  }
+
+  private node(schema: SchemaObject | boolean | undefined, direction: Direction): SchemaObject | boolean {
     if (schema === undefined) return {};
     if (typeof schema === 'boolean' || schema === null || typeof schema !== 'object') return schema as boolean;
+    if (this.names.has(schema)) return this.share(schema, direction).reference;
     const cached = this.memo[direction].get(schema);
     if (cached) return cached;
+    if (typeof schema.$ref === 'string') {
+      // A `$ref` left by the loader (a circular one, or in a named schema nothing else uses): the
+      // schema it names, registered; an unresolvable one accepts anything.
+      const target = this.follow(schema);
+      const out = target ? this.share(target, direction).reference : {};
+      this.memo[direction].set(schema, out);
+      return out;
+    }
+    return this.inline(schema, direction);
+  }
+
+  private inline(schema: SchemaObject, direction: Direction): SchemaObject {
     const out: SchemaObject = {};
     this.memo[direction].set(schema, out); // set before recursing: a shared subschema is converted once
-    if (typeof schema.$ref === 'string') {
-      const id = this.register(schema.$ref, direction);
-      return id ? Object.assign(out, { $ref: id }) : out;
-    }
-
     for (const [key, value] of Object.entries(schema)) {
       if (key.startsWith('x-') || DROPPED.includes(key)) continue;
       if (SUBSCHEMA_MAPS.includes(key) && value && typeof value === 'object') {
-        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.convert(v as SchemaObject, direction)]));
+        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.node(v as SchemaObject, direction)]));
       } else if (SUBSCHEMA_LISTS.includes(key) && Array.isArray(value)) {
-        out[key] = value.map((v) => this.convert(v, direction));
+        out[key] = value.map((v) => this.node(v, direction));
       } else if (SUBSCHEMAS.includes(key)) {
-        out[key] = Array.isArray(value) ? value.map((v) => this.convert(v, direction)) : this.convert(value, direction);
+        out[key] = Array.isArray(value) ? value.map((v) => this.node(v, direction)) : this.node(value, direction);
       } else {
         out[key] = value;
       }
     }
     if (typeof out.format === 'string') allowFormat(this.ajv, out.format);
     if (this.dialect === '3.0') convert30Keywords(schema, out);
-    dropInvisibleRequired(out, direction);
+    dropInvisibleRequired(schema, out, direction);
     return out;
   }
 
+  /** The schema a `$ref` names, through aliases (named schemas that are only a `$ref`). */
+  private follow(reference: SchemaObject): SchemaObject | undefined {
+    const seen = new Set<SchemaObject>([reference]);
+    let target: SchemaObject | undefined = reference;
+    while (target && typeof target.$ref === 'string') {
+      const next = resolveRef(this.api, target.$ref);
+      target = next && typeof next === 'object' && !seen.has(next) ? next : undefined;
+      if (target) seen.add(target);
+    }
+    return target;
+  }
+
+  /** The registered form of a schema: its id now, its conversion when the outermost convert() ends. */
+  private share(source: SchemaObject, direction: Direction): Shared {
+    const way = this.names.has(source) && !this.oneWay.has(source) ? 'both' : direction;
+    let entry = this.shared[way].get(source);
+    if (!entry) {
+      // An absolute id: Ajv resolves a relative one against the id of the schema it is read in.
+      const name = (this.names.get(source) ?? 'ref').replace(/[^\w.-]/g, '_');
+      const id = `openapi-${way}:${this.prefix}${this.byId.size}-${name}`;
+      entry = { id, direction, source, reference: { $ref: id } };
+      this.shared[way].set(source, entry);
+      this.byId.set(id, entry);
+      this.pending.push(entry);
+    }
+    return entry;
+  }
+
   /**
-   * Registers a circular `#/components/schemas/X` once per direction and returns its Ajv id, or
-   * undefined when Ajv refuses the schema (then the reference accepts anything).
+   * The named schemas whose conversion depends on the direction: those with a required property
+   * that is readOnly or writeOnly, those using a schema that is not named, and those that use them.
    */
-  private register(ref: string, direction: Direction): string | undefined {
-    const id = `openapi-${direction}${ref.slice(1)}`;
-    if (!this.registered.has(id)) {
-      this.registered.add(id);
-      const converted = this.convert(resolveRef(this.api, ref) ?? {}, direction);
-      try {
-        this.ajv.addSchema(typeof converted === 'object' ? { ...converted, $id: id } : converted, id);
-      } catch {
-        this.failed.add(id);
+  private directional(): Set<object> {
+    const users = new Map<object, object[]>();
+    const found = new Set<object>();
+    for (const schema of this.names.keys()) {
+      eachSubschema(schema, (node) => {
+        if (node !== schema && (typeof node.$ref === 'string' || this.names.has(node))) {
+          // Another registered schema: it decides for the schemas that use it. One that is not
+          // named is registered once per direction, so its users are too.
+          const target = typeof node.$ref === 'string' ? this.follow(node) : node;
+          if (target === undefined) return false; // accepts anything either way
+          if (!this.names.has(target)) found.add(schema);
+          else if (users.has(target)) users.get(target)!.push(schema);
+          else users.set(target, [schema]);
+          return false;
+        }
+        if (hidesRequired(node)) found.add(schema);
+        return true;
+      });
+    }
+    const queue = [...found];
+    while (queue.length > 0) {
+      for (const user of users.get(queue.pop()!) ?? []) {
+        if (!found.has(user)) {
+          found.add(user);
+          queue.push(user);
+        }
       }
     }
-    return this.failed.has(id) ? undefined : id;
+    return found;
   }
+
+  /**
+   * Converts the schemas found since the last call, then registers and compiles them deepest first
+   * (each after those it references): Ajv compiles a `$ref` it meets uncompiled inside the schema
+   * that uses it, so a chain of 500 compiled from its head nests 500 compilers.
+   */
+  private settle(): void {
+    if (this.pending.length === 0) return;
+    const batch = new Set<Shared>();
+    // Converting one may find more: they join the batch, converted in turn rather than nested.
+    for (let i = 0; i < this.pending.length; i++) {
+      const entry = this.pending[i];
+      entry.body = this.inline(entry.source, entry.direction);
+      batch.add(entry);
+    }
+    this.pending.length = 0;
+    const order = this.deepestFirst(batch);
+    for (const entry of order) this.register(entry);
+    for (const entry of order) {
+      if (entry.reference.$ref === undefined) continue; // put back inline (see register)
+      // One without references Ajv copies into the schemas using it: it is compiled only if used on its own.
+      if (!hasReference(entry.body!)) continue;
+      try {
+        this.ajv.getSchema(entry.id);
+      } catch {
+        // The schemas that use it report it when they are compiled.
+      }
+    }
+  }
+
+  /**
+   * Adds a converted schema to Ajv. One Ajv refuses is put back inline wherever it is referenced,
+   * so whatever uses it fails to compile with Ajv's own message, as it did before it was shared;
+   * if it contains itself it accepts anything instead (inline, it would never end).
+   */
+  private register(entry: Shared): void {
+    const body = entry.body!;
+    const schema = { ...body, $id: entry.id };
+    if (this.ajv.validateSchema(schema) === true) {
+      this.ajv.addSchema(schema, undefined, undefined, false);
+      return;
+    }
+    delete entry.reference.$ref;
+    if (!reaches(body, entry.reference)) Object.assign(entry.reference, body);
+  }
+
+  /** The batch in an order where each schema comes after the schemas of the batch it references. */
+  private deepestFirst(batch: Set<Shared>): Shared[] {
+    const order: Shared[] = [];
+    const visited = new Set<Shared>();
+    for (const root of batch) {
+      if (visited.has(root)) continue;
+      visited.add(root);
+      // An explicit stack rather than recursion: chains are as long as documents make them.
+      const stack = [{ entry: root, next: this.referencedBy(root, batch) }];
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        const child = top.next.pop();
+        if (child === undefined) {
+          stack.pop();
+          order.push(top.entry);
+        } else if (!visited.has(child)) {
+          // One already visited is done, or is a cycle: Ajv compiles those through the schema being compiled.
+          visited.add(child);
+          stack.push({ entry: child, next: this.referencedBy(child, batch) });
+        }
+      }
+    }
+    return order;
+  }
+
+  /** The schemas of the batch that a schema of the batch references. */
+  private referencedBy(entry: Shared, batch: Set<Shared>): Shared[] {
+    const out: Shared[] = [];
+    walk(entry.body ?? {}, (node) => {
+      const target = typeof node.$ref === 'string' ? this.byId.get(node.$ref) : undefined;
+      if (target === undefined || node !== target.reference) return true;
+      if (batch.has(target)) out.push(target);
+      return false;
+    });
+    return out.reverse();
+  }
+}
+
+/** Visits a document schema and its subschemas (where the converter looks) once each, without recursion; `visit` returns false to skip what is inside. */
+function eachSubschema(root: SchemaObject, visit: (node: SchemaObject) => boolean): void {
+  const seen = new Set<object>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object' || Array.isArray(node) || seen.has(node)) continue;
+    seen.add(node);
+    if (!visit(node as SchemaObject)) continue;
+    for (const [key, value] of Object.entries(node)) {
+      if (value === null || typeof value !== 'object') continue;
+      if (SUBSCHEMA_MAPS.includes(key)) stack.push(...Object.values(value));
+      else if (SUBSCHEMA_LISTS.includes(key) || SUBSCHEMAS.includes(key)) stack.push(...(Array.isArray(value) ? value : [value]));
+    }
+  }
+}
+
+/** A required property that is readOnly or writeOnly: required in one direction only. */
+function hidesRequired(schema: SchemaObject): boolean {
+  const properties = schema.properties;
+  if (!Array.isArray(schema.required) || !properties || typeof properties !== 'object') return false;
+  return schema.required.some((name: unknown) => typeof name === 'string' && (properties[name]?.readOnly === true || properties[name]?.writeOnly === true));
+}
+
+/** Visits the objects of a converted schema once each, without recursion; `visit` returns false to skip what is inside. */
+function walk(root: SchemaObject, visit: (node: SchemaObject) => boolean): void {
+  const seen = new Set<object>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    if (!Array.isArray(node) && !visit(node as SchemaObject)) continue;
+    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') stack.push(value);
+  }
+}
+
+/** True when a converted schema refers to a registered one (Ajv then compiles it apart rather than copying it in). */
+function hasReference(root: SchemaObject): boolean {
+  let found = false;
+  walk(root, (node) => {
+    if (typeof node.$ref === 'string') found = true;
+    return !found;
+  });
+  return found;
+}
+
+/** True when `target` is inside `root` (without crossing another reference). */
+function reaches(root: SchemaObject, target: SchemaObject): boolean {
+  let found = false;
+  walk(root, (node) => {
+    if (node === target) found = true;
+    return !found && typeof node.$ref !== 'string';
+  });
+  return found;
 }
 
 function convert30Keywords(source: SchemaObject, out: SchemaObject): void {
@@ -91,10 +322,13 @@ function convert30Keywords(source: SchemaObject, out: SchemaObject): void {
   }
 }
 
-/** A client never sends `readOnly` properties, and never receives `writeOnly` ones. */
-function dropInvisibleRequired(out: SchemaObject, direction: Direction): void {
-  if (!Array.isArray(out.required) || !out.properties) return;
+/**
+ * A client never sends `readOnly` properties, and never receives `writeOnly` ones. Read from the
+ * document's properties: a converted one may be a reference to a registered schema.
+ */
+function dropInvisibleRequired(source: SchemaObject, out: SchemaObject, direction: Direction): void {
+  if (!Array.isArray(out.required) || !source.properties || typeof source.properties !== 'object') return;
   const hidden = direction === 'request' ? 'readOnly' : 'writeOnly';
-  const required = out.required.filter((name: string) => out.properties[name]?.[hidden] !== true);
+  const required = out.required.filter((name: string) => source.properties[name]?.[hidden] !== true);
   if (required.length !== out.required.length) out.required = required;
 }
