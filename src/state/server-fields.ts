@@ -22,11 +22,9 @@ export interface ServerFieldOptions {
 /** Fills `record` in place. `change`: a create sets both timestamps, an update refreshes the updated one. */
 export function fillServerFields(schema: SchemaObject, record: StoredRecord, change: 'create' | 'update', options: ServerFieldOptions): void {
   const branch = branchFor(schema, record);
-  const properties = mergedProperties(branch);
-  const required = new Set(requiredProperties(branch));
+  const { fields, required } = planOf(branch);
   let generated: StoredRecord | undefined;
-  for (const [name, property] of Object.entries(properties)) {
-    const stamp = timestampOf(name, property);
+  for (const { name, property, stamp } of fields) {
     if (stamp === 'updated' || (stamp === 'created' && change === 'create' && record[name] === undefined)) {
       record[name] = clockValue(property, options.now());
       continue;
@@ -39,6 +37,21 @@ export function fillServerFields(schema: SchemaObject, record: StoredRecord, cha
       if (generated[name] !== undefined) record[name] = generated[name];
     }
   }
+}
+
+interface Plan {
+  fields: Array<{ name: string; property: SchemaObject; stamp: 'created' | 'updated' | undefined }>;
+  required: Set<string>;
+}
+/** What a schema's fields are, worked out once per schema rather than on every create. */
+const plans = new WeakMap<SchemaObject, Plan>();
+function planOf(schema: SchemaObject): Plan {
+  let plan = plans.get(schema);
+  if (!plan) {
+    const fields = Object.entries(mergedProperties(schema)).map(([name, property]) => ({ name, property, stamp: timestampOf(name, property) }));
+    plans.set(schema, (plan = { fields, required: new Set(requiredProperties(schema)) }));
+  }
+  return plan;
 }
 
 /** Whether a property is a timestamp the server keeps: a date or date-time named like one. */
