@@ -5,7 +5,7 @@
  */
 import { RESPONSE_CHECKS } from '../checks/index.js';
 import type { Phase } from './phase.js';
-import { FOREIGN_BODY_KEY, ownBodyKey, ownTarget, validBodyFor } from './phase.js';
+import { namesForeignRecord, ownTarget, validBodyFor } from './phase.js';
 
 export const examplesPhase: Phase = {
   name: 'examples',
@@ -25,10 +25,7 @@ export const examplesPhase: Phase = {
         ctx.skip(RESPONSE_CHECKS, op, 'the record it would change is not one the suite created');
         continue;
       }
-      if (ctx.binding(op)?.keyFromBody && (await ownBodyKey(ctx, targets, op)) === undefined) {
-        ctx.skip(RESPONSE_CHECKS, op, FOREIGN_BODY_KEY);
-        continue;
-      }
+      if (await namesForeignRecord(ctx, targets, op, RESPONSE_CHECKS)) continue;
       const guessed = targets.guessed(params);
       const body = await validBodyFor(ctx, targets, op);
       if (!ctx.isValidBody(op, body)) {

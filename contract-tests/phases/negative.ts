@@ -16,7 +16,7 @@ import { mergedProperties, requiredProperties } from '../../src/operations/infer
 import type { Operation } from '../../src/operations/operation.js';
 import type { ContractContext } from '../context.js';
 import type { Phase } from './phase.js';
-import { FOREIGN_BODY_KEY, ownBodyKey, ownTarget, refusedChangesNothing, statusRange, validBodyFor } from './phase.js';
+import { namesForeignRecord, ownTarget, refusedChangesNothing, statusRange, validBodyFor } from './phase.js';
 
 const BAD_INPUT = [400, 422];
 
@@ -131,10 +131,7 @@ export const negativePhase: Phase = {
         ctx.skip('negative_data_rejection', op, 'the record it aims at is not one the suite created (a server that accepted the bad input would change it)');
         continue;
       }
-      if (ctx.binding(op)?.keyFromBody && (await ownBodyKey(ctx, targets, op)) === undefined) {
-        ctx.skip('negative_data_rejection', op, FOREIGN_BODY_KEY);
-        continue;
-      }
+      if (await namesForeignRecord(ctx, targets, op, 'negative_data_rejection')) continue;
       const valid = await validBodyFor(ctx, targets, op);
       const media = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/i.test(m));
       const schema = media ? (op.requestBody!.content[media].schema ?? {}) : {};

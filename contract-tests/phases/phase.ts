@@ -92,7 +92,12 @@ export async function ownBodyKey(ctx: ContractContext, targets: Targets, op: Ope
   return key !== undefined && ctx.isOwn(binding.collection, key) ? key : undefined;
 }
 
-export const FOREIGN_BODY_KEY = 'its body names the record it changes, and the suite has none of its own to name';
+/** True, with the checks skipped and why, when the operation's body would have to name a record the suite did not create. */
+export async function namesForeignRecord(ctx: ContractContext, targets: Targets, op: Operation, checks: CheckId | CheckId[]): Promise<boolean> {
+  if (!ctx.binding(op)?.keyFromBody || (await ownBodyKey(ctx, targets, op)) !== undefined) return false;
+  ctx.skip(checks, op, 'its body names the record it changes, and the suite has none of its own to name');
+  return true;
+}
 
 /**
  * A valid body for an operation whose references point at records that exist (the targets of

@@ -3,7 +3,7 @@
  * One generic implementation; the document decides which operation does what.
  */
 import type { SchemaObject } from '../document/schema.js';
-import { branchFor, isIntegerKey, mergedProperties, requiredProperties, singular, successSchema, type Collection, type CrudBinding } from '../operations/infer-collections.js';
+import { branchFor, isIntegerKey, mergedProperties, requiredProperties, requiredSet, singular, successSchema, type Collection, type CrudBinding } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { ApiError, errors } from '../respond/api-error.js';
 import type { RecordCollection, StateStore, StoredRecord } from '../state/state-store.js';
@@ -197,7 +197,7 @@ function perform(
       const record = applyPatch(patchKindOf(input.mediaType), current, input.body, keep);
       if (record instanceof ApiError) return record;
       // A patch may remove a field (a merge-patch null), but not one every record must have.
-      const removed = requiredProperties(branchFor(collection.schema, record)).filter((name) => current[name] !== undefined && record[name] === undefined);
+      const removed = [...requiredSet(branchFor(collection.schema, record))].filter((name) => current[name] !== undefined && record[name] === undefined);
       if (removed.length) return errors.validation(removed.map((name) => ({ path: `body.${name}`, rule: 'required', message: 'cannot be removed: every record has it' })));
       record[collection.keyProperty] = key;
       complete?.(collection, record, input.store, 'update');

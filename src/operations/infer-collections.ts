@@ -311,12 +311,27 @@ export function branchFor(schema: SchemaObject, record: Record<string, unknown>)
   if (typeof property === 'string' && record[property] !== undefined) {
     const value = record[property];
     const named = branches.find((branch) => {
-      const own = mergedProperties(branch)[property];
+      const own = ownPropertyOf(branch, property);
       return (Array.isArray(own?.enum) && own.enum.includes(value)) || own?.const === value || branch.title === value;
     });
     if (named) return named;
   }
-  return branches.find((branch) => requiredProperties(branch).every((name) => record[name] !== undefined)) ?? branches[0];
+  return branches.find((branch) => [...requiredSet(branch)].every((name) => record[name] !== undefined)) ?? branches[0];
+}
+
+/** A branch's schema of the discriminator property, found once per branch (branchFor runs on every write). */
+const discriminatorProperties = new WeakMap<SchemaObject, SchemaObject | undefined>();
+function ownPropertyOf(branch: SchemaObject, property: string): SchemaObject | undefined {
+  if (!discriminatorProperties.has(branch)) discriminatorProperties.set(branch, mergedProperties(branch)[property]);
+  return discriminatorProperties.get(branch);
+}
+
+/** The required properties of a schema as a set, worked out once per schema (read on writes and in seeding). */
+const requiredSets = new WeakMap<SchemaObject, ReadonlySet<string>>();
+export function requiredSet(schema: SchemaObject): ReadonlySet<string> {
+  let set = requiredSets.get(schema);
+  if (!set) requiredSets.set(schema, (set = new Set(requiredProperties(schema))));
+  return set;
 }
 
 /** The required properties of a schema, including those `allOf` brings in. */

@@ -6,7 +6,7 @@
 import type { Faker } from '@faker-js/faker';
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
-import { isIntegerKey, requiredProperties, type Collection } from '../operations/infer-collections.js';
+import { isIntegerKey, requiredSet, type Collection } from '../operations/infer-collections.js';
 import type { RecordCollection, StateStore, StoredRecord } from './state-store.js';
 
 export interface SeedOptions {
@@ -85,7 +85,7 @@ export function generateRecord(collection: Collection, state: RecordCollection, 
   const validate = options.validatorFor(collection);
   const recordKey = key ?? newKey(collection, state, options);
   let record: StoredRecord = {};
-  const required = requiredOf(collection.schema);
+  const required = requiredSet(collection.schema);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     record = asObject(options.generate(collection.schema, { collection: collection.name }));
     record[collection.keyProperty] = recordKey;
@@ -104,13 +104,6 @@ export function generateRecord(collection: Collection, state: RecordCollection, 
   }
   options.warn(`${collection.name}: generated records do not satisfy the schema; check it for contradictions.`);
   return record;
-}
-
-const requiredSets = new WeakMap<SchemaObject, Set<string>>();
-function requiredOf(schema: SchemaObject): Set<string> {
-  let set = requiredSets.get(schema);
-  if (!set) requiredSets.set(schema, (set = new Set(requiredProperties(schema))));
-  return set;
 }
 
 /**

@@ -6,7 +6,7 @@
  * those of the record's own branch. So an answer keeps to its schema whatever the client left out.
  */
 import type { SchemaObject } from '../document/schema.js';
-import { branchFor, mergedProperties, requiredProperties } from '../operations/infer-collections.js';
+import { branchFor, mergedProperties, requiredSet } from '../operations/infer-collections.js';
 import type { StoredRecord } from './state-store.js';
 
 const CREATED = /^(created|inserted|creation)(_?(at|on|date|time|timestamp))?$|^date_?created$/i;
@@ -41,7 +41,7 @@ export function fillServerFields(schema: SchemaObject, record: StoredRecord, cha
 
 interface Plan {
   fields: Array<{ name: string; property: SchemaObject; stamp: 'created' | 'updated' | undefined }>;
-  required: Set<string>;
+  required: ReadonlySet<string>;
 }
 /** What a schema's fields are, worked out once per schema rather than on every create. */
 const plans = new WeakMap<SchemaObject, Plan>();
@@ -49,7 +49,7 @@ function planOf(schema: SchemaObject): Plan {
   let plan = plans.get(schema);
   if (!plan) {
     const fields = Object.entries(mergedProperties(schema)).map(([name, property]) => ({ name, property, stamp: timestampOf(name, property) }));
-    plans.set(schema, (plan = { fields, required: new Set(requiredProperties(schema)) }));
+    plans.set(schema, (plan = { fields, required: requiredSet(schema) }));
   }
   return plan;
 }
