@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from '../src/document/load-document.js';
-import { createMock, DEMO_API_KEY } from '../src/app.js';
+import { buildMock, DEMO_API_KEY } from '../src/app.js';
 import { DEFAULT_EXTENSIONS } from '../src/extensions/index.js';
 import { buildOperations } from '../src/operations/build-operations.js';
 import { PACKAGE_ROOT } from '../src/package-root.js';
@@ -104,7 +104,7 @@ function progress(): ((exchange: Exchange, sent: number) => void) | undefined {
  */
 async function dryRun(args: ContractArgs, document: LoadedDocument, profiles: Profile[]): Promise<number> {
   const key = args.token ?? DEMO_API_KEY;
-  const mock = createMock(document, { apiKeys: [key], fixtures: args.spec === undefined ? EMBEDDED_FIXTURES : undefined, onWarning: () => undefined, extensions: DEFAULT_EXTENSIONS });
+  const mock = buildMock(document, { apiKeys: [key], fixtures: args.spec === undefined ? EMBEDDED_FIXTURES : undefined, onWarning: () => undefined, extensions: DEFAULT_EXTENSIONS });
   const lines: string[] = [];
   await runContract({
     document,

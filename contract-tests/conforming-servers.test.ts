@@ -4,7 +4,7 @@
  * own keeps them byte for byte, with nothing left behind.
  */
 import { describe, expect, it } from 'vitest';
-import { createMock } from '../src/app.js';
+import { buildMock } from '../src/app.js';
 import { loadDocument } from '../src/document/load-document.js';
 import { ROOT } from '../src/test-support/petstore.js';
 import { describeFinding } from './case.js';
@@ -108,7 +108,7 @@ describe('an operation with several ways to authenticate', async () => {
   const document = await loadDocument(`${ROOT}contract-tests/fixtures/keys-api.yaml`);
 
   it('is sent the token each way it declares: a bearer header, an apiKey in the query, one in a cookie', async () => {
-    const mock = createMock(document, { apiKeys: ['k-123'] });
+    const mock = buildMock(document, { apiKeys: ['k-123'] });
     const seen: string[] = [];
     const spy = async (request: Request) => {
       const url = new URL(request.url);
@@ -126,7 +126,7 @@ describe('a collection keyed by a property the client chooses, under a path with
   const document = await loadDocument(`${ROOT}contract-tests/fixtures/projects-api.yaml`);
 
   it('passes against the mock: the key is checked free before it is used, the record read back under it, and cleaned up', async () => {
-    const mock = createMock(document, { counts: { default: 3 } });
+    const mock = buildMock(document, { counts: { default: 3 } });
     const before = JSON.stringify([...mock.store.collection('projects').all()]);
     const sent: string[] = [];
     const spy = async (request: Request) => (sent.push(`${request.method} ${new URL(request.url).pathname}`), mock.app.fetch(request));

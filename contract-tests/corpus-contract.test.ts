@@ -4,7 +4,7 @@
  * reports exactly the document's own gap.
  */
 import { describe, expect, it } from 'vitest';
-import { createMock } from '../src/app.js';
+import { buildMock } from '../src/app.js';
 import { loadDocument } from '../src/document/load-document.js';
 import { serverBasePath } from '../src/routing/server-base-path.js';
 import { CORPUS } from '../src/test-support/petstore.js';
@@ -13,7 +13,7 @@ import { runContract } from './run-contract.js';
 
 async function contractOf(file: string) {
   const document = await loadDocument(`${CORPUS}/${file}`);
-  const mock = createMock(document, { counts: { default: 5 } });
+  const mock = buildMock(document, { counts: { default: 5 } });
   return runContract({
     document,
     baseUrl: `http://mock.test${serverBasePath(document.api)}`,

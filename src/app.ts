@@ -147,10 +147,10 @@ export interface OperationAnswer {
  * each extension's), the compiled schemas, the state, then one handler per operation on its route.
  *
  * @example
- * const { app } = createMock(await loadDocument('spec/openapi.yaml'));
+ * const { app } = buildMock(await loadDocument('spec/openapi.yaml'));
  * const res = await app.request('/pets', { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } });
  */
-export function createMock(document: LoadedDocument, options: MockOptions = {}): Mock {
+export function buildMock(document: LoadedDocument, options: MockOptions = {}): Mock {
   const warnings: string[] = [];
   const warn = (message: string) => {
     warnings.push(message);

@@ -6,7 +6,7 @@ import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { join, relative } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { contractCommand } from '../contract-tests/cli.js';
-import { createMock, DEFAULT_SEED, DEMO_API_KEY, type Mock } from './app.js';
+import { buildMock, DEFAULT_SEED, DEMO_API_KEY, type Mock } from './app.js';
 import { DEFAULT_EXTENSIONS } from './extensions/index.js';
 import { parseCommand, refuseToStart, USAGE, type ServeArgs } from './cli/parse-args.js';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from './document/load-document.js';
@@ -76,7 +76,7 @@ async function serve(args: ServeArgs): Promise<number> {
   const offset = args.now ? args.now.getTime() - Date.now() : 0;
   let journal: StateJournal | undefined;
   const build = (document: LoadedDocument) =>
-    createMock(document, {
+    buildMock(document, {
       apiKeys: args.apiKeys,
       seed: args.seed,
       counts: args.counts,

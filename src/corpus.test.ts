@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { createFaker } from './generate/create-faker.js';
 import { describe, expect, it } from 'vitest';
-import { createMock, DEMO_API_KEY } from './app.js';
+import { buildMock, DEMO_API_KEY } from './app.js';
 import { loadDocument } from './document/load-document.js';
 import { createGenerator } from './generate/from-schema.js';
 import type { Operation } from './operations/operation.js';
@@ -34,7 +34,7 @@ describe('the corpus of third-party documents (test/corpus)', () => {
     it(`serves ${file}`, async () => {
       // Every document boots, the Swagger 2.0 one (oai-swagger2-uber) converted to OpenAPI 3.0 on load.
       const document = await loadDocument(`${CORPUS}/${file}`);
-      const mock = createMock(document, { counts: { default: 3 } });
+      const mock = buildMock(document, { counts: { default: 3 } });
       const check = responseCheckerFor(document);
       const faker = createFaker();
       faker.seed(1);

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { largeDocument, writeLargeDocument } from '../bench/large-document.js';
-import { createMock, DEMO_API_KEY } from './app.js';
+import { buildMock, DEMO_API_KEY } from './app.js';
 import { loadDocument } from './document/load-document.js';
 import { responseCheckerFor } from './test-support/response-checker.js';
 
@@ -38,7 +38,7 @@ describe('a document with a chain of 500 named schemas', () => {
 
   it('is served: the head of the chain is read, created and refused at depth, with valid answers', async () => {
     const document = await loadDocument(file);
-    const mock = createMock(document);
+    const mock = buildMock(document);
     expect(mock.warnings).toEqual([]);
     const check = responseCheckerFor(document);
     const operation = (id: string) => mock.operations.find((op) => op.id === id)!;

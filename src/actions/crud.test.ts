@@ -95,10 +95,10 @@ describe('CRUD inferred from the document', () => {
   });
 
   it('keeps a key the client chooses, refuses one already taken with 409, and gives a Location without a doubled slash', async () => {
-    const { createMock } = await import('../app.js');
+    const { buildMock } = await import('../app.js');
     const { loadDocument } = await import('../document/load-document.js');
     const { ROOT } = await import('../test-support/petstore.js');
-    const mock = createMock(await loadDocument(`${ROOT}contract-tests/fixtures/projects-api.yaml`), { counts: { default: 0 } });
+    const mock = buildMock(await loadDocument(`${ROOT}contract-tests/fixtures/projects-api.yaml`), { counts: { default: 0 } });
     const post = (body: unknown) => mock.app.request('/projects/', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const created = await post({ key: 'ANYDOC', name: 'Any document' });
     expect([created.status, created.headers.get('Location'), await created.json()]).toEqual([201, '/projects/ANYDOC', { key: 'ANYDOC', name: 'Any document' }]);

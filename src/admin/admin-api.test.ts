@@ -116,10 +116,10 @@ describe('the admin API', () => {
   });
 
   it('lists a request with a malformed escape in its query, its API key still redacted (it answered 500 before)', async () => {
-    const { createMock } = await import('../app.js');
+    const { buildMock } = await import('../app.js');
     const { loadDocument } = await import('../document/load-document.js');
     const { ROOT } = await import('../test-support/petstore.js');
-    const mock = createMock(await loadDocument(`${ROOT}contract-tests/fixtures/keys-api.yaml`), { apiKeys: ['k-123'], adminToken: 'admin-secret' });
+    const mock = buildMock(await loadDocument(`${ROOT}contract-tests/fixtures/keys-api.yaml`), { apiKeys: ['k-123'], adminToken: 'admin-secret' });
     expect((await mock.app.request('/status?key=k-123&%E0=1')).status).toBe(200);
     const log = await mock.app.request('/__admin/requests?limit=1', { headers: ADMIN });
     expect(log.status).toBe(200);
@@ -134,10 +134,10 @@ describe('the admin API', () => {
     expect(petstoreAnswers.every((a) => a.from === 'state')).toBe(true);
     expect(petstoreAnswers.find((a) => a.operationId === 'placeOrder')).toMatchObject({ collection: 'orders', action: 'create' });
 
-    const { createMock } = await import('../app.js');
+    const { buildMock } = await import('../app.js');
     const { loadDocument } = await import('../document/load-document.js');
     const { ROOT } = await import('../test-support/petstore.js');
-    const notes = createMock(await loadDocument(`${ROOT}contract-tests/fixtures/notes-api.yaml`), { adminToken: 'admin-secret' });
+    const notes = buildMock(await loadDocument(`${ROOT}contract-tests/fixtures/notes-api.yaml`), { adminToken: 'admin-secret' });
     const answers = ((await (await notes.app.request('/__admin/operations', { headers: ADMIN })).json()) as { operations: Array<{ operationId: string; from: string; reason?: string }> }).operations;
     expect(answers.filter((a) => a.from === 'static')).toEqual([
       { operationId: 'getNoteText', operation: 'GET /notes/{noteId}/text', from: 'static', reason: 'a path below one notes record, not a collection of its own' },

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMock, DEMO_API_KEY } from '../app.js';
+import { buildMock, DEMO_API_KEY } from '../app.js';
 import { CORPUS, ROOT, SPEC } from '../test-support/petstore.js';
 import { DocumentLoadError, loadDocument } from './load-document.js';
 
@@ -74,7 +74,7 @@ describe('loadDocument of a Swagger 2.0 document', () => {
   });
 
   it('serves it statefully: create, read, list, delete, and 401 without the key', async () => {
-    const { app } = createMock(await loadDocument(`${ROOT}test/documents/swagger2-notes.yaml`));
+    const { app } = buildMock(await loadDocument(`${ROOT}test/documents/swagger2-notes.yaml`));
     const key = { 'X-API-Key': DEMO_API_KEY };
     const created = await app.request('/v1/notes', { method: 'POST', headers: { ...key, 'Content-Type': 'application/json' }, body: '{"text":"from a 2.0 body parameter"}' });
     expect(created.status).toBe(201);

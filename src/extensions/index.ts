@@ -1,6 +1,6 @@
 /**
  * The extensions the CLI turns on by default (`--rules none` turns them off). The core never
- * imports this folder: `createMock` applies only the extensions it is given.
+ * imports this folder: `buildMock` applies only the extensions it is given.
  */
 import type { MockExtension } from '../registries/extension.js';
 import { petstore } from './petstore/index.js';

@@ -12,7 +12,7 @@
  *     return true;
  *   },
  * };
- * createMock(doc, { extensions: [audit] });
+ * buildMock(doc, { extensions: [audit] });
  */
 import type { Collection } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';

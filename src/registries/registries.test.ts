@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMock } from '../app.js';
+import { buildMock } from '../app.js';
 import { ApiError } from '../respond/api-error.js';
 import { loadDocument } from '../document/load-document.js';
 import { ROOT } from '../test-support/petstore.js';
@@ -101,7 +101,7 @@ describe('extensions', () => {
       },
     };
     const unused: MockExtension = { name: 'unused', setup: () => false };
-    const mock = createMock(await loadDocument(NOTES), { apiKeys: ['k-1'], counts: { default: 2 }, extensions: [stamp, unused] });
+    const mock = buildMock(await loadDocument(NOTES), { apiKeys: ['k-1'], counts: { default: 2 }, extensions: [stamp, unused] });
     expect(mock.extensions).toEqual(['stamp']);
     const list = (await (await mock.app.request("/api/notes", { headers: KEY })).json()) as Array<{ text: string }>;
     expect(list.map((note: { text: string }) => note.text)).toEqual(['seeded', 'seeded']);
@@ -145,11 +145,11 @@ describe('extensions', () => {
       },
     };
     const document = await loadDocument(join(dir, 'openapi.yaml'));
-    const plain = createMock(document, { apiKeys: ['k-1'] });
+    const plain = buildMock(document, { apiKeys: ['k-1'] });
     const csv = { 'Content-Type': 'text/csv', signature: 'signed:k-1' };
     // Without the extension: the scheme cannot be checked (anyone gets in) and CSV is kept as bytes (refused by the schema).
     expect((await plain.app.request('/things', { method: 'POST', headers: { 'Content-Type': 'text/csv' }, body: 'name,size\nRex,3' })).status).toBe(400);
-    const mock = createMock(document, { apiKeys: ['k-1'], extensions: [signed], counts: { default: 0 } });
+    const mock = buildMock(document, { apiKeys: ['k-1'], extensions: [signed], counts: { default: 0 } });
     expect((await mock.app.request('/things', { method: 'POST', headers: { 'Content-Type': 'text/csv' }, body: 'name,size\nRex,3' })).status).toBe(401);
     const created = await mock.app.request('/things', { method: 'POST', headers: { ...csv, Prefer: 'size=7' }, body: 'name,size\nRex,3' });
     expect([created.status, await created.json()]).toEqual([201, { id: 1, name: 'Rex', size: 7 }]);

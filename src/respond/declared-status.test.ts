@@ -8,7 +8,7 @@ import { petstore } from '../extensions/petstore/index.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMock } from '../app.js';
+import { buildMock } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import { ROOT } from '../test-support/petstore.js';
 
@@ -41,7 +41,7 @@ describe('statuses and text bodies as the document declares them', () => {
   it('answers bad credentials 403 (no challenge), a wrong media type 415 and bad input 422, where those are what the operation declares', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'declared-'));
     writeFileSync(join(dir, 'openapi.yaml'), DOCUMENT);
-    const mock = createMock(await loadDocument(join(dir, 'openapi.yaml')), { apiKeys: ['k-1'] });
+    const mock = buildMock(await loadDocument(join(dir, 'openapi.yaml')), { apiKeys: ['k-1'] });
     const post = (headers: Record<string, string>, body: string) => mock.app.request('/things', { method: 'POST', headers, body });
     const noKey = await post({ 'Content-Type': 'application/json' }, '{"name":"x"}');
     expect([noKey.status, noKey.headers.get('www-authenticate')]).toEqual([403, null]);
@@ -54,7 +54,7 @@ describe('statuses and text bodies as the document declares them', () => {
   });
 
   it('keeps the Petstore as it is: 401 with its challenge, 400 for a wrong media type and for bad input', async () => {
-    const mock = createMock(await loadDocument(`${ROOT}spec/openapi.yaml`), { extensions: [petstore] });
+    const mock = buildMock(await loadDocument(`${ROOT}spec/openapi.yaml`), { extensions: [petstore] });
     const post = (headers: Record<string, string>, body: string) => mock.app.request('/pets', { method: 'POST', headers, body });
     const noKey = await post({ 'Content-Type': 'application/json' }, '{}');
     expect([noKey.status, noKey.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="Petstore"']);

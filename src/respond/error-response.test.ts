@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createMock } from '../app.js';
+import { buildMock } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import { CORPUS, petstore } from '../test-support/petstore.js';
 
-const mockOf = async (file: string) => createMock(await loadDocument(`${CORPUS}/${file}`), { counts: { default: 2 } });
+const mockOf = async (file: string) => buildMock(await loadDocument(`${CORPUS}/${file}`), { counts: { default: 2 } });
 
 describe('error responses shaped by the document', () => {
   it('sends the native Error where the document declares it (the Petstore)', async () => {

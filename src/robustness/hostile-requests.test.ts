@@ -4,7 +4,7 @@
  * unless the row says the request is valid, and the app still serving afterwards.
  */
 import { describe, expect, it } from 'vitest';
-import { createMock } from '../app.js';
+import { buildMock } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import { AUTH, CORPUS, petstore } from '../test-support/petstore.js';
 
@@ -113,7 +113,7 @@ describe('hostile requests', () => {
   }
 
   it('JSON nested 100,000 levels deep, under a document with a 1 MiB limit: 400, never a crash', async () => {
-    const { app } = createMock(await loadDocument(`${CORPUS}/oai-petstore-expanded.yaml`));
+    const { app } = buildMock(await loadDocument(`${CORPUS}/oai-petstore-expanded.yaml`));
     const deep = `{"name":"x","tag":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     const response = await app.request('/api/pets', { method: 'POST', body: deep, headers: { 'Content-Type': 'application/json' } });
     expect(response.status).toBe(400);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMock } from '../app.js';
+import { buildMock } from '../app.js';
 import type { LoadedDocument } from '../document/load-document.js';
 import { compareTemplates, pathMatcher, toHonoRoute } from './hono-path.js';
 
@@ -29,7 +29,7 @@ describe('routing', () => {
   });
 
   it('answers a literal path before the template that also matches it', async () => {
-    const { app } = createMock(document);
+    const { app } = buildMock(document);
     expect(await (await app.request('/items/mine')).json()).toEqual('mine');
     expect(await (await app.request('/items/7')).json()).toEqual('item');
     expect(await (await app.request('/list.json')).json()).toEqual('list');
@@ -37,7 +37,7 @@ describe('routing', () => {
   });
 
   it('answers 405 with Allow for a method the literal path lacks, even when a template has it', async () => {
-    const { app } = createMock(document);
+    const { app } = buildMock(document);
     const response = await app.request('/items/mine', { method: 'DELETE' });
     expect(response.status).toBe(405);
     expect(response.headers.get('Allow')).toBe('GET, HEAD');

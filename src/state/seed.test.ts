@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMock } from '../app.js';
+import { buildMock } from '../app.js';
 import { FIXTURES, petstore, petstoreDocument } from '../test-support/petstore.js';
 import { FixtureError } from './load-fixtures.js';
 import { loadDocument } from '../document/load-document.js';
@@ -19,7 +19,7 @@ function fixturesDir(files: Record<string, string>): string {
 async function fixtureFailure(files: Record<string, string>): Promise<string> {
   const doc = await petstoreDocument();
   try {
-    createMock(doc, { fixtures: fixturesDir(files) });
+    buildMock(doc, { fixtures: fixturesDir(files) });
   } catch (error) {
     expect(error).toBeInstanceOf(FixtureError);
     return (error as Error).message;
@@ -84,10 +84,10 @@ describe('seeding', () => {
 
   it('refuses a fixtures path that does not exist', async () => {
     const doc = await petstoreDocument();
-    expect(() => createMock(doc, { fixtures: join(FIXTURES, 'nope') })).toThrow(/Cannot read the fixtures directory/);
+    expect(() => buildMock(doc, { fixtures: join(FIXTURES, 'nope') })).toThrow(/Cannot read the fixtures directory/);
     const file = fixturesDir({ 'x.txt': '' });
     mkdirSync(join(file, 'sub'));
-    expect(() => createMock(doc, { fixtures: join(file, 'x.txt') })).toThrow(/is not a directory/);
+    expect(() => buildMock(doc, { fixtures: join(file, 'x.txt') })).toThrow(/is not a directory/);
   });
 });
 
@@ -131,7 +131,7 @@ describe('seeding the Petstore', () => {
       }),
     );
     const warnings: string[] = [];
-    const mock = createMock(await loadDocument(join(dir, 'colors.json')), { onWarning: (w) => warnings.push(w) });
+    const mock = buildMock(await loadDocument(join(dir, 'colors.json')), { onWarning: (w) => warnings.push(w) });
     expect(mock.store.counts()).toEqual({ colors: 3 });
     expect(warnings).toContain('colors: 3 of 20 records seeded; the schema of name allows no other value.');
     const created = await mock.app.request('/colors', { method: 'POST', headers: { Authorization: 'Bearer petstore-demo-key', 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'red' }) });

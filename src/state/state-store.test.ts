@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMock } from '../app.js';
+import { buildMock } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import type { Collection } from '../operations/infer-collections.js';
 import { ROOT } from '../test-support/petstore.js';
@@ -20,7 +20,7 @@ class DeferredStore extends MemoryStore {
 describe('StateStore', () => {
   it('serves every request through a store whose transactions are asynchronous, reads after writes included', async () => {
     const stores: DeferredStore[] = [];
-    const mock = createMock(await loadDocument(`${ROOT}contract-tests/fixtures/notes-api.yaml`), {
+    const mock = buildMock(await loadDocument(`${ROOT}contract-tests/fixtures/notes-api.yaml`), {
       apiKeys: ['k-1'],
       counts: { default: 1 },
       store: (collections: readonly Collection[]) => {

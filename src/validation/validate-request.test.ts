@@ -131,10 +131,10 @@ describe('request validation', () => {
 
 describe('form bodies (any document)', () => {
   it('types form fields by their schema, and names the ones that break it', async () => {
-    const { createMock } = await import('../app.js');
+    const { buildMock } = await import('../app.js');
     const { loadDocument } = await import('../document/load-document.js');
     const { CORPUS } = await import('../test-support/petstore.js');
-    const { app } = createMock(await loadDocument(`${CORPUS}/oai-uspto.yaml`));
+    const { app } = buildMock(await loadDocument(`${CORPUS}/oai-uspto.yaml`));
     const post = (body: string) =>
       app.request('/ds-api/oa_citations/v1/records', { method: 'POST', body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expect((await post('criteria=*:*&start=0&rows=10')).status).toBe(200);

@@ -177,9 +177,9 @@ describe('Petstore rules', () => {
   });
 
   it('stays off for another document, even one with a placeOrder operation', async () => {
-    const { createMock } = await import('../../app.js');
+    const { buildMock } = await import('../../app.js');
     const { loadDocument } = await import('../../document/load-document.js');
-    const mock = createMock(await loadDocument(`${CORPUS}/swagger-petstore3.yaml`), { extensions: [petstore] });
+    const mock = buildMock(await loadDocument(`${CORPUS}/swagger-petstore3.yaml`), { extensions: [petstore] });
     expect(mock.extensions).toEqual([]);
     expect(mock.operations.some((op) => op.id === 'placeOrder')).toBe(true);
     const response = await mock.app.request('/api/v3/store/order', {
