@@ -6,7 +6,7 @@
 import type { Faker } from '@faker-js/faker';
 import { createFaker } from '../src/generate/create-faker.js';
 import type { ValidateFunction } from 'ajv';
-import type { LoadedDocument } from '../src/document/load-document.js';
+import type { LoadedDocument } from '../src/document/document.js';
 import type { SchemaObject } from '../src/document/schema.js';
 import { createGenerator } from '../src/generate/from-schema.js';
 import { buildOperations } from '../src/operations/build-operations.js';

@@ -8,7 +8,7 @@ import type { Action } from './actions/action.js';
 import { compileCrudAction } from './actions/crud.js';
 import { adminApi, adminOff } from './admin/admin-api.js';
 import { RequestLog } from './admin/request-log.js';
-import type { LoadedDocument } from './document/load-document.js';
+import type { LoadedDocument } from './document/document.js';
 import type { SchemaObject } from './document/schema.js';
 import { createFaker } from './generate/create-faker.js';
 import { createGenerator } from './generate/from-schema.js';

@@ -4,7 +4,7 @@
  * or a body generated freshly (`dynamic=true`) or from a seed (`seed=N`). A forced error is an
  * ApiError, so it gets the same Error body as a real one. Nothing here touches the state.
  */
-import { STATUS_CODES } from 'node:http';
+import { reasonPhrase } from '../respond/status-text.js';
 import type { ValidateFunction } from 'ajv';
 import type { ActionResult } from '../actions/action.js';
 import type { SchemaObject } from '../document/schema.js';
@@ -58,7 +58,7 @@ function unknownExample(operation: Operation, name: string, examples: string[]):
 }
 
 function forcedError(operation: Operation, status: number, response: ResponseSpec | undefined, realm: string): ApiError {
-  const code = (STATUS_CODES[status] ?? 'Error').toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+  const code = (reasonPhrase(status) ?? 'Error').toUpperCase().replace(/[^A-Z0-9]+/g, '_');
   const headers: Record<string, string> = {};
   if (response && Object.keys(response.headers).some((h) => h.toLowerCase() === 'www-authenticate')) headers['WWW-Authenticate'] = `Bearer realm="${realm}"`;
   return new ApiError(status, code, `Forced by the request's scenario (code=${status}) on ${operation.method.toUpperCase()} ${operation.path}.`, undefined, headers);

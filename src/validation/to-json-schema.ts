@@ -9,7 +9,7 @@
  * use it. Inlined, 2,000 operations over `$ref` chains of 50 compiled each chain again per
  * operation (a minute and 2 GB), and a chain of 500 nested Ajv's compiler past the stack.
  */
-import { resolveRef } from '../document/load-document.js';
+import { resolveRef } from '../document/document.js';
 import type { SchemaObject } from '../document/schema.js';
 import { allowFormat, type AjvCore } from './ajv-instance.js';
 

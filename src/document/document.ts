@@ -1,0 +1,110 @@
+/**
+ * A loaded OpenAPI document, and the steps of loading that need no file system: the version
+ * check, the meta-schema check, validation and dereferencing (swagger-parser). Node's reader
+ * (load-document.ts) and the browser's entry both end here.
+ */
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { dereferenceOptions } from './dereference-options.js';
+import type { SchemaObject } from './schema.js';
+
+/** A document that cannot be served. `message` is one sentence meant for the terminal. */
+export class DocumentLoadError extends Error {
+  override readonly name = 'DocumentLoadError';
+}
+
+export interface LoadedDocument {
+  /** The absolute path or URL the document was read from (for a document given as an object, a name for it). */
+  file: string;
+  /** `3.0` or `3.1`: decides the JSON Schema dialect of its schemas. */
+  dialect: '3.0' | '3.1';
+  /** The dereferenced document. Circular references stay as `$ref` strings (see `resolveRef`). */
+  api: SchemaObject;
+  /** The document as served before dereferencing (for Swagger 2.0, as converted), used to resolve circular `$ref`s. */
+  raw: SchemaObject;
+  /** Set when the file was a Swagger 2.0 document, converted to OpenAPI 3.0 on load. */
+  convertedFrom?: '2.0';
+}
+
+export interface PrepareSteps {
+  /** How the document is named in messages (its path or URL). */
+  name: string;
+  /** Where relative `$ref`s resolve from: a path or URL (none: only local references). */
+  file?: string;
+  /** The text it was parsed from, when there was one (saves the Swagger 2.0 converter writing it again). */
+  text?: string;
+  /** The meta-schema check: undefined when valid, 'unavailable' to let swagger-parser check it, else the first problem. */
+  metaSchema?: (document: unknown, dialect: '3.0' | '3.1') => string | undefined | 'unavailable';
+  /** Converts a Swagger 2.0 document to OpenAPI 3.0 (none: Swagger 2.0 is refused). */
+  convertSwagger2?: (name: string, file: string, swagger: SchemaObject, text?: string) => Promise<SchemaObject>;
+}
+
+/** @throws DocumentLoadError when the parsed document cannot be served: its version, the meta-schema, a broken `$ref`. */
+export async function prepareDocument(parsed: SchemaObject, steps: PrepareSteps): Promise<LoadedDocument> {
+  const { name } = steps;
+  let raw = parsed;
+  const version = detectVersion(name, raw);
+  const convertedFrom = version === '2.0' ? '2.0' : undefined;
+  if (convertedFrom) {
+    if (!steps.convertSwagger2) throw new DocumentLoadError(`${name} is a Swagger 2.0 document; convert it to OpenAPI 3 first (swagger2openapi), or serve it on Node, which converts it.`);
+    raw = await steps.convertSwagger2(name, steps.file ?? name, raw, steps.text);
+  }
+  const dialect = version === '3.1' ? '3.1' : '3.0';
+  const what = convertedFrom ? 'Swagger 2.0 document (converted to OpenAPI 3.0)' : `OpenAPI ${raw.openapi} document`;
+  // The meta-schema check runs on the build's precompiled validators when they exist.
+  const meta = steps.metaSchema?.(raw, dialect) ?? 'unavailable';
+  if (meta !== undefined && meta !== 'unavailable') throw new DocumentLoadError(`${name} is not a valid ${what}: ${meta}.`);
+  let api: SchemaObject;
+  try {
+    // The parsed document is handed over (no second read or parse); the path resolves external refs.
+    const options = { dereference: dereferenceOptions(raw), validate: { schema: meta === 'unavailable', spec: true } };
+    const copy = structuredClone(raw) as never;
+    api = (await (steps.file ? SwaggerParser.validate(steps.file, copy, options as never) : SwaggerParser.validate(copy, options as never))) as unknown as SchemaObject;
+  } catch (error) {
+    throw new DocumentLoadError(`${name} is not a valid ${what}: ${firstProblem(error)}.`);
+  }
+  const file = steps.file ?? name;
+  return convertedFrom ? { file, dialect, api, raw, convertedFrom } : { file, dialect, api, raw };
+}
+
+/** `2.0` for a Swagger 2.0 document (converted on load), else the OpenAPI dialect. */
+function detectVersion(path: string, raw: SchemaObject): '2.0' | '3.0' | '3.1' {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new DocumentLoadError(`${path} does not contain an OpenAPI document (expected a YAML or JSON object).`);
+  }
+  if (raw.swagger === '2.0') return '2.0';
+  if (raw.swagger !== undefined) {
+    throw new DocumentLoadError(`${path} declares swagger ${raw.swagger}; only Swagger "2.0", OpenAPI 3.0.x and 3.1.x are supported.`);
+  }
+  const version = String(raw.openapi ?? '');
+  if (/^3\.0\.\d+$/.test(version)) return '3.0';
+  if (/^3\.1\.\d+$/.test(version)) return '3.1';
+  throw new DocumentLoadError(
+    version
+      ? `${path} declares openapi ${version}; only OpenAPI 3.0.x and 3.1.x are supported.`
+      : `${path} has no "openapi" version field, so it is not an OpenAPI 3 document.`,
+  );
+}
+
+/** The first line of a swagger-parser validation error, without its heading. */
+export function firstProblem(error: unknown): string {
+  const lines = String((error as Error)?.message ?? error)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !/schema validation failed/i.test(line));
+  return (lines[0] ?? 'unknown problem').replace(/\.$/, '').slice(0, 300);
+}
+
+/**
+ * Follows a local `$ref` (`#/components/schemas/Node`) inside the dereferenced document: only
+ * circular references are left as `$ref` after loading.
+ */
+export function resolveRef(api: SchemaObject, ref: string): SchemaObject | undefined {
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = api;
+  for (const part of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as SchemaObject)[key];
+  }
+  return node as SchemaObject | undefined;
+}
