@@ -117,6 +117,8 @@ export interface Mock {
   collections: Collection[];
   /** Put the seeded state back (same seed, same data). */
   reset: () => void;
+  /** A new seed and/or counts, then a reset of everything; a sentence instead when the counts would pass the bound on records (nothing changed). */
+  reseed: (change: { seed?: number; counts?: Record<string, number> }) => { seed: number; counts: Record<string, number> } | string;
   /** The last requests answered (GET /__admin/requests). */
   requests: RequestLog;
   /** Checks a snapshot for this document: the snapshot, or a sentence saying what is wrong. */
@@ -299,7 +301,7 @@ export function buildMock(document: LoadedDocument, options: MockOptions = {}): 
   });
   for (const op of operations) if (op.path.startsWith('/__admin')) warn(`${op.id}: ${op.path} is hidden by the mock's admin API (/__admin).`);
   for (const op of operations) if (op.path === '/__health' && op.method === 'get') warn(`${op.id}: GET /__health is hidden by the mock's health check.`);
-  return { app, store, sessions, operations, collections, reset: state.reset, requests, checkState: state.checkState, warnings, answers, extensions, budget: state.budget };
+  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, warnings, answers, extensions, budget: state.budget };
 }
 
 /** A function made when it is first called, then kept. */

@@ -5,9 +5,15 @@
 import type { SchemaObject } from '../document/schema.js';
 
 export function serverBasePath(api: SchemaObject): string {
-  const server = Array.isArray(api.servers) ? api.servers[0] : undefined;
-  if (!server || typeof server.url !== 'string') return '';
-  const url = server.url.replace(/\{([^}]+)\}/g, (_: string, name: string) => String(server.variables?.[name]?.default ?? ''));
+  const url = firstServerUrl(api);
+  if (url === undefined) return '';
   const path = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') : url;
   return path.replace(/\/+$/, '').replace(/^(?!\/)(.)/, '/$1');
+}
+
+/** The URL of the document's first server, its variables at their defaults (`https://api.example.com/v1`), or undefined. */
+export function firstServerUrl(api: SchemaObject): string | undefined {
+  const server = Array.isArray(api.servers) ? api.servers[0] : undefined;
+  if (!server || typeof server.url !== 'string') return undefined;
+  return server.url.replace(/\{([^}]+)\}/g, (_: string, name: string) => String(server.variables?.[name]?.default ?? ''));
 }

@@ -1,0 +1,31 @@
+/**
+ * The profiles, checks and operations of a run, checked against what exists: a typo is an error,
+ * never a green run over nothing. Shared by the CLI (`contract`) and the library (`runContract`).
+ */
+import type { LoadedDocument } from '../src/document/document.js';
+import { buildOperations } from '../src/operations/build-operations.js';
+import { checkRegistry } from './checks/index.js';
+import { PROFILES } from './profiles/index.js';
+import type { Profile } from './profiles/profile.js';
+
+export interface Selection {
+  /** Profile names; undefined means the default: the Petstore's for the bundled document, none otherwise. */
+  profiles?: readonly string[];
+  only?: readonly string[];
+  operations?: readonly string[];
+}
+
+/** @returns the profiles of the run, or a sentence naming what is unknown and what exists. */
+export function selectRun(selection: Selection, document: LoadedDocument, bundled: boolean): { profiles: Profile[] } | string {
+  const names = selection.profiles ?? (bundled ? ['petstore'] : []);
+  const unknownProfile = names.filter((name) => name !== 'none' && !PROFILES[name]);
+  if (unknownProfile.length) return `Unknown profile ${unknownProfile.join(', ')}; the profiles are: ${Object.keys(PROFILES).join(', ')} (or none).`;
+  const profiles = names.filter((name) => name !== 'none').map((name) => PROFILES[name]);
+  const checks = [...checkRegistry(profiles).keys()];
+  const unknownCheck = selection.only?.filter((id) => !checks.includes(id)) ?? [];
+  if (unknownCheck.length) return `Unknown check ${unknownCheck.join(', ')}; the checks are: ${checks.join(', ')}.`;
+  const ids = buildOperations(document.api).map((op) => op.id);
+  const unknownOperation = selection.operations?.filter((id) => !ids.includes(id)) ?? [];
+  if (unknownOperation.length) return `Unknown operation ${unknownOperation.join(', ')}; the document's operations are: ${ids.join(', ')}.`;
+  return { profiles };
+}

@@ -1,0 +1,83 @@
+/**
+ * `createMock` on Node: the document from a file, a URL or an object (the bundled Petstore by
+ * default, with its fixtures and its rules, exactly as `petstore-mock-kit serve` starts), answered
+ * in-process, and `listen` to serve it over HTTP as the CLI does.
+ */
+import { join } from 'node:path';
+import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
+import { loadDocument } from '../document/load-document.js';
+import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../middleware/host-guard.js';
+import { PACKAGE_ROOT } from '../package-root.js';
+import { errorResponse } from '../respond/api-error.js';
+import { startServer } from '../server.js';
+import { inProcessMock, type InProcessMock, type MockBaseOptions } from './in-process-mock.js';
+
+/** The document and fixtures the package ships, served when no `spec` is given. */
+export const BUNDLED_SPEC = join(PACKAGE_ROOT, 'spec/openapi.yaml');
+export const BUNDLED_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
+
+export interface CreateMockOptions extends Omit<MockBaseOptions, 'fixtures'> {
+  /** The OpenAPI document: a file path, an http(s) URL, or the document itself as an object (default: the bundled Petstore document). */
+  spec?: string | URL | object;
+  /** Records by collection name, or a directory of `<collection>.json` files (default: the bundled fixtures with the bundled document, none otherwise). */
+  fixtures?: string | MockBaseOptions['fixtures'];
+}
+
+export interface ListenOptions {
+  /** Interface to listen on (default 127.0.0.1). Beyond loopback, `adminToken` or `admin: false` is required. */
+  host?: string;
+  /** Host names answered besides loopback ones (others get 421; see `--allowed-host`). */
+  allowedHosts?: string[];
+}
+
+export interface ListeningMock {
+  /** `http://127.0.0.1:4010` */
+  url: string;
+  port: number;
+  /** Stops accepting connections and resolves once in-flight requests are answered. */
+  close(): Promise<void>;
+}
+
+export interface MockInstance extends InProcessMock {
+  /**
+   * Serves the mock over HTTP, as the CLI does (timeouts, the Host check, graceful close).
+   * @param port default 0: any free port (read it from the result)
+   * @throws Error when the port is taken, or when `host` goes beyond loopback with the admin API open and no token.
+   */
+  listen(port?: number, options?: ListenOptions): Promise<ListeningMock>;
+}
+
+/**
+ * @example
+ * import { createMock } from 'petstore-mock-kit';
+ * const mock = await createMock();                       // the bundled Petstore, seed 1
+ * const res = await mock.fetch('/pets?limit=2', { headers: { Authorization: 'Bearer petstore-demo-key' } });
+ * const server = await mock.listen(4010);                // or serve it
+ * await server.close();
+ * @throws DocumentLoadError when the document cannot be served (one sentence saying why), FixtureError for a bad fixture.
+ */
+export async function createMock(options: CreateMockOptions = {}): Promise<MockInstance> {
+  const { spec, fixtures, extensions, ...rest } = options;
+  const bundled = spec === undefined;
+  const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec);
+  const { mock, built } = inProcessMock(document, {
+    ...rest,
+    fixtures: fixtures ?? (bundled ? BUNDLED_FIXTURES : undefined),
+    extensions: extensions ?? DEFAULT_EXTENSIONS,
+  });
+  return {
+    ...mock,
+    listen: async (port = 0, { host = '127.0.0.1', allowedHosts }: ListenOptions = {}) => {
+      if (!isLoopbackAddress(host) && options.admin !== false && options.adminToken === undefined) {
+        throw new Error(`Refusing to listen on ${host}: other machines could reach the admin API; set adminToken, or admin: false.`);
+      }
+      const check = hostCheck(allowedHostsFor(host, allowedHosts));
+      const fetch = (request: Request, env?: unknown) => {
+        const refused = check?.(request.url);
+        return refused ? errorResponse(refused) : built.app.fetch(request, env);
+      };
+      const running = await startServer({ fetch }, { port, host });
+      return { url: running.url, port: running.port, close: running.close };
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * What the library hands back from `createMock`, on Node and in a browser alike: the mock answers
+ * `fetch` calls in-process (no socket, no port), and exposes its Hono app, its store and the
+ * controls of the admin API (reset, seed, snapshot, restore) as plain methods.
+ */
+import type { Hono } from 'hono';
+import { buildMock, type Mock, type MockOptions, type OperationAnswer } from '../app.js';
+import type { LoadedDocument } from '../document/document.js';
+import type { SchemaObject } from '../document/schema.js';
+import type { MockExtension } from '../registries/extension.js';
+import { pathMatcher, toHonoRoute } from '../routing/hono-path.js';
+import { serverBasePath } from '../routing/server-base-path.js';
+import { exportSnapshot, applySnapshot, type StateSnapshot } from '../state/snapshot.js';
+import type { StateStore, StoredRecord } from '../state/state-store.js';
+
+/** The options `createMock` shares on Node and in a browser. */
+export interface MockBaseOptions extends Omit<MockOptions, 'extensions' | 'fixtures' | 'writable' | 'persistence' | 'allowedHosts'> {
+  /**
+   * Records by collection name, seeded before generated ones (default: the bundled Petstore's
+   * fixtures when serving the bundled document, none otherwise). On Node, also a directory of
+   * `<collection>.json` files.
+   */
+  fixtures?: Record<string, StoredRecord[]>;
+  /** Business rules and other parts the document cannot state (default: the Petstore's, which apply only to a Petstore-shaped document, as in the CLI). `[]` for none. */
+  extensions?: readonly MockExtension[];
+}
+
+/** A mock answering in-process. */
+export interface InProcessMock {
+  /**
+   * Answers a request as the server would, without a socket. Takes what `fetch` takes; a relative
+   * URL (`/pets`) is read against `http://localhost`. Routing looks at the path only.
+   *
+   * @example const pets = await (await mock.fetch('/pets', { headers: { Authorization: 'Bearer petstore-demo-key' } })).json();
+   */
+  fetch(input: Request | URL | string, init?: RequestInit): Promise<Response>;
+  /** The Hono app behind `fetch` (mount it in your own server: `app.mount('/api', mock.app.fetch)`). */
+  readonly app: Hono;
+  /** The shared state (requests without `X-Mock-Session`). */
+  readonly store: StateStore;
+  /** The document served: `api` dereferenced, `raw` as written. */
+  readonly document: { readonly api: SchemaObject; readonly raw: SchemaObject; readonly dialect: '3.0' | '3.1' };
+  /** How each operation is answered: from a collection's state, or from examples (and why). */
+  readonly operations: readonly OperationAnswer[];
+  /** What the mock noticed about the document at start (schemas it could not compile...). */
+  readonly warnings: readonly string[];
+  /** The names of the extensions that apply to the document (`['petstore']`). */
+  readonly extensions: readonly string[];
+  /** Puts the seeded state back: same seed, same data. Sessions are dropped. */
+  reset(): void;
+  /**
+   * Seeds again with another seed and/or record counts, then resets everything.
+   * @throws Error when the counts would pass the bound on records (nothing changed).
+   */
+  seed(change?: { seed?: number; counts?: Record<string, number> }): { seed: number; counts: Record<string, number> };
+  /** A deep copy of the shared state, as `GET /__admin/state` returns it. */
+  snapshot(): StateSnapshot;
+  /**
+   * Replaces the shared state with a snapshot (from `snapshot()` or a state file).
+   * @throws Error saying what is wrong when the snapshot does not fit the document (nothing changed).
+   */
+  restore(snapshot: StateSnapshot): void;
+  /** Whether the document defines the path of `url` (under its base path), whatever the method. */
+  handles(url: URL | string): boolean;
+}
+
+/** Where relative URLs given to `fetch` are read from. */
+const LOCAL = 'http://localhost';
+
+/** Builds the pipeline for a loaded document and wraps it (the entries add document loading and, on Node, `listen`). */
+export function inProcessMock(document: LoadedDocument, options: MockOptions): { mock: InProcessMock; built: Mock } {
+  const built = buildMock(document, options);
+  const basePath = serverBasePath(document.api);
+  const known = [...new Set(built.operations.map((op) => op.path))].map((template) => pathMatcher(toHonoRoute(template, basePath).honoPath));
+  const mock: InProcessMock = {
+    fetch: async (input, init) => {
+      const request = input instanceof Request && init === undefined ? input : new Request(typeof input === 'string' ? new URL(input, LOCAL) : input, init);
+      return built.app.fetch(request);
+    },
+    app: built.app,
+    store: built.store,
+    document: { api: document.api, raw: document.raw, dialect: document.dialect },
+    operations: built.answers,
+    warnings: built.warnings,
+    extensions: built.extensions,
+    reset: () => {
+      built.reset();
+      for (const name of built.sessions.names()) built.sessions.drop(name);
+    },
+    seed: (change = {}) => {
+      const result = built.reseed(change);
+      if (typeof result === 'string') throw new Error(result);
+      return result;
+    },
+    snapshot: () => exportSnapshot(built.store),
+    restore: (snapshot) => {
+      const checked = built.checkState(snapshot);
+      if (typeof checked === 'string') throw new Error(`The snapshot does not fit the document: ${checked}`);
+      applySnapshot(built.store, checked);
+    },
+    handles: (url) => {
+      const path = new URL(url, LOCAL).pathname;
+      return known.some((matches) => matches.test(path));
+    },
+  };
+  return { mock, built };
+}

@@ -1,0 +1,40 @@
+/**
+ * `runContract` for programs and test runners: the contract suite against a running server (or
+ * any `fetch`, such as a mock's), returning the structured report the CLI prints.
+ */
+import { loadDocument } from '../document/load-document.js';
+import { ContractSetupError, runContract as run, type ContractReport } from '../../contract-tests/run-contract.js';
+import type { ContractOptions } from '../../contract-tests/context.js';
+import { selectRun } from '../../contract-tests/select.js';
+import { BUNDLED_SPEC } from './create-mock.js';
+
+export interface RunContractOptions extends Omit<ContractOptions, 'document' | 'only' | 'operations'> {
+  /** The OpenAPI document: a file path, an http(s) URL, or the document itself (default: the bundled Petstore document). */
+  spec?: string | URL | object;
+  /** Profiles whose rules are added: `['petstore']` by default for the bundled document, none otherwise; `['none']` for none. */
+  profiles?: string[];
+  /** Only these checks (ids as the CLI's `--only`). */
+  only?: string[];
+  /** Only these operations (operation ids). */
+  operations?: string[];
+  /** Gaps of the document fail the run too. */
+  strict?: boolean;
+  /** The whole run's limit in milliseconds: past it nothing more is sent, the clean-up still runs, the rest is skipped. */
+  timeoutMs?: number;
+}
+
+/**
+ * @example
+ * import { runContract } from 'petstore-mock-kit';
+ * const report = await runContract({ baseUrl: 'http://127.0.0.1:8080', token: process.env.API_TOKEN });
+ * if (!report.conforms) console.log(report.failures);
+ * @throws ContractSetupError when nothing can be checked: an unknown profile, check or operation, an unreachable server, refused credentials.
+ */
+export async function runContract(options: RunContractOptions): Promise<ContractReport> {
+  const { spec, profiles: names, ...rest } = options;
+  const bundled = spec === undefined;
+  const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec);
+  const selected = selectRun({ profiles: names, only: options.only, operations: options.operations }, document, bundled);
+  if (typeof selected === 'string') throw new ContractSetupError(selected);
+  return run({ ...rest, document, profiles: selected.profiles });
+}
