@@ -23,6 +23,7 @@ import type { Problem } from './validation/problem.js';
 import { QueryString } from './validation/query-string.js';
 import type { compileAuthenticator } from './security/authenticate.js';
 import type { compileRequestValidator, ValidRequest } from './validation/validate-request.js';
+import { isBytes } from './bytes.js';
 
 /** The validation problems of a refused request, for the request log (keyed by the request's context). */
 export const problemsOf = new WeakMap<Context, Problem[]>();
@@ -164,14 +165,14 @@ export function headerReader(c: Context): HeaderReader {
 
 /** A body sent as JSON: anything but nothing, bytes or text. */
 function isJsonValue(body: unknown): boolean {
-  return body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body);
+  return body !== undefined && typeof body !== 'string' && !isBytes(body);
 }
 
 function buildResponse(result: ActionResult, extra: Record<string, string>): Response {
   // One headers object per response.
   const headers: Record<string, string> = { ...SECURITY_HEADERS, ...extra, ...result.headers };
   if (result.body === undefined) return new Response(null, { status: result.status, headers });
-  if (Buffer.isBuffer(result.body)) return new Response(result.body, { status: result.status, headers });
+  if (isBytes(result.body)) return new Response(result.body as Uint8Array<ArrayBuffer>, { status: result.status, headers });
   if (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json')) return new Response(result.body, { status: result.status, headers });
   headers['Content-Type'] ??= 'application/json';
   return new Response(result.json ?? JSON.stringify(result.body), { status: result.status, headers });

@@ -10,6 +10,7 @@ import type { Operation } from '../operations/operation.js';
 import type { RecordCollection, StoredRecord } from '../state/state-store.js';
 import type { ActionInput } from './action.js';
 import { errors, type ApiError } from '../respond/api-error.js';
+import { fromBase64, toBase64Url } from '../bytes.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -22,9 +23,10 @@ export interface Page {
 }
 
 /** A cursor is opaque to clients; here it carries the offset of the page it starts. */
-export const encodeCursor = (offset: number) => Buffer.from(`o${offset}`).toString('base64url');
+export const encodeCursor = (offset: number) => toBase64Url(`o${offset}`);
 function decodeCursor(text: string): number | undefined {
-  const match = /^o(\d{1,9})$/.exec(Buffer.from(text, 'base64url').toString('latin1'));
+  const bytes = fromBase64(text);
+  const match = bytes && bytes.length <= 10 ? /^o(\d{1,9})$/.exec(String.fromCharCode(...bytes)) : null;
   return match ? Number(match[1]) : undefined;
 }
 

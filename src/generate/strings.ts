@@ -7,6 +7,7 @@ import type { SchemaObject } from '../document/schema.js';
 import type { GenerateHints } from './from-schema.js';
 import { alphanumeric, attempt, capitalise, isoDateTime, num, own, toJson } from './helpers.js';
 import { sampleRegex } from './sample-regex.js';
+import { toBase64 } from '../bytes.js';
 
 const FORMATS: Record<string, (f: Faker) => string> = {
   'date-time': isoDateTime, 'iso-date-time': isoDateTime,
@@ -17,7 +18,7 @@ const FORMATS: Record<string, (f: Faker) => string> = {
   iri: (f) => f.internet.url(), 'iri-reference': (f) => f.internet.url(), 'uri-template': (f) => f.internet.url(),
   hostname: (f) => f.internet.domainName(), 'idn-hostname': (f) => f.internet.domainName(),
   ipv4: (f) => f.internet.ipv4(), ipv6: (f) => f.internet.ipv6(), uuid: (f) => f.string.uuid(),
-  byte: (f) => Buffer.from(f.lorem.words(3)).toString('base64'),
+  byte: (f) => toBase64(f.lorem.words(3)),
   binary: (f) => f.string.alphanumeric(16), password: (f) => f.internet.password({ length: 12 }),
   duration: (f) => `P${f.number.int({ min: 1, max: 30 })}D`, 'json-pointer': (f) => `/${f.lorem.word()}`,
 };

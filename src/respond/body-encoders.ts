@@ -7,7 +7,7 @@
  */
 import { Registry } from '../registries/registry.js';
 
-export type BodyEncoder = (value: unknown, mediaType: string) => string | Buffer;
+export type BodyEncoder = (value: unknown, mediaType: string) => string | Uint8Array;
 
 export function bodyEncoders(): Registry<BodyEncoder> {
   return new Registry<BodyEncoder>('body encoder').register('text/*', (value) =>

@@ -10,6 +10,7 @@ import { ApiError } from '../respond/api-error.js';
 import { safeDecode } from '../validation/safe-decode.js';
 import type { QueryString } from '../validation/query-string.js';
 import { Registry } from '../registries/registry.js';
+import { fromBase64, fromUtf8 } from '../bytes.js';
 
 export interface AuthOptions {
   /** The keys that open the API. */
@@ -111,7 +112,7 @@ export function securitySchemeChecks(): Registry<SecuritySchemeCheck> {
         const sent = authorization(credentials);
         if (!sent) return 'missing';
         if (sent.given !== 'basic') return 'wrong-scheme';
-        const [user, ...rest] = Buffer.from(sent.token, 'base64').toString('utf8').split(':');
+        const [user, ...rest] = fromUtf8(fromBase64(sent.token) ?? new Uint8Array(0)).split(':');
         return keys.has(user) || keys.has(rest.join(':')) ? 'ok' : 'unknown';
       },
     });

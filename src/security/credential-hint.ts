@@ -5,6 +5,7 @@
  */
 import type { SchemaObject } from '../document/schema.js';
 import type { Operation } from '../operations/operation.js';
+import { toBase64 } from '../bytes.js';
 
 /** Where one scheme carries a key: a header, a query parameter or a cookie, as [name, value]. */
 export interface Credential {
@@ -18,7 +19,7 @@ export function credentialFor(scheme: SchemaObject, key: string): Credential {
     const name = String(scheme.name);
     return scheme.in === 'query' ? { query: [name, key] } : scheme.in === 'cookie' ? { cookie: [name, key] } : { header: [name, key] };
   }
-  if (scheme.type === 'http' && /^basic$/i.test(String(scheme.scheme))) return { header: ['Authorization', `Basic ${Buffer.from(`${key}:`).toString('base64')}`] };
+  if (scheme.type === 'http' && /^basic$/i.test(String(scheme.scheme))) return { header: ['Authorization', `Basic ${toBase64(`${key}:`)}`] };
   return { header: ['Authorization', `Bearer ${key}`] }; // http bearer, oauth2, openIdConnect
 }
 

@@ -62,10 +62,15 @@ export function bodyDecoders(): Registry<BodyDecoder> {
   return new Registry<BodyDecoder>('body decoder')
     .register('application/json', decodeJson)
     .register('application/x-www-form-urlencoded', utf8Text)
-    .register('*/*', (bytes) => Buffer.from(bytes));
+    .register('*/*', copyBytes);
 }
 
 /** The decoder for a media type: its own, JSON's for any `+json` type, else the fallback. */
 export function decoderFor(decoders: Registry<BodyDecoder>, essence: string): BodyDecoder {
-  return decoders.get(essence) ?? (isJsonMediaType(essence) ? decoders.get('application/json') : undefined) ?? decoders.get('*/*') ?? ((bytes) => Buffer.from(bytes));
+  return decoders.get(essence) ?? (isJsonMediaType(essence) ? decoders.get('application/json') : undefined) ?? decoders.get('*/*') ?? copyBytes;
+}
+
+/** The body as bytes of its own (what was read may be a view of a larger buffer). */
+function copyBytes(bytes: Uint8Array): Uint8Array {
+  return Uint8Array.prototype.slice.call(bytes);
 }

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import { concatBytes } from '../bytes.js';
 
 /** The body of a Request (or a Response: the contract suite reads answers the same way); undefined means it is over the cap. */
 export async function readBody(request: Pick<Request, 'headers' | 'body'>, maxBytes: number): Promise<Uint8Array | undefined> {
@@ -26,7 +27,7 @@ export async function readBody(request: Pick<Request, 'headers' | 'body'>, maxBy
     }
     chunks.push(value);
   }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  return concatBytes(chunks);
 }
 
 /** The same from a Node request. Past the cap, the rest is read and dropped (see `lingerAfterRefusal`). */
