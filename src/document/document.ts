@@ -1,10 +1,9 @@
 /**
- * A loaded OpenAPI document, and the steps of loading that need no file system: the version
- * check, the meta-schema check, validation and dereferencing (swagger-parser). Node's reader
- * (load-document.ts) and the browser's entry both end here.
+ * A loaded OpenAPI document, and the steps of loading common to Node and the browser: the version
+ * check, the meta-schema check, then validation and dereferencing by the step given (on Node,
+ * swagger-parser; in a browser, local references only). Node's reader (load-document.ts) and the
+ * browser's entry both end here.
  */
-import SwaggerParser from '@apidevtools/swagger-parser';
-import { dereferenceOptions } from './dereference-options.js';
 import type { SchemaObject } from './schema.js';
 
 /** A document that cannot be served. `message` is one sentence meant for the terminal. */
@@ -34,6 +33,11 @@ export interface PrepareSteps {
   text?: string;
   /** The meta-schema check: undefined when valid, 'unavailable' to let swagger-parser check it, else the first problem. */
   metaSchema?: (document: unknown, dialect: '3.0' | '3.1') => string | undefined | 'unavailable';
+  /**
+   * Validates and dereferences the document (a copy it may change), circular references left as
+   * `$ref`s; `checkSchema` asks it to check the meta-schema too. Throws the problem it found.
+   */
+  dereference: (document: SchemaObject, options: { file?: string; checkSchema: boolean }) => Promise<SchemaObject>;
   /** Converts a Swagger 2.0 document to OpenAPI 3.0 (none: Swagger 2.0 is refused). */
   convertSwagger2?: (name: string, file: string, swagger: SchemaObject, text?: string) => Promise<SchemaObject>;
 }
@@ -55,10 +59,7 @@ export async function prepareDocument(parsed: SchemaObject, steps: PrepareSteps)
   if (meta !== undefined && meta !== 'unavailable') throw new DocumentLoadError(`${name} is not a valid ${what}: ${meta}.`);
   let api: SchemaObject;
   try {
-    // The parsed document is handed over (no second read or parse); the path resolves external refs.
-    const options = { dereference: dereferenceOptions(raw), validate: { schema: meta === 'unavailable', spec: true } };
-    const copy = structuredClone(raw) as never;
-    api = (await (steps.file ? SwaggerParser.validate(steps.file, copy, options as never) : SwaggerParser.validate(copy, options as never))) as unknown as SchemaObject;
+    api = await steps.dereference(structuredClone(raw), { file: steps.file, checkSchema: meta === 'unavailable' });
   } catch (error) {
     throw new DocumentLoadError(`${name} is not a valid ${what}: ${firstProblem(error)}.`);
   }

@@ -1,3 +1,4 @@
+/// <reference path="./swagger2openapi.d.ts" />
 /**
  * Stage 1 of the pipeline on Node: read an OpenAPI document from disk or a URL, convert a
  * Swagger 2.0 one to OpenAPI 3.0, refuse what the mock cannot serve (with one clear sentence),
@@ -7,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import yaml from 'js-yaml';
+import { dereferenceOptions } from './dereference-options.js';
 import { DocumentLoadError, firstProblem, prepareDocument, type LoadedDocument } from './document.js';
 import { parseJson } from './parse-json.js';
 import { validateMetaSchema } from './meta-schema/validate-meta-schema.js';
@@ -41,8 +43,16 @@ export async function loadDocument(source: string | object): Promise<LoadedDocum
   return prepareDocument(raw, { name: path, file, text, ...NODE_STEPS });
 }
 
-/** On Node: the build's precompiled meta-schema validators, and the Swagger 2.0 converter. */
-const NODE_STEPS = { metaSchema: validateMetaSchema, convertSwagger2 };
+/** On Node: the build's precompiled meta-schema validators, swagger-parser, and the Swagger 2.0 converter. */
+const NODE_STEPS = { metaSchema: validateMetaSchema, dereference: validateAndDereference, convertSwagger2 };
+
+/** swagger-parser: the rules of the specification, external `$ref`s (relative to `file`), then the dereferenced document. */
+async function validateAndDereference(document: SchemaObject, { file, checkSchema }: { file?: string; checkSchema: boolean }): Promise<SchemaObject> {
+  // The parsed document is handed over (no second read or parse); the path resolves external refs.
+  const options = { dereference: dereferenceOptions(document), validate: { schema: checkSchema, spec: true } };
+  const api = file ? SwaggerParser.validate(file, document as never, options as never) : SwaggerParser.validate(document as never, options as never);
+  return (await api) as unknown as SchemaObject;
+}
 
 /**
  * Converts a Swagger 2.0 document to OpenAPI 3.0 with swagger2openapi and Redoc's options: what

@@ -15,8 +15,8 @@ describe('createMock()', () => {
   it('serves the bundled Petstore with its fixtures and rules, as the CLI does', async () => {
     mock = await createMock();
     expect(mock.extensions).toEqual(['petstore']);
-    const categories = await (await mock.fetch('/categories', { headers: auth })).json();
-    expect(categories.map((c: { name: string }) => c.name)).toContain('Dogs'); // fixtures/categories.json
+    const categories = (await (await mock.fetch('/categories', { headers: auth })).json()) as Array<{ name: string }>;
+    expect(categories.map((c) => c.name)).toContain('Dogs'); // fixtures/categories.json
     const pets = await mock.fetch('/pets?limit=2', { headers: auth });
     expect(pets.status).toBe(200);
     expect((await mock.fetch('/pets')).status).toBe(401);
@@ -26,7 +26,7 @@ describe('createMock()', () => {
     const before = mock.store.counts().pets;
     const created = await mock.fetch(new Request('http://localhost/pets', { method: 'POST', headers: json, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) }));
     expect(created.status).toBe(201);
-    const { id } = await created.json();
+    const { id } = (await created.json()) as { id: number };
     expect((await mock.fetch(`/pets/${id}`, { headers: auth })).status).toBe(200);
     expect(mock.store.counts().pets).toBe(before + 1);
     mock.reset();
@@ -96,7 +96,7 @@ describe('runContract()', () => {
     const broken = async (url: string, init?: RequestInit) => {
       const res = await mock.fetch(url, init);
       if (!new URL(url).pathname.startsWith('/categories') || res.status !== 200) return res;
-      const body = await res.json();
+      const body = (await res.json()) as Record<string, unknown> | Array<Record<string, unknown>>;
       const strip = (c: Record<string, unknown>) => ({ ...c, name: undefined });
       return new Response(JSON.stringify(Array.isArray(body) ? body.map(strip) : strip(body)), { status: 200, headers: res.headers });
     };

