@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** What the build reads (tsconfig.build.json's `include`, the configuration, the locked dependencies it bundles). */
 const SOURCE_DIRS = ['src', 'contract-tests', 'bench'];
-const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json', 'rolldown.config.mjs', 'package.json', 'package-lock.json'];
 /** The build's last output: older than any input means the build is stale. */
 const OUTPUT = 'dist/cli.js';
 
