@@ -2,8 +2,8 @@
  * Dereferencing for the browser, where swagger-parser needs Node's `path` and `util`: the local
  * `$ref`s of a document (`#/components/schemas/Pet`) are replaced in place, as swagger-parser does
  * with `circular: 'ignore'`. Each reference becomes the one object it names, shared by every place
- * that uses it; a reference met again while its own target is being resolved stays a `$ref`
- * (`resolveRef` follows it). A `$ref` with sibling keys becomes a copy of its target with them.
+ * that uses it; a reference to an object still being walked (a cycle) stays a `$ref` (`resolveRef`
+ * follows it). A `$ref` with sibling keys becomes a copy of its target with them.
  * External references are refused: there is no file system to read them from.
  */
 import { resolveRef } from './document.js';
@@ -11,24 +11,20 @@ import type { SchemaObject } from './schema.js';
 
 /** @throws Error naming the first `$ref` that points outside the document or at nothing. */
 export async function dereferenceLocal(document: SchemaObject): Promise<SchemaObject> {
-  const resolved = new Map<string, unknown>();
-  const resolving = new Set<string>();
+  /** Objects being walked (and references being followed): meeting one again is a cycle. */
+  const open = new Set<object>();
   const walked = new WeakSet<object>();
   const visit = (node: unknown): unknown => {
     if (node === null || typeof node !== 'object') return node;
     const ref = (node as { $ref?: unknown }).$ref;
     if (typeof ref === 'string') {
       if (!ref.startsWith('#')) throw new Error(`$ref ${ref} points outside the document; bundle the document into one file to serve it in a browser`);
-      if (resolving.has(ref)) return node;
-      let value = resolved.get(ref);
-      if (value === undefined) {
-        const target = ref === '#' ? document : resolveRef(document, ref);
-        if (target === undefined) throw new Error(`$ref ${ref} names nothing in the document`);
-        resolving.add(ref);
-        value = visit(target);
-        resolving.delete(ref);
-        resolved.set(ref, value);
-      }
+      const target = ref === '#' ? document : resolveRef(document, ref);
+      if (target === undefined) throw new Error(`$ref ${ref} names nothing in the document`);
+      if (open.has(target) || open.has(node)) return node;
+      open.add(node);
+      const value = visit(target);
+      open.delete(node);
       const siblings = Object.keys(node).filter((key) => key !== '$ref');
       if (siblings.length === 0 || value === null || typeof value !== 'object') return value;
       const merged: Record<string, unknown> = { ...(value as object) };
@@ -37,8 +33,10 @@ export async function dereferenceLocal(document: SchemaObject): Promise<SchemaOb
     }
     if (walked.has(node)) return node;
     walked.add(node);
+    open.add(node);
     const entries = node as Record<string, unknown>;
     for (const key of Object.keys(entries)) entries[key] = visit(entries[key]);
+    open.delete(node);
     return node;
   };
   return visit(document) as SchemaObject;

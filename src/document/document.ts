@@ -55,7 +55,7 @@ export async function prepareDocument(parsed: SchemaObject, steps: PrepareSteps)
   const dialect = version === '3.1' ? '3.1' : '3.0';
   const what = convertedFrom ? 'Swagger 2.0 document (converted to OpenAPI 3.0)' : `OpenAPI ${raw.openapi} document`;
   // The meta-schema check runs on the build's precompiled validators when they exist.
-  const meta = steps.metaSchema?.(raw, dialect) ?? 'unavailable';
+  const meta = steps.metaSchema ? steps.metaSchema(raw, dialect) : 'unavailable';
   if (meta !== undefined && meta !== 'unavailable') throw new DocumentLoadError(`${name} is not a valid ${what}: ${meta}.`);
   let api: SchemaObject;
   try {
