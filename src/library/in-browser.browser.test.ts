@@ -99,7 +99,7 @@ describe('the mock in a browser page, behind MSW setupWorker', () => {
         anonymousBody: await anonymous.json(),
         deleted: deleted.status,
         gone: gone.status,
-        controlled: navigator.serviceWorker.controller !== null,
+        controlled: (globalThis as unknown as { navigator: { serviceWorker: { controller: unknown } } }).navigator.serviceWorker.controller !== null,
       };
     });
     await tab.close();

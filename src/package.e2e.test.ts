@@ -1,0 +1,158 @@
+/**
+ * The package as a user gets it: `npm pack` (a copy of the checkout, so the build it runs does not
+ * change dist/ under the other tests), then `npm install` of the tarball in an empty project, and
+ * the ways people use it: the bin's help, `serve` answering, `contract` against it, an ESM import
+ * of the library, and `tsc --strict` on a TypeScript file that uses its types (and one that
+ * misuses them, which must fail). The README's figures for the package are checked here too.
+ * The install needs the npm registry (the declared dependencies and msw).
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from './package-root.js';
+import { startProcess, type StartedProcess } from './test-support/processes.js';
+import { readmeBlocks } from './test-support/readme-commands.js';
+
+const run = promisify(execFile);
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const TSC = join(PACKAGE_ROOT, 'node_modules/typescript/bin/tsc');
+const work = mkdtempSync(join(tmpdir(), 'pack-'));
+const project = join(work, 'project');
+let tarball: string;
+let files: string[];
+let server: StartedProcess | undefined;
+/** A frontend project's settings: the DOM's fetch types, no @types/node. */
+const compilerOptions = { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [], skipLibCheck: false };
+/** The README's sections about the library, whose TypeScript examples are checked here. */
+const LIBRARY_SECTIONS = /^(Use it in your project|In unit tests)/;
+
+/** What the checkout holds that a build reads: everything but installed, built and version-control files. */
+const NOT_COPIED = new Set(['node_modules', 'dist', '.git', '.tmp', 'coverage', 'contract-coverage.json']);
+
+beforeAll(async () => {
+  const checkout = join(work, 'checkout');
+  mkdirSync(checkout);
+  for (const entry of readdirSync(PACKAGE_ROOT)) if (!NOT_COPIED.has(entry)) cpSync(join(PACKAGE_ROOT, entry), join(checkout, entry), { recursive: true });
+  symlinkSync(join(PACKAGE_ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
+  const { stdout } = await run(NPM, ['pack', '--json', '--pack-destination', work], { cwd: checkout, maxBuffer: 64 * 1024 * 1024 });
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarball = join(work, packed.filename);
+  files = packed.files.map((f) => f.path).sort();
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'msw@2'], { cwd: project });
+}, 300_000);
+
+afterAll(() => {
+  server?.child.kill();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed package', () => {
+  it('holds only what a user runs and imports', () => {
+    expect(files).toContain('dist/cli.js');
+    expect(files).toContain('dist/index.d.ts');
+    expect(files).toContain('spec/openapi.yaml');
+    expect(files).toContain('LICENSE');
+    const unwanted = files.filter((f) => /\.test\.|\.map$|^src\/|^bench|^dist\/bench|^contract-tests|^dist\/contract-tests|^dist\/src|faults|test-support|^test\//.test(f));
+    expect(unwanted).toEqual([]);
+  });
+
+  it('declares what it does not bundle, and bundles the rest', () => {
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules/petstore-mock-kit/package.json'), 'utf8'));
+    expect(manifest.scripts?.prepare).toBeUndefined();
+    expect(manifest.scripts?.postinstall).toBeUndefined();
+    const code = files.filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(project, 'node_modules/petstore-mock-kit', f), 'utf8')).join('\n');
+    const specifiers = [...code.matchAll(/\bfrom\s*"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\s*\)|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
+    const packages = specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:')).map((s) => /^(@[^/]+\/[^/]+|[^/]+)/.exec(s)![1]);
+    const imported = new Set(packages);
+    expect([...imported].sort()).toEqual(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).sort());
+  });
+
+  it("matches the README's figures (files, packed size)", () => {
+    const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+    const stated = /The package is (\d+) files, (\d+) kB packed/.exec(readme);
+    expect(stated, 'README: "The package is N files, S kB packed"').not.toBeNull();
+    const size = statSync(tarball).size / 1000;
+    expect(Number(stated![1])).toBe(files.length);
+    expect(Math.abs(Number(stated![2]) - size) / size).toBeLessThan(0.1);
+  });
+
+  it('runs its bin: --help, serve, and contract against what it serves', async () => {
+    const help = await run(NPM, ['exec', '--', 'petstore-mock-kit', '--help'], { cwd: project });
+    expect(help.stdout).toMatch(/^Usage: petstore-mock-kit serve/);
+    // The installed bin itself (npx runs the same file).
+    server = await startProcess(join(project, 'node_modules/.bin/petstore-mock-kit'), ['serve', '--port', '0'], /listening on http:\/\/\S+/, { PORT: '' });
+    const url = /listening on (http:\/\/\S+)/.exec(server.output())![1];
+    expect((await fetch(`${url}/pets?limit=1`, { headers: { Authorization: 'Bearer petstore-demo-key' } })).status).toBe(200);
+    const contract = await run(NPM, ['exec', '--', 'petstore-mock-kit', 'contract', '--base-url', url, '--token', 'petstore-demo-key', '--coverage', join(work, 'coverage.json')], { cwd: project, maxBuffer: 16 * 1024 * 1024 });
+    expect(contract.stdout).toMatch(/conforms/i);
+  }, 120_000);
+
+  it('imports as ESM: createMock with the bundled Petstore, in-process', async () => {
+    const script = `
+      import { createMock, DEMO_API_KEY } from 'petstore-mock-kit';
+      const mock = await createMock();
+      const res = await mock.fetch('/categories', { headers: { Authorization: 'Bearer ' + DEMO_API_KEY } });
+      console.log(res.status, (await res.json()).length, mock.extensions.join());`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project });
+    expect(stdout.trim()).toMatch(/^200 \d+ petstore$/);
+  }, 30_000);
+
+  it('type-checks a program using its types under tsc --strict, and refuses one misusing them', async () => {
+    writeFileSync(
+      join(project, 'uses-types.ts'),
+      `import { createMock, runContract, type MockInstance, type ContractReport, type StateSnapshot } from 'petstore-mock-kit';
+import { mswHandlers } from 'petstore-mock-kit/msw';
+import { createMock as createBrowserMock } from 'petstore-mock-kit/browser';
+import { setupServer } from 'msw/node';
+
+const mock: MockInstance = await createMock({ seed: 7, counts: { pets: 5 } });
+const saved: StateSnapshot = mock.snapshot();
+const server = setupServer(...mswHandlers(mock, { baseUrl: 'https://api.example.com' }));
+const listening = await mock.listen(0);
+const report: ContractReport = await runContract({ baseUrl: listening.url, token: 'petstore-demo-key', readOnly: true });
+const failed: number = report.failures.length;
+mock.restore(saved);
+const inBrowser = await createBrowserMock({ spec: { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} } });
+const status: number = (await inBrowser.fetch('/anything')).status;
+export { server, failed, status };
+`,
+    );
+    writeFileSync(join(project, 'misuses-types.ts'), `import { createMock } from 'petstore-mock-kit';\nconst mock = await createMock({ seed: 'seven' });\nmock.reset(1);\n`);
+    const tsc = (file: string) => {
+      writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: [file] }));
+      return run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project });
+    };
+    await expect(tsc('uses-types.ts')).resolves.toBeDefined();
+    const refused = await tsc('misuses-types.ts').then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(refused).toMatch(/misuses-types\.ts\(2,\d+\): error TS2322/);
+    expect(refused).toMatch(/misuses-types\.ts\(3,\d+\): error TS2554/);
+  }, 60_000);
+
+  it("type-checks every TypeScript example of the README's library section, and runs those that print", async () => {
+    const examples = readmeBlocks(readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8')).filter((b) => b.lang === 'ts' && LIBRARY_SECTIONS.test(b.heading));
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    // The MSW example is a vitest setup file: vitest's types come from this checkout.
+    symlinkSync(join(PACKAGE_ROOT, 'node_modules/vitest'), join(project, 'node_modules/vitest'), 'dir');
+    const names = examples.map((block, i) => {
+      writeFileSync(join(project, `readme-${i}.ts`), `${block.text}\nexport {};\n`);
+      return `readme-${i}.ts`;
+    });
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, noEmit: false, outDir: 'out' }, files: names }));
+    await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project });
+    for (const [i, block] of examples.entries()) {
+      const expected = [...block.text.matchAll(/console\.log\(.*\); \/\/ (.+)$/gm)].map((m) => m[1]);
+      if (expected.length === 0) continue;
+      const { stdout } = await run(process.execPath, [join(project, 'out', `readme-${i}.js`)], { cwd: project });
+      const printed = stdout.trim().split('\n');
+      for (const line of expected) expect(printed, `README line ${block.line}`).toContain(line);
+    }
+  }, 120_000);
+});
