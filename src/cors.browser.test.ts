@@ -3,14 +3,13 @@
  * another, with Authorization (so the browser sends a preflight) and reads the exposed headers.
  * Chromium comes from Debian (`apt-get install -y chromium`, done by .ci/run).
  */
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './test-support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './server.js';
 import { petstore } from './test-support/petstore.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 let browser: Browser;
 let page: Server;
 let pageUrl: string;
@@ -34,11 +33,10 @@ try {
 </script>`;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does it).`);
   page = createServer((_, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(FRONTEND));
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
   pageUrl = `http://127.0.0.1:${(page.address() as { port: number }).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 }, 30_000);
 
 afterAll(async () => {

@@ -5,28 +5,23 @@
  * same-origin with the mock, tries it too. The mock's state must come out unchanged, while the
  * same page can still call the mock API. Chromium comes from Debian, as for src/cors.browser.test.ts.
  */
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../test-support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedHostsFor } from '../middleware/host-guard.js';
 import { startServer, type RunningServer } from '../server.js';
 import { petstore } from '../test-support/petstore.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const REBIND = 'rebind.evil.example';
 let browser: Browser;
 const mocks: RunningServer[] = [];
 const pages: Server[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does it).`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // The rebinding name resolves to loopback inside the browser only: no DNS is asked.
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', `--host-resolver-rules=MAP ${REBIND} 127.0.0.1`],
-  });
+  // The rebinding name resolves to loopback inside the browser only: no DNS is asked.
+  browser = await launchChromium([`--host-resolver-rules=MAP ${REBIND} 127.0.0.1`]);
 }, 30_000);
 
 afterAll(async () => {

@@ -9,12 +9,12 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { rolldown } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../package-root.js';
+import { launchChromium } from '../test-support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const WORK = join(PACKAGE_ROOT, '.tmp/in-browser');
 
 /** The frontend's code: start the mock in the page behind MSW, then signal it is ready. */
@@ -45,7 +45,6 @@ async function build(code: string, name: string, external: string[] = []): Promi
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does it).`);
   if (!existsSync(join(PACKAGE_ROOT, 'dist/browser.js'))) throw new Error('This test bundles dist/browser.js: npm run build first.');
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(WORK, { recursive: true });
@@ -60,7 +59,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
