@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseContractArgs } from './args.js';
+import { CONTRACT_FLAGS, CONTRACT_USAGE, parseContractArgs } from './args.js';
 import { toJUnit } from './report/junit.js';
 
 describe('parseContractArgs', () => {
@@ -16,16 +16,49 @@ describe('parseContractArgs', () => {
     expect(parseContractArgs(['--base-url', 'https://x.example'], { CONTRACT_TOKEN: 'env' })).toMatchObject({ token: 'env', coverage: 'contract-coverage.json', readOnly: false });
   });
 
-  it('explains what is wrong', () => {
-    expect(parseContractArgs([], {})).toEqual({ command: 'error', message: '--base-url must be an http(s) URL, e.g. --base-url http://127.0.0.1:4010.' });
-    expect(parseContractArgs(['--base-url', 'ftp://x'], {})).toMatchObject({ command: 'error' });
+  it('explains what is wrong in one line naming the flag and what it accepts', () => {
+    const error = (argv: string[]) => {
+      const parsed = parseContractArgs(argv, {});
+      if (parsed.command !== 'error') throw new Error(`not refused: ${argv.join(' ')}`);
+      expect(parsed.message).not.toMatch(/[\n\r]/);
+      return parsed.message;
+    };
+    const url = ['--base-url', 'http://x'];
+    expect(error([])).toBe('--base-url is required: an http(s) URL like http://127.0.0.1:4010. (see petstore-mock-kit contract --help)');
+    expect(error(['--base-url', 'ftp://x'])).toBe('--base-url must be an http(s) URL like http://127.0.0.1:4010, not "ftp://x".');
+    expect(error([...url, '--seed', 'x'])).toBe('--seed must be a non-negative integer, not "x".');
+    expect(error([...url, '-H', 'no colon'])).toBe('--header must be "Name: value", not "no colon".');
+    expect(error([...url, '--timeout', '0'])).toBe('--timeout must be a number of seconds above 0 (at most 86400), not "0".');
+    expect(error([...url, '--request-timeout', 'soon'])).toBe('--request-timeout must be a number of seconds above 0 (at most 86400), not "soon".');
+    expect(error([...url, '--max-response-bytes', '-1'])).toBe('--max-response-bytes must be a positive integer, not "-1".');
+    expect(error([...url, '--spec', 'ftp://x/openapi.yaml'])).toBe('--spec must be a file or an http(s) URL, not "ftp://x/openapi.yaml".');
+    // How the flags are written.
+    expect(error(['--base-ur', 'http://x'])).toBe('Unknown flag --base-ur; did you mean --base-url? (see petstore-mock-kit contract --help)');
+    expect(error([...url, '--dryrun'])).toBe('Unknown flag --dryrun; did you mean --dry-run? (see petstore-mock-kit contract --help)');
+    expect(error([...url, '--prot', '3'])).toBe('Unknown flag --prot. (see petstore-mock-kit contract --help)');
+    expect(error(['--base-url'])).toBe('--base-url needs a value: an http(s) URL like http://127.0.0.1:4010. (see petstore-mock-kit contract --help)');
+    expect(error(['--base-url', '--read-only'])).toBe('--base-url needs a value: an http(s) URL like http://127.0.0.1:4010. (see petstore-mock-kit contract --help)');
+    expect(error([...url, '--spec'])).toBe('--spec needs a value: a file or an http(s) URL. (see petstore-mock-kit contract --help)');
+    expect(error([...url, '--token', '-secret'])).toBe('--token needs a value: an API key (one beginning with "-" is written --token=TOKEN). (see petstore-mock-kit contract --help)');
+    expect(error([...url, '--dry-run=yes'])).toBe('--dry-run takes no value. (see petstore-mock-kit contract --help)');
+    expect(error([...url, '--token', 'a', '--token', 'b'])).toBe('--token was given twice ("a", then "b"); it takes one value. (see petstore-mock-kit contract --help)');
+    expect(error([...url, 'http://y'])).toBe('Unexpected argument "http://y": contract takes only flags. (see petstore-mock-kit contract --help)');
+  });
+
+  it('reads the rest, and --help before any check of values', () => {
     expect(parseContractArgs(['--base-url', 'http://x', '--profile', 'petstore,none', '--strict'], {})).toMatchObject({ profiles: ['petstore', 'none'], strict: true });
-    expect(parseContractArgs(['--base-url', 'http://x', '--seed', 'x'], {})).toMatchObject({ command: 'error' });
-    expect(parseContractArgs(['--base-url', 'http://x', '-H', 'no colon'], {})).toEqual({ command: 'error', message: '--header must be "Name: value", not "no colon".' });
-    expect(parseContractArgs(['--base-url', 'http://x', '--timeout', '0'], {})).toEqual({ command: 'error', message: '--timeout must be a number of seconds above 0 (at most 86400), not "0".' });
-    expect(parseContractArgs(['--base-url', 'http://x', '--max-response-bytes', '-1'], {})).toMatchObject({ command: 'error' });
     expect(parseContractArgs(['--base-url', 'http://x'], {})).toMatchObject({ headers: {}, requestTimeoutMs: 10_000, timeoutMs: undefined, maxResponseBytes: 10_485_760 });
+    expect(parseContractArgs(['--base-url', 'http://x', '--spec', 'https://api.example/openapi.yaml', '--dry-run', '--token=-t'], {})).toMatchObject({ spec: 'https://api.example/openapi.yaml', dryRun: true, token: '-t' });
     expect(parseContractArgs(['--help'], {})).toEqual({ command: 'help' });
+    expect(parseContractArgs(['-h', '--seed', 'x'], {})).toEqual({ command: 'help' });
+  });
+
+  it('lists every flag of the table in its help, with its placeholder', () => {
+    const listed = new Set([...CONTRACT_USAGE.matchAll(/^ {2}(?:-\w, )?--([a-z-]+)(?: ('[^']+'|\S+))?/gm)].map((m) => `${m[1]} ${m[2] ?? ''}`.trim()));
+    const table = Object.entries(CONTRACT_FLAGS).map(([name, spec]) => `${name} ${'value' in spec ? spec.value : ''}`.trim());
+    expect([...listed].filter((flag) => !table.includes(flag))).toEqual([]);
+    expect(table.filter((flag) => !listed.has(flag))).toEqual([]);
+    expect(CONTRACT_USAGE).toContain('--spec FILE|URL');
   });
 });
 

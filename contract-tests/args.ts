@@ -1,7 +1,8 @@
 /**
- * The contract CLI's flags, parsed without side effects.
+ * The contract CLI's flags, parsed without side effects: read against `CONTRACT_FLAGS` (the
+ * shared reader, src/cli/flags.ts), so a mistake is one line naming the flag and what it accepts.
  */
-import { parseArgs } from 'node:util';
+import { invalidValue, parseFlags, quoted, seeHelp, type FlagTable } from '../src/cli/flags.js';
 import { CHECK_IDS } from './case.js';
 
 export interface ContractArgs {
@@ -40,7 +41,8 @@ when everything conforms. Creates its own data through the API and deletes it af
 Options:
   --base-url URL      where the implementation answers (stands in for the document's server URL)
   --token TOKEN       the API key to authenticate with (also CONTRACT_TOKEN)
-  --spec FILE         the document (default: the embedded spec/openapi.yaml)
+  --spec FILE|URL     the document, a file or an http(s) URL (default: the embedded
+                      spec/openapi.yaml)
   --junit FILE        write a JUnit XML report
   --coverage FILE     write the operation x status coverage as JSON (default contract-coverage.json)
   --only CHECK        run only this check; repeat or separate with commas
@@ -66,62 +68,61 @@ Options:
 Checks: ${CHECK_IDS.join(', ')}; the petstore profile adds referential_integrity and
 state_transitions.
 
-Exit codes: 0 conforms, 1 does not conform, 2 could not check (bad flag, unknown check, operation
-or profile, unreachable server, refused token).
+Exit codes: 0 conforms, 1 does not conform, 2 could not check (a bad flag or value, said in one
+line; an unknown check, operation or profile; an unreachable server; a refused token).
 `;
+
+/** The contract command's flags: what each accepts, for its messages (`--help` says it at length). */
+export const CONTRACT_FLAGS = {
+  'base-url': { type: 'string', value: 'URL', accepts: 'an http(s) URL like http://127.0.0.1:4010' },
+  token: { type: 'string', value: 'TOKEN', accepts: 'an API key' },
+  spec: { type: 'string', value: 'FILE|URL', accepts: 'a file or an http(s) URL' },
+  junit: { type: 'string', value: 'FILE', accepts: 'a file to write' },
+  coverage: { type: 'string', value: 'FILE', accepts: 'a file to write' },
+  only: { type: 'string', multiple: true, value: 'CHECK', accepts: 'a check id, or several separated with commas' },
+  operation: { type: 'string', multiple: true, value: 'ID', accepts: 'an operation id, or several separated with commas' },
+  profile: { type: 'string', multiple: true, value: 'NAME', accepts: 'petstore or none, or several separated with commas' },
+  strict: { type: 'boolean' },
+  header: { type: 'string', short: 'H', multiple: true, value: "'N: V'", accepts: '"Name: value"' },
+  'request-timeout': { type: 'string', value: 'S', accepts: 'a number of seconds above 0 (at most 86400)' },
+  timeout: { type: 'string', value: 'S', accepts: 'a number of seconds above 0 (at most 86400)' },
+  'max-response-bytes': { type: 'string', value: 'N', accepts: 'a positive integer' },
+  'dry-run': { type: 'boolean' },
+  'read-only': { type: 'boolean' },
+  seed: { type: 'string', value: 'N', accepts: 'a non-negative integer' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies FlagTable;
 
 const list = (values: string[] | undefined) => values?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 
+/**
+ * @example parseContractArgs(['--base-url', 'http://127.0.0.1:4010'], {}) // { command: 'run', baseUrl: 'http://127.0.0.1:4010', ... }
+ * @example parseContractArgs(['--base-url'], {}) // { command: 'error', message: '--base-url needs a value: an http(s) URL like http://127.0.0.1:4010. (see petstore-mock-kit contract --help)' }
+ */
 export function parseContractArgs(argv: string[], env: Record<string, string | undefined>): ContractArgs | { command: 'help' } | { command: 'error'; message: string } {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        'base-url': { type: 'string' },
-        token: { type: 'string' },
-        spec: { type: 'string' },
-        junit: { type: 'string' },
-        coverage: { type: 'string' },
-        only: { type: 'string', multiple: true },
-        operation: { type: 'string', multiple: true },
-        profile: { type: 'string', multiple: true },
-        strict: { type: 'boolean' },
-        header: { type: 'string', short: 'H', multiple: true },
-        'request-timeout': { type: 'string' },
-        timeout: { type: 'string' },
-        'max-response-bytes': { type: 'string' },
-        'read-only': { type: 'boolean' },
-        'dry-run': { type: 'boolean' },
-        seed: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return { command: 'error', message: `${(error as Error).message.split('\n')[0]} (see --help).` };
-  }
+  const parsed = parseFlags(argv, CONTRACT_FLAGS, 'contract');
+  if ('error' in parsed) return { command: 'error', message: parsed.error };
+  const { values, positionals } = parsed;
   if (values.help) return { command: 'help' };
+  if (positionals.length) return { command: 'error', message: `Unexpected argument ${quoted(positionals[0])}: contract takes only flags. ${seeHelp('contract')}` };
+  const error = (message: string) => ({ command: 'error' as const, message });
   const baseUrl = values['base-url'];
-  if (!baseUrl || !/^https?:\/\/[^/]/.test(baseUrl)) return { command: 'error', message: '--base-url must be an http(s) URL, e.g. --base-url http://127.0.0.1:4010.' };
-  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) return { command: 'error', message: `--seed must be a non-negative integer, not "${values.seed}".` };
+  if (baseUrl === undefined) return error(`--base-url is required: ${CONTRACT_FLAGS['base-url'].accepts}. ${seeHelp('contract')}`);
+  if (!/^https?:\/\/[^/]/.test(baseUrl)) return error(invalidValue(CONTRACT_FLAGS, 'base-url', baseUrl));
+  if (values.spec !== undefined && /^[a-z][a-z\d+.-]*:\/\//i.test(values.spec) && !/^https?:\/\//i.test(values.spec)) return error(invalidValue(CONTRACT_FLAGS, 'spec', values.spec));
+  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) return error(invalidValue(CONTRACT_FLAGS, 'seed', values.seed));
   const headers: Record<string, string> = {};
   for (const header of values.header ?? []) {
     const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(header);
-    if (!match) return { command: 'error', message: `--header must be "Name: value", not "${header}".` };
+    if (!match) return error(invalidValue(CONTRACT_FLAGS, 'header', header));
     headers[match[1]] = match[2];
   }
-  const seconds = (name: string, value: string | undefined, fallback?: number): number | string | undefined => {
-    if (value === undefined) return fallback;
-    const n = Number(value);
-    return /^\d+(\.\d+)?$/.test(value) && n > 0 && n <= 86_400 ? n * 1000 : `${name} must be a number of seconds above 0 (at most 86400), not "${value}".`;
-  };
-  const requestTimeoutMs = seconds('--request-timeout', values['request-timeout'], 10_000);
-  if (typeof requestTimeoutMs === 'string') return { command: 'error', message: requestTimeoutMs };
-  const timeoutMs = seconds('--timeout', values.timeout);
-  if (typeof timeoutMs === 'string') return { command: 'error', message: timeoutMs };
+  const requestTimeoutMs = seconds('request-timeout', values['request-timeout'], 10_000);
+  if (typeof requestTimeoutMs === 'string') return error(requestTimeoutMs);
+  const timeoutMs = seconds('timeout', values.timeout);
+  if (typeof timeoutMs === 'string') return error(timeoutMs);
   const maxBytes = values['max-response-bytes'];
-  if (maxBytes !== undefined && (!/^\d+$/.test(maxBytes) || Number(maxBytes) < 1)) return { command: 'error', message: `--max-response-bytes must be a positive integer, not "${maxBytes}".` };
+  if (maxBytes !== undefined && (!/^\d+$/.test(maxBytes) || Number(maxBytes) < 1)) return error(invalidValue(CONTRACT_FLAGS, 'max-response-bytes', maxBytes));
   return {
     command: 'run',
     baseUrl,
@@ -141,4 +142,11 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
     timeoutMs,
     maxResponseBytes: maxBytes === undefined ? 10 * 1024 * 1024 : Number(maxBytes),
   };
+}
+
+/** A number of seconds (above 0, at most a day) as milliseconds, `fallback` when not given, or the sentence naming the flag. */
+function seconds(name: 'request-timeout' | 'timeout', value: string | undefined, fallback?: number): number | string | undefined {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  return /^\d+(\.\d+)?$/.test(value) && n > 0 && n <= 86_400 ? n * 1000 : invalidValue(CONTRACT_FLAGS, name, value);
 }

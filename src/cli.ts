@@ -34,6 +34,7 @@ async function main(): Promise<number> {
   const command = parseCommand(process.argv.slice(2), process.env);
   switch (command.command) {
     case 'help':
+      if (command.topic === 'contract') return contractCommand(['--help'], process.env);
       process.stdout.write(USAGE);
       return 0;
     case 'version':

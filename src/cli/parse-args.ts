@@ -1,11 +1,21 @@
 /**
  * The command line, parsed into options: pure (argv and env in, options or a message out), so
- * it is tested without starting anything.
+ * it is tested without starting anything. Flags are read against `SERVE_FLAGS` (./flags.ts):
+ * a mistake is one line naming the flag and what it accepts.
  */
-import { parseArgs } from 'node:util';
 import { isHostPattern, isLoopbackAddress } from '../middleware/host-guard.js';
+import { MAX_DELAY_MS, parseDelay } from '../scenarios/read-scenario.js';
 import { DEFAULT_MAX_RECORDS } from '../state/budget.js';
-import { parseDelay } from '../scenarios/read-scenario.js';
+import { closest, invalidValue, orList, parseFlags, quoted, seeHelp, type FlagTable, type FlagValues } from './flags.js';
+
+/** How much `serve` prints (`--log-level`); each level prints what the one before it prints, and more. */
+export type LogLevel = 'silent' | 'error' | 'info' | 'debug';
+
+/** How `serve` prints it (`--log-format`): lines of text, or one JSON object per line. */
+export type LogFormat = 'text' | 'json';
+
+const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'info', 'debug'];
+const LOG_FORMATS: readonly LogFormat[] = ['text', 'json'];
 
 export interface ServeArgs {
   command: 'serve';
@@ -34,19 +44,66 @@ export interface ServeArgs {
   /** What the clock said at start (`--now`); it runs on from there. */
   now?: Date;
   watch: boolean;
+  /** `--log-level` (default `info`). */
+  logLevel: LogLevel;
+  /** `--log-format` (default `text`). */
+  logFormat: LogFormat;
 }
 
-export type CliCommand = ServeArgs | { command: 'help' } | { command: 'version' } | { command: 'error'; message: string };
+/** Whose help to print: `serve`'s (also `--help` alone) or `contract`'s (`help contract`). */
+export type HelpTopic = 'serve' | 'contract';
+
+export type CliCommand = ServeArgs | { command: 'help'; topic: HelpTopic } | { command: 'version' } | { command: 'error'; message: string };
+
+/** The integer flags' bounds: their phrases in `SERVE_FLAGS` and their checks read the same numbers. */
+const RANGES = {
+  port: [0, 65535],
+  seed: [0, 2 ** 32 - 1],
+  count: [0, 10_000_000],
+  'max-records': [1, 100_000_000],
+  'max-state-mb': [1, 1_000_000],
+} as const;
+
+const integerIn = ([min, max]: readonly [number, number]) => `an integer from ${min} to ${max}`;
+
+/** `serve`'s flags: what each accepts, for its messages (`--help` says it at length). */
+export const SERVE_FLAGS = {
+  spec: { type: 'string', value: 'FILE|URL', accepts: 'a file or an http(s) URL' },
+  port: { type: 'string', value: 'N', accepts: integerIn(RANGES.port) },
+  host: { type: 'string', value: 'H', accepts: 'an interface address, such as 127.0.0.1 or 0.0.0.0' },
+  'allowed-host': { type: 'string', multiple: true, value: 'N', accepts: 'a host name or address like demo.example.com, demo.example.com:8443, .example.com or [::1]' },
+  seed: { type: 'string', value: 'N', accepts: integerIn(RANGES.seed) },
+  'api-key': { type: 'string', multiple: true, value: 'KEY', accepts: 'printable ASCII without spaces' },
+  fixtures: { type: 'string', value: 'DIR', accepts: 'a directory of <collection>.json files' },
+  count: { type: 'string', multiple: true, value: 'N', accepts: `${integerIn(RANGES.count)}, or NAME=N for one collection` },
+  delay: { type: 'string', value: 'MS', accepts: `milliseconds (200) or a range (100-800), at most ${MAX_DELAY_MS}` },
+  'error-rate': { type: 'string', value: 'R', accepts: 'a number from 0 to 1' },
+  'cors-origin': { type: 'string', multiple: true, value: 'O', accepts: 'an origin like http://localhost:5173' },
+  'admin-token': { type: 'string', value: 'T', accepts: 'at least 8 printable ASCII characters without spaces' },
+  'no-admin': { type: 'boolean' },
+  'trust-proxy': { type: 'boolean' },
+  'state-file': { type: 'string', value: 'FILE', accepts: 'a file' },
+  'max-records': { type: 'string', value: 'N', accepts: integerIn(RANGES['max-records']) },
+  'max-state-mb': { type: 'string', value: 'N', accepts: integerIn(RANGES['max-state-mb']) },
+  now: { type: 'string', value: 'DATE', accepts: 'a date like 2027-07-01 or 2027-07-01T12:00:00Z' },
+  'log-level': { type: 'string', value: 'L', accepts: orList(LOG_LEVELS) },
+  'log-format': { type: 'string', value: 'F', accepts: orList(LOG_FORMATS) },
+  watch: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const satisfies FlagTable;
 
 export const USAGE = `Usage: petstore-mock-kit serve [options]
        petstore-mock-kit contract --base-url URL [options]   (see contract --help)
+       petstore-mock-kit help [serve|contract]
 
 Serve an OpenAPI document as a stateful mock: routes, validation, auth and CRUD state are derived
 from the document, seeded with Faker data. \`contract\` checks a running implementation against
 the document instead.
 
 Options:
-  --spec FILE|URL    OpenAPI 3.0/3.1 (or Swagger 2.0, converted) document to serve (default: the embedded spec/openapi.yaml)
+  --spec FILE|URL    OpenAPI 3.0/3.1 (or Swagger 2.0, converted) document to serve, a file or an
+                     http(s) URL (default: the embedded spec/openapi.yaml)
   --port N           port to listen on (default 4010; also the PORT environment variable)
   --host H           interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface,
                      which needs --admin-token or --no-admin)
@@ -74,90 +131,111 @@ Options:
                      past it, or past --max-state-mb, or near the heap's limit, gets 507
   --max-state-mb N   size of those records as JSON, in MiB, at most (default 512)
   --now DATE         start the clock at DATE (e.g. 2027-07-01), for sunset demos and tests
+  --log-level L      silent, error, info (default) or debug. info: the banner and one line per
+                     request (method, path, status, ms, the scenario applied); debug adds each
+                     request's validation problems; error: only failures (5xx answers, warnings
+                     about the document, the state file); silent: nothing but why a start failed
+  --log-format F     text (default) or json: one JSON object per line, the banner included
   --watch            reload the document when it changes, keeping the state that still fits
   -h, --help         show this help
   -v, --version      show the version
+
+A bad flag or value gets one line on stderr and exit code 2.
 `;
 
-/** @example parseCommand(['serve', '--port', '8080'], {}) // { command: 'serve', port: 8080, ... } */
-export function parseCommand(argv: string[], env: Record<string, string | undefined>): CliCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        spec: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        seed: { type: 'string' },
-        'api-key': { type: 'string', multiple: true },
-        fixtures: { type: 'string' },
-        count: { type: 'string', multiple: true },
-        delay: { type: 'string' },
-        'error-rate': { type: 'string' },
-        'cors-origin': { type: 'string', multiple: true },
-        'admin-token': { type: 'string' },
-        'no-admin': { type: 'boolean' },
-        'trust-proxy': { type: 'boolean' },
-        'allowed-host': { type: 'string', multiple: true },
-        'state-file': { type: 'string' },
-        'max-records': { type: 'string' },
-        'max-state-mb': { type: 'string' },
-        now: { type: 'string' },
-        watch: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
-  } catch (error) {
-    return { command: 'error', message: `${(error as Error).message.split('\n')[0]} (see --help).` };
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return { command: 'help' };
-  if (values.version) return { command: 'version' };
-  const command = positionals[0] ?? 'serve';
-  if (command !== 'serve' || positionals.length > 1) return { command: 'error', message: `Unknown command "${positionals.join(' ')}"; the commands are "serve" (the default) and "contract" (see --help).` };
+/** The words that may come first. */
+const COMMANDS = ['serve', 'contract', 'help'];
 
-  const port = integer(values.port ?? env.PORT ?? '4010', '--port', 0, 65535);
-  if (typeof port === 'string') return { command: 'error', message: port };
-  const seed = values.seed === undefined ? undefined : integer(values.seed, '--seed', 0, 2 ** 32 - 1);
-  if (typeof seed === 'string') return { command: 'error', message: seed };
+/**
+ * @example parseCommand(['serve', '--port', '8080'], {}) // { command: 'serve', port: 8080, ... }
+ * @example parseCommand(['--prot', '8080'], {}) // { command: 'error', message: 'Unknown flag --prot; did you mean --port? (see petstore-mock-kit serve --help)' }
+ */
+export function parseCommand(argv: string[], env: Record<string, string | undefined>): CliCommand {
+  // A mistyped command first: its flags would be judged against serve's otherwise.
+  if (argv[0] !== undefined && !argv[0].startsWith('-') && !COMMANDS.includes(argv[0])) return { command: 'error', message: unknownCommand(argv[0]) };
+  const parsed = parseFlags(argv, SERVE_FLAGS, 'serve');
+  if ('error' in parsed) return { command: 'error', message: parsed.error };
+  const { values, positionals } = parsed;
+  const asked = readCommand(positionals);
+  if (asked?.help) return { command: 'help', topic: asked.help };
+  if (values.help) return { command: 'help', topic: 'serve' };
+  if (values.version) return { command: 'version' };
+  if (asked?.error) return { command: 'error', message: asked.error };
+  const serve = serveArgs(values, env);
+  return typeof serve === 'string' ? { command: 'error', message: serve } : serve;
+}
+
+/**
+ * What the positional arguments ask for: nothing (serve), a help topic, or a mistake. `serve`
+ * and `help` may stand anywhere among the flags; `contract` only first (the bin dispatches on it there).
+ */
+function readCommand(positionals: readonly string[]): { help?: HelpTopic; error?: string } | undefined {
+  const [first, ...rest] = positionals;
+  if (first === undefined) return undefined;
+  const unexpected = (arg: string) => ({ error: `Unexpected argument ${quoted(arg)}: serve takes only flags. ${seeHelp('serve')}` });
+  if (first === 'serve') return rest.length ? unexpected(rest[0]) : undefined;
+  if (first === 'help') {
+    const [topic, ...more] = rest;
+    if (topic === undefined) return { help: 'serve' };
+    if ((topic === 'serve' || topic === 'contract') && more.length === 0) return { help: topic };
+    return { error: `help takes serve or contract, not ${quoted(rest.join(' '))}. ${seeHelp()}` };
+  }
+  if (first === 'contract') return { error: `contract must come first, before its flags: petstore-mock-kit contract --base-url URL [options]. ${seeHelp('contract')}` };
+  return unexpected(first);
+}
+
+/** `Unknown command "contrac"; did you mean contract? The commands are ...` */
+function unknownCommand(word: string): string {
+  const near = closest(word, COMMANDS);
+  return `Unknown command ${quoted(word)}${near.length ? `; did you mean ${orList(near)}?` : '.'} The commands are serve (the default), contract and help. ${seeHelp()}`;
+}
+
+/** The flags' values checked and turned into options, or the sentence that says which is wrong. */
+function serveArgs(values: FlagValues<typeof SERVE_FLAGS>, env: Record<string, string | undefined>): ServeArgs | string {
+  const port = values.port !== undefined ? integer('port', values.port) : integer('port', env.PORT || '4010', 'PORT');
+  if (typeof port === 'string') return port;
+  const seed = values.seed === undefined ? undefined : integer('seed', values.seed);
+  if (typeof seed === 'string') return seed;
   const counts: Record<string, number> = {};
   for (const entry of values.count ?? []) {
-    const [name, value] = entry.includes('=') ? entry.split('=', 2) : ['default', entry];
-    const count = integer(value, `--count ${entry}`, 0, 10_000_000);
-    if (typeof count === 'string') return { command: 'error', message: count };
+    const [name, value] = /^[^=]+=/.test(entry) ? [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)] : ['default', entry];
+    const count = integer('count', value);
+    if (typeof count === 'string') return invalidValue(SERVE_FLAGS, 'count', entry);
     counts[name] = count;
   }
+  const keysFrom = values['api-key'] ? undefined : 'MOCK_API_KEYS';
   const keys = values['api-key'] ?? env.MOCK_API_KEYS?.split(',').map((k) => k.trim()).filter(Boolean);
-  if (keys?.some((k) => !/^[\x21-\x7e]+$/.test(k))) return { command: 'error', message: 'An API key must be printable ASCII without spaces.' };
+  if (keys?.some((k) => !/^[\x21-\x7e]+$/.test(k))) return invalidValue(SERVE_FLAGS, 'api-key', '', { source: keysFrom, secret: true });
   const delay = values.delay === undefined ? undefined : parseDelay(values.delay);
-  if (values.delay !== undefined && !delay) return { command: 'error', message: `--delay must be milliseconds (200) or a range (100-800), at most 30000, not "${values.delay}".` };
-  const errorRate = values['error-rate'] === undefined ? undefined : Number(values['error-rate']);
-  if (errorRate !== undefined && !(/^(0(\.\d+)?|1(\.0+)?)$/.test(values['error-rate']!) && errorRate >= 0 && errorRate <= 1)) {
-    return { command: 'error', message: `--error-rate must be a number from 0 to 1, not "${values['error-rate']}".` };
-  }
+  if (values.delay !== undefined && !delay) return invalidValue(SERVE_FLAGS, 'delay', values.delay);
+  const rate = values['error-rate'];
+  const errorRate = rate === undefined ? undefined : Number(rate);
+  if (rate !== undefined && !(/^(0(\.\d+)?|1(\.0+)?)$/.test(rate) && errorRate! >= 0 && errorRate! <= 1)) return invalidValue(SERVE_FLAGS, 'error-rate', rate);
   const origins = values['cors-origin'];
   const badOrigin = origins?.find((o) => !/^https?:\/\/[^/\s]+$/.test(o.replace(/\/+$/, '')));
-  if (badOrigin) return { command: 'error', message: `--cors-origin must be an origin like http://localhost:5173, not "${badOrigin}".` };
-  if (values['no-admin'] && values['admin-token'] !== undefined) return { command: 'error', message: '--no-admin turns the admin API off; leave out --admin-token, or --no-admin.' };
+  if (badOrigin !== undefined) return invalidValue(SERVE_FLAGS, 'cors-origin', badOrigin);
+  if (values['no-admin'] && values['admin-token'] !== undefined) return '--no-admin turns the admin API off; leave out --admin-token, or --no-admin.';
   // MOCK_ADMIN_TOKEN may be set for every run; --no-admin wins over it.
   const adminToken = values['no-admin'] ? undefined : (values['admin-token'] ?? env.MOCK_ADMIN_TOKEN);
+  const tokenFrom = values['admin-token'] === undefined ? 'MOCK_ADMIN_TOKEN' : '--admin-token';
   const badHost = values['allowed-host']?.find((h) => !isHostPattern(h));
-  if (badHost !== undefined) return { command: 'error', message: `--allowed-host must be a host name or address like demo.example.com, demo.example.com:8443, .example.com or [::1], not "${badHost}".` };
-  if (values.watch && values.spec && /^https?:\/\//i.test(values.spec)) return { command: 'error', message: '--watch needs --spec to be a file, not a URL.' };
-  if (adminToken !== undefined && !/^[\x21-\x7e]{8,}$/.test(adminToken)) return { command: 'error', message: 'The admin token must be at least 8 printable ASCII characters without spaces.' };
-  if (adminToken !== undefined && (keys ?? ['petstore-demo-key']).includes(adminToken)) return { command: 'error', message: 'The admin token must differ from every API key.' };
-  const maxRecords = values['max-records'] === undefined ? undefined : integer(values['max-records'], '--max-records', 1, 100_000_000);
-  if (typeof maxRecords === 'string') return { command: 'error', message: maxRecords };
-  const maxStateMb = values['max-state-mb'] === undefined ? undefined : integer(values['max-state-mb'], '--max-state-mb', 1, 1_000_000);
-  if (typeof maxStateMb === 'string') return { command: 'error', message: maxStateMb };
+  if (badHost !== undefined) return invalidValue(SERVE_FLAGS, 'allowed-host', badHost);
+  if (values.spec !== undefined && !isDocumentSource(values.spec)) return invalidValue(SERVE_FLAGS, 'spec', values.spec);
+  if (values.watch && values.spec && /^https?:\/\//i.test(values.spec)) return '--watch needs --spec to be a file, not a URL.';
+  if (adminToken !== undefined && !/^[\x21-\x7e]{8,}$/.test(adminToken)) return invalidValue(SERVE_FLAGS, 'admin-token', adminToken, { source: tokenFrom, secret: true });
+  if (adminToken !== undefined && (keys ?? ['petstore-demo-key']).includes(adminToken)) return `${tokenFrom} must differ from every API key.`;
+  const maxRecords = values['max-records'] === undefined ? undefined : integer('max-records', values['max-records']);
+  if (typeof maxRecords === 'string') return maxRecords;
+  const maxStateMb = values['max-state-mb'] === undefined ? undefined : integer('max-state-mb', values['max-state-mb']);
+  if (typeof maxStateMb === 'string') return maxStateMb;
   const seeded = Object.values(counts).reduce((a, b) => a + b, 0);
-  if (seeded > (maxRecords ?? DEFAULT_MAX_RECORDS)) return { command: 'error', message: `--count asks for ${seeded} records, more than --max-records allows (${maxRecords ?? DEFAULT_MAX_RECORDS}).` };
+  if (seeded > (maxRecords ?? DEFAULT_MAX_RECORDS)) return `--count asks for ${seeded} records, more than --max-records allows (${maxRecords ?? DEFAULT_MAX_RECORDS}).`;
   const now = values.now === undefined ? undefined : new Date(/^\d{4}-\d{2}-\d{2}$/.test(values.now) ? `${values.now}T00:00:00Z` : values.now);
-  if (now && Number.isNaN(now.getTime())) return { command: 'error', message: `--now must be a date like 2027-07-01 or 2027-07-01T12:00:00Z, not "${values.now}".` };
+  if (values.now !== undefined && Number.isNaN(now!.getTime())) return invalidValue(SERVE_FLAGS, 'now', values.now);
+  const logLevel = oneOf(LOG_LEVELS, values['log-level'] ?? 'info');
+  if (logLevel === undefined) return invalidValue(SERVE_FLAGS, 'log-level', values['log-level']!);
+  const logFormat = oneOf(LOG_FORMATS, values['log-format'] ?? 'text');
+  if (logFormat === undefined) return invalidValue(SERVE_FLAGS, 'log-format', values['log-format']!);
   return {
     command: 'serve',
     spec: values.spec,
@@ -179,6 +257,8 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     maxStateMb,
     now,
     watch: values.watch ?? false,
+    logLevel,
+    logFormat,
   };
 }
 
@@ -193,7 +273,19 @@ export function refuseToStart(args: ServeArgs): string | undefined {
   return undefined;
 }
 
-function integer(text: string, flag: string, min: number, max: number): number | string {
+/** `text` as an integer within the flag's bounds, or the sentence naming the flag (or `source`, the environment variable it came from). */
+function integer(name: keyof typeof RANGES, text: string, source?: string): number | string {
+  const [min, max] = RANGES[name];
   const n = Number(text);
-  return /^\d+$/.test(text) && n >= min && n <= max ? n : `${flag} must be an integer from ${min} to ${max}, not "${text}".`;
+  return /^\d+$/.test(text) && n >= min && n <= max ? n : invalidValue(SERVE_FLAGS, name, text, { source });
+}
+
+/** `text` if it is one of `words`. */
+function oneOf<T extends string>(words: readonly T[], text: string): T | undefined {
+  return words.find((word) => word === text);
+}
+
+/** A file, or a URL the document can be fetched from: another scheme (ftp://) is neither. */
+function isDocumentSource(text: string): boolean {
+  return !/^[a-z][a-z\d+.-]*:\/\//i.test(text) || /^https?:\/\//i.test(text);
 }
