@@ -4,23 +4,18 @@
  * the arguments after `contract` and the environment, and exits with the code it returns.
  */
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from '../src/document/load-document.js';
 import { buildMock, DEMO_API_KEY } from '../src/app.js';
 import { DEFAULT_EXTENSIONS } from '../src/extensions/index.js';
-import { buildOperations } from '../src/operations/build-operations.js';
-import { PACKAGE_ROOT } from '../src/package-root.js';
+import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../src/bundled.js';
 import { CONTRACT_USAGE, parseContractArgs, type ContractArgs } from './args.js';
 import type { Exchange } from './case.js';
-import { checkRegistry } from './checks/index.js';
-import { PROFILES } from './profiles/index.js';
 import type { Profile } from './profiles/profile.js';
 import { formatReport } from './report/console.js';
 import { toJUnit } from './report/junit.js';
 import { ContractSetupError, runContract } from './run-contract.js';
+import { selectRun } from './select.js';
 
-const EMBEDDED_SPEC = join(PACKAGE_ROOT, 'spec/openapi.yaml');
-const EMBEDDED_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
 
 export async function contractCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
   const args = parseContractArgs(argv, env);
@@ -34,7 +29,7 @@ export async function contractCommand(argv: string[], env: Record<string, string
   }
   let document;
   try {
-    document = await loadDocument(args.spec ?? EMBEDDED_SPEC);
+    document = await loadDocument(args.spec ?? BUNDLED_SPEC);
   } catch (error) {
     if (error instanceof DocumentLoadError) {
       process.stderr.write(`${error.message}\n`);
@@ -42,7 +37,7 @@ export async function contractCommand(argv: string[], env: Record<string, string
     }
     throw error;
   }
-  const selection = select(args, document);
+  const selection = selectRun({ profiles: args.profiles, only: args.only, operations: args.operations }, document, args.spec === undefined);
   if (typeof selection === 'string') {
     process.stderr.write(`${selection}\n`);
     return 2;
@@ -104,7 +99,7 @@ function progress(): ((exchange: Exchange, sent: number) => void) | undefined {
  */
 async function dryRun(args: ContractArgs, document: LoadedDocument, profiles: Profile[]): Promise<number> {
   const key = args.token ?? DEMO_API_KEY;
-  const mock = buildMock(document, { apiKeys: [key], fixtures: args.spec === undefined ? EMBEDDED_FIXTURES : undefined, onWarning: () => undefined, extensions: DEFAULT_EXTENSIONS });
+  const mock = buildMock(document, { apiKeys: [key], fixtures: args.spec === undefined ? BUNDLED_FIXTURES : undefined, onWarning: () => undefined, extensions: DEFAULT_EXTENSIONS });
   const lines: string[] = [];
   await runContract({
     document,
@@ -121,22 +116,4 @@ async function dryRun(args: ContractArgs, document: LoadedDocument, profiles: Pr
   });
   process.stdout.write(`${lines.join('\n')}\n${lines.length} requests would be sent to ${args.baseUrl} (played here against the built-in mock of the document; ids of created records may differ)\n`);
   return 0;
-}
-
-/**
- * The profiles of the run, with --only, --operation and --profile checked against what exists:
- * a typo is an error, never a green run over nothing. A sentence when something is unknown.
- */
-function select(args: ContractArgs, document: LoadedDocument): { profiles: Profile[] } | string {
-  const names = args.profiles ?? (args.spec === undefined ? ['petstore'] : []);
-  const unknownProfile = names.filter((name) => name !== 'none' && !PROFILES[name]);
-  if (unknownProfile.length) return `Unknown profile ${unknownProfile.join(', ')}; the profiles are: ${Object.keys(PROFILES).join(', ')} (or none).`;
-  const profiles = names.filter((name) => name !== 'none').map((name) => PROFILES[name]);
-  const checks = [...checkRegistry(profiles).keys()];
-  const unknownCheck = args.only?.filter((id) => !checks.includes(id)) ?? [];
-  if (unknownCheck.length) return `Unknown check ${unknownCheck.join(', ')}; the checks are: ${checks.join(', ')}.`;
-  const ids = buildOperations(document.api).map((op) => op.id);
-  const unknownOperation = args.operations?.filter((id) => !ids.includes(id)) ?? [];
-  if (unknownOperation.length) return `Unknown operation ${unknownOperation.join(', ')}; the document's operations are: ${ids.join(', ')}.`;
-  return { profiles };
 }

@@ -3,18 +3,15 @@
  * default, with its fixtures and its rules, exactly as `petstore-mock-kit serve` starts), answered
  * in-process, and `listen` to serve it over HTTP as the CLI does.
  */
-import { join } from 'node:path';
+import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../bundled.js';
 import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
 import { loadDocument } from '../document/load-document.js';
 import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../middleware/host-guard.js';
-import { PACKAGE_ROOT } from '../package-root.js';
 import { errorResponse } from '../respond/api-error.js';
 import { startServer } from '../server.js';
 import { inProcessMock, type InProcessMock, type MockBaseOptions } from './in-process-mock.js';
 
-/** The document and fixtures the package ships, served when no `spec` is given. */
-export const BUNDLED_SPEC = join(PACKAGE_ROOT, 'spec/openapi.yaml');
-export const BUNDLED_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
+export { BUNDLED_FIXTURES, BUNDLED_SPEC };
 
 export interface CreateMockOptions extends Omit<MockBaseOptions, 'fixtures'> {
   /** The OpenAPI document: a file path, an http(s) URL, or the document itself as an object (default: the bundled Petstore document). */
