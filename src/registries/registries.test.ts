@@ -54,11 +54,12 @@ components:
 `;
 
 /** Source files of the core: everything under src/ but the extensions, the CLI and tests. */
+/** The core: everything but the extensions and the entry points that choose them by default, as the CLI does (the command, the library's createMock, the package's entries). */
 function coreSources(dir = join(ROOT, 'src')): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'extensions' || entry.name === 'test-support' || entry.name === 'cli' ? [] : coreSources(path);
-    return /\.ts$/.test(entry.name) && !/\.test\.ts$|^cli\.ts$/.test(entry.name) ? [path] : [];
+    if (entry.isDirectory()) return ['extensions', 'test-support', 'cli', 'library'].includes(entry.name) ? [] : coreSources(path);
+    return /\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) && !(dir === join(ROOT, 'src') && ['cli.ts', 'index.ts', 'browser.ts'].includes(entry.name)) ? [path] : [];
   });
 }
 
