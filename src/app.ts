@@ -3,18 +3,18 @@
  * authenticate -> validate -> act on state -> respond. Nothing here reads `process`: everything
  * comes in through `MockOptions`, so a test builds a mock in one line and calls `app.request()`.
  */
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { Action } from './actions/action.js';
 import { compileCrudAction } from './actions/crud.js';
-import { adminApi, adminOff } from './admin/admin-api.js';
-import { RequestLog } from './admin/request-log.js';
+import { ADMIN_PATH, adminApi, adminOff } from './admin/admin-api.js';
+import { RequestLog, type RequestEntry } from './admin/request-log.js';
 import type { LoadedDocument } from './document/document.js';
 import type { SchemaObject } from './document/schema.js';
 import { createFaker } from './generate/create-faker.js';
 import { createGenerator } from './generate/from-schema.js';
-import { handleOperation, headerReader, problemsOf, type HeaderReader } from './handle-operation.js';
+import { handleOperation, headerReader, problemsOf, scenarioOf, type HeaderReader } from './handle-operation.js';
 import { cors } from './middleware/cors.js';
-import { guardHosts, type AllowedHosts } from './middleware/host-guard.js';
+import { hostCheck, type AllowedHosts } from './middleware/host-guard.js';
 import { createState } from './mock/state.js';
 import { buildOperations } from './operations/build-operations.js';
 import { inferCollections, unmappedReason, type Collection, type CrudBinding } from './operations/infer-collections.js';
@@ -32,6 +32,7 @@ import { createChaos } from './scenarios/chaos.js';
 import { compileScenarioResponder } from './scenarios/force-response.js';
 import { preferDirectives } from './scenarios/read-scenario.js';
 import { compileAuthenticator, securitySchemeChecks } from './security/authenticate.js';
+import { SPEC_PATH, specResponder, type SpecFormat } from './spec-endpoint.js';
 import { SESSION_HEADER, SESSION_RESTARTED_HEADER, type Sessions } from './state/sessions.js';
 import type { StateBudget, StateLimits } from './state/budget.js';
 import { NO_PERSISTENCE, type PersistenceHealth } from './state/persistence.js';
@@ -106,6 +107,12 @@ export interface MockOptions {
   limits?: StateLimits;
   /** Receives problems found at startup (schemas that cannot be compiled...). */
   onWarning?: (message: string) => void;
+  /**
+   * Called once for every request answered: the document's operations, 404 and 405, and the
+   * mock's own endpoints (admin, health, the document, CORS preflights, a 421 for an unknown Host).
+   * The CLI prints it (one line per request). Keep it cheap: it runs on every request.
+   */
+  onRequest?: (entry: RequestEntry) => void;
 }
 
 export interface Mock {
@@ -196,17 +203,31 @@ export function buildMock(document: LoadedDocument, options: MockOptions = {}): 
   const changed = options.onChange ?? (() => undefined);
 
   const app = new Hono();
-  guardHosts(app, options.allowedHosts);
+  const { onRequest } = options;
+  /** Tells `onRequest` of an answer of the mock's own (admin, health, the document, a preflight, a failure); these are not in the request log. */
+  const observe = onRequest && ((c: Context, status: number, started: number) => {
+    onRequest({ time: now(), method: c.req.method, path: requests.redact(pathOf(c.req.url)), status, ms: elapsed(started), session: headerReader(c)(SESSION_HEADER) ?? undefined, scenario: 'none' });
+  });
+  guardHostsAndReport(app, options.allowedHosts, onRequest && ((request, status) => {
+    onRequest({ time: now(), method: request.method, path: requests.redact(pathOf(request.url)), status, ms: 0, session: request.headers.get(SESSION_HEADER) ?? undefined, scenario: 'none' });
+  }));
   // The admin API is never granted to another origin: its preflights get 403, its answers no CORS headers.
-  const corsPolicy = cors({ origins: options.corsOrigins, closedPaths: ['/__admin'] });
-  app.on('OPTIONS', '*', corsPolicy.preflight);
-  /** Every answer outside the admin API goes to the request log; a successful write tells `changed`. */
+  const corsPolicy = cors({ origins: options.corsOrigins, closedPaths: [ADMIN_PATH] });
+  app.on('OPTIONS', '*', observe ? observed(corsPolicy.preflight, observe) : corsPolicy.preflight);
+  /** Every answer of the document's paths goes to the request log (and `onRequest`); a successful write tells `changed`. */
   const record = (c: Context, status: number, started: number, header: HeaderReader) => {
     const session = header(SESSION_HEADER) ?? undefined;
     const method = c.req.method;
-    const url = c.req.url;
-    requests.add({ time: now(), method, path: url.slice(url.indexOf('/', url.indexOf('//') + 2)), status, ms: Math.round((performance.now() - started) * 10) / 10, session, problems: problemsOf.get(c) });
+    const path = pathOf(c.req.url);
+    const entry: RequestEntry = { time: now(), method, path: onRequest ? requests.redact(path) : path, status, ms: elapsed(started), session, scenario: scenarioOf.get(c) ?? 'none', problems: problemsOf.get(c) };
+    requests.add(entry);
+    onRequest?.(entry);
     if (status < 400 && session === undefined && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') changed();
+  };
+  /** An answer of the mock's own, told to `onRequest`. */
+  const answered = (c: Context, started: number, response: Response) => {
+    observe?.(c, response.status, started);
+    return response;
   };
   /** For answers built outside the operations (404, 405): CORS headers, and the request log. */
   const finish = (c: Context, response: Response, started: number) => {
@@ -216,8 +237,18 @@ export function buildMock(document: LoadedDocument, options: MockOptions = {}): 
     record(c, response.status, started, header);
     return response;
   };
+  // Answers under /__admin (refusals by its guard included) are told to `onRequest` here; a failure there too, not by onError.
+  const adminRequests = new WeakSet<Context>();
+  if (observe) {
+    app.use(`${ADMIN_PATH}/*`, async function observeAdmin(c, next) {
+      const started = performance.now();
+      adminRequests.add(c);
+      await next();
+      observe(c, c.res.status, started);
+    });
+  }
   app.route(
-    '/__admin',
+    ADMIN_PATH,
     options.admin === false
       ? adminOff()
       : adminApi(
@@ -241,10 +272,21 @@ export function buildMock(document: LoadedDocument, options: MockOptions = {}): 
         ),
   );
   // Beside the admin API, open to probes: 503 while the state cannot be saved.
-  app.get('/__health', () => {
+  app.get('/__health', (c) => {
+    const started = performance.now();
     const persistence = options.persistence?.() ?? NO_PERSISTENCE;
-    return respondJson({ status: persistence.ok ? 'ok' : 'degraded', persistence }, persistence.ok ? 200 : 503);
+    return answered(c, started, respondJson({ status: persistence.ok ? 'ok' : 'degraded', persistence }, persistence.ok ? 200 : 503));
   });
+  // The document as served, open like /__health and with the API's CORS headers (docs UIs and client generators read it from a browser).
+  const spec = specResponder(document.raw);
+  const specRoutes: Array<[string, SpecFormat | undefined]> = [[SPEC_PATH, undefined], [`${SPEC_PATH}.json`, 'json'], [`${SPEC_PATH}.yaml`, 'yaml']];
+  for (const [path, format] of specRoutes) {
+    app.get(path, (c) => {
+      const started = performance.now();
+      const header = headerReader(c);
+      return answered(c, started, spec({ format, accept: header('accept'), ifNoneMatch: header('if-none-match'), cors: corsPolicy.headers(header('origin')) }));
+    });
+  }
 
   // Stages 4-8 of each operation: authenticate, validate, act on state (or answer from the document), respond.
   const basePath = serverBasePath(api);
@@ -295,13 +337,69 @@ export function buildMock(document: LoadedDocument, options: MockOptions = {}): 
       }),
     finish,
   );
-  app.onError((error) => {
+  app.onError((error, c) => {
     warn(`Unexpected failure while answering a request: ${(error as Error).message}`);
-    return errorResponse(errors.internal());
+    const response = errorResponse(errors.internal());
+    // The started time is gone with the handler that threw: the failure is reported at 0 ms.
+    if (!adminRequests.has(c)) observe?.(c, response.status, performance.now());
+    return response;
   });
-  for (const op of operations) if (op.path.startsWith('/__admin')) warn(`${op.id}: ${op.path} is hidden by the mock's admin API (/__admin).`);
-  for (const op of operations) if (op.path === '/__health' && op.method === 'get') warn(`${op.id}: GET /__health is hidden by the mock's health check.`);
+  for (const message of hiddenOperations(operations, basePath)) warn(message);
   return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, warnings, answers, extensions, budget: state.budget };
+}
+
+/** The path and query of a URL (`http://host/pets?limit=2` gives `/pets?limit=2`), without parsing it. */
+function pathOf(url: string): string {
+  return url.slice(url.indexOf('/', url.indexOf('//') + 2));
+}
+
+/** Milliseconds since `started` (a `performance.now()`), to 0.1 ms. */
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}
+
+/** A middleware that reports the answers it gives itself (a preflight's), and leaves those of the handlers after it to them. */
+function observed(middleware: MiddlewareHandler, observe: (c: Context, status: number, started: number) => void): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now();
+    const answer = await middleware(c, next);
+    if (answer instanceof Response) observe(c, answer.status, started);
+    return answer;
+  };
+}
+
+/**
+ * The Host allow-list in front of every request of `app` (none when `allowed` is undefined), and
+ * each 421 it answers told to `refused`. It wraps `fetch` rather than adding a middleware: a
+ * middleware on every route would take each one off Hono's single-handler fast path.
+ */
+function guardHostsAndReport(app: Hono, allowed: AllowedHosts | undefined, refused?: (request: Request, status: number) => void): void {
+  const check = allowed === undefined ? undefined : hostCheck(allowed);
+  if (!check) return;
+  const inner = app.fetch;
+  app.fetch = (request, env, executionCtx) => {
+    const problem = check(request.url);
+    if (!problem) return inner(request, env, executionCtx);
+    refused?.(request, problem.status);
+    return errorResponse(problem);
+  };
+}
+
+/** Warnings for operations the mock's own endpoints hide: under /__admin, and GET /__health and /__spec (under the document's base path). */
+function hiddenOperations(operations: readonly Operation[], basePath: string): string[] {
+  const own: Record<string, string> = {
+    '/__health': "the mock's health check",
+    [SPEC_PATH]: "the mock's copy of the document (/__spec)",
+    [`${SPEC_PATH}.json`]: "the mock's copy of the document (/__spec)",
+    [`${SPEC_PATH}.yaml`]: "the mock's copy of the document (/__spec)",
+  };
+  const messages: string[] = [];
+  for (const op of operations) {
+    const served = `${basePath}${op.path}`;
+    if (served === ADMIN_PATH || served.startsWith(`${ADMIN_PATH}/`)) messages.push(`${op.id}: ${served} is hidden by the mock's admin API (${ADMIN_PATH}).`);
+    else if (own[served] && (op.method === 'get' || op.method === 'head')) messages.push(`${op.id}: ${op.method.toUpperCase()} ${served} is hidden by ${own[served]}.`);
+  }
+  return messages;
 }
 
 /** A function made when it is first called, then kept. */

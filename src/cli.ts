@@ -6,14 +6,15 @@ import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { join, relative } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { contractCommand } from '../contract-tests/cli.js';
-import { buildMock, DEFAULT_SEED, DEMO_API_KEY, type Mock } from './app.js';
+import { buildMock, type Mock } from './app.js';
+import { BUNDLED_FIXTURES, BUNDLED_SPEC } from './bundled.js';
 import { DEFAULT_EXTENSIONS } from './extensions/index.js';
+import { startBanner } from './cli/banner.js';
+import { createLogger, type Logger } from './cli/log.js';
 import { parseCommand, refuseToStart, USAGE, type ServeArgs } from './cli/parse-args.js';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from './document/load-document.js';
-import { allowedHostsFor, isLoopbackAddress } from './middleware/host-guard.js';
+import { allowedHostsFor } from './middleware/host-guard.js';
 import { PACKAGE_ROOT } from './package-root.js';
-import { serverBasePath } from './routing/server-base-path.js';
-import { credentialHint } from './security/credential-hint.js';
 import { carryState } from './reload.js';
 import { startServer } from './server.js';
 import { FixtureError } from './state/load-fixtures.js';
@@ -22,12 +23,19 @@ import { persistAnswers, persistenceRefusal } from './state/persistence.js';
 import { applySnapshot, missingCollections } from './state/snapshot.js';
 import { readStateFile, stateLocationProblem, StateFileError } from './state/state-file.js';
 
-const EMBEDDED_SPEC = join(PACKAGE_ROOT, 'spec/openapi.yaml');
-const EMBEDDED_FIXTURES = join(PACKAGE_ROOT, 'fixtures');
 
 // A closed stdout or stderr (`npm start | head`, a log collector gone) must not stop the server
 // and lose its state: the lines are dropped, the requests go on being answered.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+
+/** Writes to a stream while it can be written (a closed one drops the lines, see above). */
+const writeTo = (stream: NodeJS.WriteStream) => (chunk: string) => {
+  if (stream.writable) stream.write(chunk);
+};
+
+/** Lines held by the logger are written before the process exits, however it exits. */
+let logger: Logger | undefined;
+process.on('exit', () => logger?.flush());
 
 async function main(): Promise<number> {
   if (process.argv[2] === 'contract') return contractCommand(process.argv.slice(3), process.env);
@@ -64,17 +72,18 @@ function heapPressure(): boolean {
 }
 
 async function serve(args: ServeArgs): Promise<number> {
+  // --now sets where the clock starts; it runs on from there.
+  const offset = args.now ? args.now.getTime() - Date.now() : 0;
+  const log = (logger = createLogger({ level: args.logLevel, format: args.logFormat }, { out: writeTo(process.stdout), err: writeTo(process.stderr), now: () => Date.now() + offset }));
   const refused = refuseToStart(args);
   if (refused) {
-    process.stderr.write(`${refused}\n`);
+    log.fatal(refused);
     return 1;
   }
   const allowedHosts = allowedHostsFor(args.host, args.allowedHosts);
-  const specPath = args.spec ?? EMBEDDED_SPEC;
-  const fixtures = args.fixtures ?? (args.spec ? undefined : EMBEDDED_FIXTURES);
-  const warn = (message: string) => process.stderr.write(`warning: ${message}\n`);
-  // --now sets where the clock starts; it runs on from there.
-  const offset = args.now ? args.now.getTime() - Date.now() : 0;
+  const specPath = args.spec ?? BUNDLED_SPEC;
+  const fixtures = args.fixtures ?? (args.spec ? undefined : BUNDLED_FIXTURES);
+  const warn = log.warn;
   let journal: StateJournal | undefined;
   const build = (document: LoadedDocument) =>
     buildMock(document, {
@@ -95,6 +104,7 @@ async function serve(args: ServeArgs): Promise<number> {
       persistence: args.stateFile ? () => journal!.health() : undefined,
       now: args.now ? () => new Date(Date.now() + offset) : undefined,
       onWarning: warn,
+      onRequest: log.request,
       extensions: DEFAULT_EXTENSIONS,
     });
 
@@ -119,7 +129,7 @@ async function serve(args: ServeArgs): Promise<number> {
     }
   } catch (error) {
     if (error instanceof DocumentLoadError || error instanceof FixtureError || error instanceof StateFileError) {
-      process.stderr.write(`${error.message}\n`);
+      log.fatal(error.message);
       return 1;
     }
     throw error;
@@ -127,7 +137,7 @@ async function serve(args: ServeArgs): Promise<number> {
   try {
     await journal?.start(mock.store, mock.collections.map((c) => c.name)); // the whole state written before serving
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}.\n`);
+    log.fatal(`${(error as Error).message}.`);
     return 1;
   }
 
@@ -136,50 +146,14 @@ async function serve(args: ServeArgs): Promise<number> {
     running = await startServer({ fetch: journal ? persistAnswers((request, env) => mock.app.fetch(request, env), journal) : (request, env) => mock.app.fetch(request, env) }, { port: args.port, host: args.host });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    process.stderr.write(
-      code === 'EADDRINUSE'
-        ? `Port ${args.port} is already in use; choose another with --port.\n`
-        : `Cannot listen on ${args.host}:${args.port}: ${(error as Error).message}.\n`,
-    );
+    log.fatal(code === 'EADDRINUSE' ? `Port ${args.port} is already in use; choose another with --port.` : `Cannot listen on ${args.host}:${args.port}: ${(error as Error).message}.`);
     return 1;
   }
 
-  const shown = relative(process.cwd(), specPath) || specPath;
-  const counts = Object.entries(mock.store.counts()).map(([name, n]) => `${name} ${n}`).join(', ');
-  // Hints as the document asks for credentials (its first secured operation), under its base path.
-  const secured = mock.operations.find((op) => op.security.some((alternative) => alternative.length > 0));
-  const shownKey = args.apiKeys ? '<API_KEY>' : DEMO_API_KEY;
-  const hint = credentialHint(secured, shownKey);
-  const keyLine = !secured
-    ? 'not needed: the document asks for no credentials'
-    : args.apiKeys
-      ? `${args.apiKeys.length} key(s) from ${process.env.MOCK_API_KEYS && !process.argv.includes('--api-key') ? 'MOCK_API_KEYS' : '--api-key'} (not shown)`
-      : `${DEMO_API_KEY}  (send ${hint!.text})`;
-  const tryPath = `${running.url}${serverBasePath(loaded.api)}${firstListPath(mock)}`;
-  const tryUrl = hint?.curl.query ? `${tryPath}${tryPath.includes('?') ? '&' : '?'}${hint.curl.query}` : tryPath;
-  const extras = [
-    loaded.convertedFrom && `  converted Swagger ${loaded.convertedFrom} to OpenAPI 3.0 on load (swagger2openapi)`,
-    args.noAdmin ? '  admin     off (--no-admin)' : `  admin     ${running.url}/__admin (${args.adminToken ? 'token required' : 'loopback only'})`,
-    allowedHosts === 'any'
-      ? `  hosts     any Host (bound to ${args.host}; name them with --allowed-host to refuse the others)`
-      : allowedHosts.some((h) => !isLoopbackAddress(h)) && `  hosts     localhost, 127.0.0.1, [::1], ${allowedHosts.filter((h) => !isLoopbackAddress(h)).join(', ')}`,
-    args.stateFile && `  state     ${args.stateFile}`,
-    (args.delay || args.errorRate) && `  chaos     ${args.delay ? `delay ${args.delay.join('-')} ms` : ''}${args.delay && args.errorRate ? ', ' : ''}${args.errorRate ? `error rate ${args.errorRate}` : ''}`,
-    args.now && `  clock     starts at ${args.now.toISOString()}`,
-    args.watch && `  watching  ${shown} for changes`,
-    notStateful(mock, running.url),
-  ].filter(Boolean);
-  process.stdout.write(
-    [
-      `Mock of ${mock.operations.length} operations listening on ${running.url}`,
-      `  document  ${shown}`,
-      `  API key   ${keyLine}`,
-      `  records   ${counts || 'none'} (${restored ? 'from the state file' : `seed ${args.seed ?? DEFAULT_SEED}`})`,
-      ...extras,
-      `  try       curl ${hint?.curl.header ? `-H '${hint.curl.header}' ` : ''}${/[?&]/.test(tryUrl) ? `'${tryUrl}'` : tryUrl}`,
-      '',
-    ].join('\n'),
-  );
+  // A URL is shown as given; a file relative to where the command runs.
+  const shown = /^https?:\/\//i.test(specPath) ? specPath : relative(process.cwd(), specPath) || specPath;
+  const keysFrom = process.env.MOCK_API_KEYS && !process.argv.includes('--api-key') ? 'MOCK_API_KEYS' : '--api-key';
+  log.banner(startBanner({ url: running.url, mock, document: loaded, shown, args, keysFrom, restored, allowedHosts }));
 
   const watcher = args.watch
     ? watchDocument(specPath, async () => {
@@ -188,16 +162,16 @@ async function serve(args: ServeArgs): Promise<number> {
           const { kept, reseeded } = carryState(mock, next);
           mock = next;
           void journal?.rebase(mock.store, mock.collections.map((c) => c.name));
-          process.stdout.write(`Reloaded ${shown}: ${mock.operations.length} operations; state kept for ${kept.join(', ') || 'no collection'}${reseeded.length ? `; reseeded ${reseeded.join(', ')}` : ''}.\n`);
+          log.info(`Reloaded ${shown}: ${mock.operations.length} operations; state kept for ${kept.join(', ') || 'no collection'}${reseeded.length ? `; reseeded ${reseeded.join(', ')}` : ''}.`, { kept, reseeded });
         } catch (error) {
-          process.stderr.write(`Kept the running document: ${(error as Error).message}\n`);
+          log.error(`Kept the running document: ${(error as Error).message}`);
         }
       })
     : undefined;
 
   return new Promise((resolve) => {
     const stop = (signal: string) => {
-      process.stdout.write(`${signal}: finishing in-flight requests (up to 10 s), then stopping.\n`);
+      log.info(`${signal}: finishing in-flight requests (up to 10 s), then stopping.`, { signal });
       watcher?.close();
       running.close().then(async () => {
         await journal?.close();
@@ -221,22 +195,10 @@ function watchDocument(file: string, reload: () => Promise<void>): { close: () =
   return { close: () => unwatchFile(file, listener) };
 }
 
-/** Says which operations answer from examples or generated data rather than state, so nobody takes a canned answer for a store. */
-function notStateful(mock: Mock, url: string): string | undefined {
-  const canned = mock.answers.filter((a) => a.from === 'static');
-  if (canned.length === 0) return undefined;
-  const listed = canned.slice(0, 3).map((a) => a.operation).join(', ');
-  return `  canned    ${canned.length} of ${mock.answers.length} operations answer from examples or generated data, not state (${listed}${canned.length > 3 ? ', ...' : ''}); why: ${url}/__admin/operations`;
-}
-
-function firstListPath(mock: Mock): string {
-  const list = mock.operations.find((op) => op.method === 'get' && !op.path.includes('{'));
-  return list?.path ?? '/';
-}
-
 main().then(
   (code) => process.exit(code),
   (error) => {
+    logger?.flush();
     process.stderr.write(`Unexpected failure: ${(error as Error).message}\n`);
     process.exit(1);
   },

@@ -28,6 +28,36 @@ import { isBytes } from './bytes.js';
 /** The validation problems of a refused request, for the request log (keyed by the request's context). */
 export const problemsOf = new WeakMap<Context, Problem[]>();
 
+/** What a request's scenario did: the directives it asked for, and what the mock did with them or on its own (`--delay`, `--error-rate`). */
+export interface AppliedScenario {
+  /** The directives asked for (`Prefer`, or the `__` query parameters), as read: `{ code: 404, delay: [300, 300] }`. */
+  asked?: Scenario;
+  /** Why the directives were refused (400 `INVALID_SCENARIO`). */
+  invalid?: string;
+  /** `forced`: the scenario's response answered, and nothing changed in the state; `undeclared`: it named a status or example the operation does not declare (400). */
+  outcome?: 'forced' | 'undeclared';
+  /** The status of a fault injected by `--error-rate`. */
+  fault?: number;
+  /** How long the answer was held, and by what: a `Prefer: delay` or `--delay`. */
+  delay?: { ms: number; from: 'prefer' | 'server' };
+}
+
+/** What the scenario of a request did, for the request log (keyed by the request's context); absent when nothing applied. */
+export const scenarioOf = new WeakMap<Context, AppliedScenario>();
+
+/** The scenario record of a request, made on first use (only requests where something applied pay for it). */
+function applied(c: Context): AppliedScenario {
+  let found = scenarioOf.get(c);
+  if (!found) scenarioOf.set(c, (found = {}));
+  return found;
+}
+
+/** Whether a request asked for any directive (`readScenario` answers `{}` when none). */
+function asksAnything(scenario: Scenario): boolean {
+  for (const _ in scenario) return true;
+  return false;
+}
+
 export interface OperationParts {
   operation: Operation;
   readParams: HonoRoute['params'];
@@ -79,12 +109,24 @@ export function handleOperation(parts: OperationParts) {
     const denied = authenticate?.({ header, query });
     if (denied) return respondError(denied, extra);
     if (gone && now() >= sunsetMs) return respondError(gone, extra);
-    if (scenario instanceof ApiError) return respondError(scenario, extra);
+    if (scenario instanceof ApiError) {
+      applied(c).invalid = scenario.message;
+      return respondError(scenario, extra);
+    }
     const fault = chaos.fault(operation);
-    if (fault) return respondError(fault, extra);
+    if (fault) {
+      applied(c).fault = fault.status;
+      return respondError(fault, extra);
+    }
     const forced = force(scenario);
-    if (forced instanceof ApiError) return respondError(forced, extra);
-    if (forced) return toResponse(forced, extra);
+    if (forced instanceof ApiError) {
+      applied(c).outcome = forced.code === 'SCENARIO_NOT_DECLARED' ? 'undeclared' : 'forced';
+      return respondError(forced, extra);
+    }
+    if (forced) {
+      applied(c).outcome = 'forced';
+      return toResponse(forced, extra);
+    }
     const incoming = incomingOf(c);
     const body = incoming ? () => readIncomingBody(incoming, maxBodyBytes) : () => readBody(c.req.raw, maxBodyBytes);
     const validated = validate({ path: readParams((name) => c.req.param(name)), query, header, body });
@@ -122,6 +164,7 @@ export function handleOperation(parts: OperationParts) {
     const query = queryStart < 0 ? QueryString.EMPTY : new QueryString(url.slice(queryStart + 1));
     const header = headerReader(c);
     const scenario = readScenario(header('prefer') ?? null, query, preferDirectives);
+    if (!(scenario instanceof ApiError) && asksAnything(scenario)) scenarioOf.set(c, { asked: scenario });
     const allowed = cors(header('origin'));
     // The delay is drawn after the fault (in `answer`), so a seed replays the same sequence.
     let wait = 0;
@@ -130,7 +173,9 @@ export function handleOperation(parts: OperationParts) {
         record(c, response.status, started, header);
         return response;
       };
-      return wait > 0 ? new Promise((resolve) => setTimeout(() => resolve(finish()), wait)) : finish();
+      if (wait === 0) return finish();
+      applied(c).delay = { ms: wait, from: scenario instanceof ApiError || !scenario.delay ? 'server' : 'prefer' };
+      return new Promise((resolve) => setTimeout(() => resolve(finish()), wait));
     };
     const answered = answer(c, url, pathStart, query, scenario, header, allowed ? { ...baseHeaders, ...allowed } : baseHeaders, done);
     wait = chaos.delayMs(scenario instanceof ApiError ? undefined : scenario.delay);

@@ -1,6 +1,7 @@
 /**
  * Mock control under `/__admin`, outside the document: reset to the seed, reseed, export and
- * import the state, read the last requests, and say how each operation is answered. Guarded by `--admin-token` (compared in constant
+ * import the state, read the last requests, and say how each operation is answered; `GET /__admin`
+ * lists the endpoints (from the table they are registered from). Guarded by `--admin-token` (compared in constant
  * time); with no token configured it answers only on loopback, and never a request a proxy
  * forwarded. A petstore API key never opens it, and the admin token never opens the petstore.
  * `X-Mock-Session` picks the session it acts on.
@@ -38,6 +39,19 @@ export interface AdminControls {
   sessions: () => { max: number; active: string[]; evicted: string[] };
 }
 
+/** One endpoint of the admin API: the route it is registered on, and its line in GET /__admin. */
+export interface AdminEndpoint {
+  method: 'GET' | 'POST' | 'PUT';
+  /** Below /__admin: `/reset`; `/` is /__admin itself. */
+  path: string;
+  /** One line: what it does. */
+  description: string;
+  handle: (c: Context) => Response | Promise<Response>;
+}
+
+/** Where the admin API is mounted. */
+export const ADMIN_PATH = '/__admin';
+
 export interface AdminOptions {
   /** The admin token; without one, only loopback callers are answered. */
   token?: string;
@@ -51,7 +65,7 @@ const FORWARDED = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-i
 /** Methods that change nothing: no Content-Type or origin rule. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** @example app.route('/__admin', adminApi(controls, { token: 'secret' })) */
+/** @example app.route(ADMIN_PATH, adminApi(controls, { token: 'secret' })) */
 export function adminApi(controls: AdminControls, { token, trustProxy = false }: AdminOptions = {}): Hono {
   const admin = new Hono();
   const expected = token === undefined ? undefined : new TextEncoder().encode(token);
@@ -85,53 +99,78 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false }:
   const json = (body: unknown, status = 200) => respondJson(body, status);
   const shared = (c: Context) => session(c) === null;
 
-  admin.post('/reset', (c) =>
-    withStore(c, (store) => {
-      controls.reset(session(c));
-      if (shared(c)) controls.changed();
-      return json({ reset: session(c) ?? 'shared', counts: store.counts() });
-    }),
-  );
-
-  admin.post('/seed', async (c) => {
-    const body = await readJson(c);
-    if (body instanceof ApiError) return errorResponse(body);
-    const { seed, counts } = (body ?? {}) as { seed?: unknown; counts?: unknown };
-    if (seed !== undefined && !(Number.isSafeInteger(seed) && (seed as number) >= 0)) return errorResponse(invalid('body.seed must be a non-negative integer'));
-    if (counts !== undefined && !(counts && typeof counts === 'object' && Object.values(counts).every((n) => Number.isSafeInteger(n) && n >= 0 && n <= 1_000_000))) {
-      return errorResponse(invalid('body.counts must map collection names to integers from 0 to 1000000'));
-    }
-    const applied = controls.reseed({ seed: seed as number | undefined, counts: counts as Record<string, number> | undefined });
-    if (typeof applied === 'string') return errorResponse(new ApiError(507, 'STORAGE_FULL', applied));
-    controls.changed();
-    return json(applied);
-  });
-
-  admin.get('/state', (c) => withStore(c, (store) => json(controls.exportState(store))));
-
-  admin.put('/state', async (c) => {
-    const body = await readJson(c);
-    if (body instanceof ApiError) return errorResponse(body);
-    return withStore(c, (store) => {
-      const refused = controls.importState(store, body);
-      if (refused) return errorResponse(new ApiError(400, 'INVALID_STATE', `The state was not imported (nothing changed): ${refused}.`));
-      if (shared(c)) controls.changed();
-      return json({ imported: session(c) ?? 'shared', counts: store.counts() });
-    });
-  });
-
-  admin.get('/requests', (c) => {
-    const limit = Number(c.req.query('limit') ?? 50);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 500) return errorResponse(invalid('query.limit must be an integer from 1 to 500'));
-    return json({ requests: controls.requests.latest(limit) });
-  });
-
-  admin.get('/operations', () => json({ operations: controls.answers }));
-
-  admin.get('/sessions', () => json(controls.sessions()));
+  /** The admin API, one row per endpoint: the routes are registered from it and GET /__admin lists it, so the two cannot drift. */
+  const endpoints: AdminEndpoint[] = [
+    { method: 'GET', path: '/', description: 'this list of the admin endpoints', handle: () => json({ endpoints: listing }) },
+    {
+      method: 'POST',
+      path: '/reset',
+      description: 'back to the seed (same seed, same data): the shared state, or the X-Mock-Session one',
+      handle: (c) =>
+        withStore(c, (store) => {
+          controls.reset(session(c));
+          if (shared(c)) controls.changed();
+          return json({ reset: session(c) ?? 'shared', counts: store.counts() });
+        }),
+    },
+    {
+      method: 'POST',
+      path: '/seed',
+      description: 'a new seed and/or counts ({"seed": 42, "counts": {"pets": 100}}), kept by later resets; sessions are dropped',
+      handle: async (c) => {
+        const body = await readJson(c);
+        if (body instanceof ApiError) return errorResponse(body);
+        const { seed, counts } = (body ?? {}) as { seed?: unknown; counts?: unknown };
+        if (seed !== undefined && !(Number.isSafeInteger(seed) && (seed as number) >= 0)) return errorResponse(invalid('body.seed must be a non-negative integer'));
+        if (counts !== undefined && !(counts && typeof counts === 'object' && Object.values(counts).every((n) => Number.isSafeInteger(n) && n >= 0 && n <= 1_000_000))) {
+          return errorResponse(invalid('body.counts must map collection names to integers from 0 to 1000000'));
+        }
+        const applied = controls.reseed({ seed: seed as number | undefined, counts: counts as Record<string, number> | undefined });
+        if (typeof applied === 'string') return errorResponse(new ApiError(507, 'STORAGE_FULL', applied));
+        controls.changed();
+        return json(applied);
+      },
+    },
+    { method: 'GET', path: '/state', description: 'the whole state as JSON (petstore-mock-kit/state@1)', handle: (c) => withStore(c, (store) => json(controls.exportState(store))) },
+    {
+      method: 'PUT',
+      path: '/state',
+      description: 'import a state (as GET /__admin/state gives it), checked whole first: a bad one changes nothing',
+      handle: async (c) => {
+        const body = await readJson(c);
+        if (body instanceof ApiError) return errorResponse(body);
+        return withStore(c, (store) => {
+          const refused = controls.importState(store, body);
+          if (refused) return errorResponse(new ApiError(400, 'INVALID_STATE', `The state was not imported (nothing changed): ${refused}.`));
+          if (shared(c)) controls.changed();
+          return json({ imported: session(c) ?? 'shared', counts: store.counts() });
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/requests',
+      description: 'the last requests answered (?limit=1 to 500, default 50), newest first, API keys redacted',
+      handle: (c) => {
+        const limit = Number(c.req.query('limit') ?? 50);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 500) return errorResponse(invalid('query.limit must be an integer from 1 to 500'));
+        return json({ requests: controls.requests.latest(limit) });
+      },
+    },
+    { method: 'GET', path: '/operations', description: 'how each operation is answered: from a collection\'s state, or from examples or generated data, and why', handle: () => json({ operations: controls.answers }) },
+    { method: 'GET', path: '/sessions', description: 'the sessions kept (least recently used first), the cap, and the names evicted since', handle: () => json(controls.sessions()) },
+  ];
+  const listing = endpoints.map(({ method, path, description }) => ({ method, path: path === '/' ? ADMIN_PATH : `${ADMIN_PATH}${path}`, description }));
+  for (const endpoint of endpoints) admin.on(endpoint.method, endpoint.path, endpoint.handle);
+  const index = endpoints[0];
 
   // Here rather than notFound: a mounted app's notFound is not used, and the mock's own 404 carries CORS headers.
-  admin.all('*', (c) => errorResponse(new ApiError(404, 'ROUTE_NOT_FOUND', `The admin API has no ${c.req.method} ${new URL(c.req.url).pathname}.`)));
+  admin.all('*', (c) => {
+    const path = new URL(c.req.url).pathname;
+    // `/__admin/` is the index too: a route of a mounted app at `/` answers only `/__admin`.
+    if (path === `${ADMIN_PATH}/` && (c.req.method === 'GET' || c.req.method === 'HEAD')) return index.handle(c);
+    return errorResponse(new ApiError(404, 'ROUTE_NOT_FOUND', `The admin API has no ${c.req.method} ${path}; GET ${ADMIN_PATH} lists its endpoints.`));
+  });
   return admin;
 }
 

@@ -1,9 +1,11 @@
 /**
  * The last requests the mock answered, for `GET /__admin/requests`: method, path, status,
- * duration and the validation problems of a 400. A fixed-size ring, so it costs nothing to keep.
- * Query values of parameters that carry API keys are redacted: keys are never recorded.
+ * duration, session, what a scenario did and the validation problems of a 400. A fixed-size ring,
+ * so it costs nothing to keep. Query values of parameters that carry API keys are redacted: keys
+ * are never recorded.
  */
 import { safeDecode } from '../validation/safe-decode.js';
+import type { AppliedScenario } from '../handle-operation.js';
 import type { Problem } from '../validation/problem.js';
 
 export interface LoggedRequest {
@@ -14,6 +16,30 @@ export interface LoggedRequest {
   status: number;
   ms: number;
   session?: string;
+  /** What the request's scenario did (`Prefer`, `--delay`, `--error-rate`); `none` when nothing applied. */
+  scenario?: AppliedScenario | 'none';
+  problems?: Problem[];
+}
+
+/**
+ * One request answered, as `MockOptions.onRequest` receives it: every request, the operations'
+ * and the mock's own (404, 405, admin, health, the document). Read it, do not keep a reference:
+ * the request log may hold the same object.
+ */
+export interface RequestEntry {
+  /** Milliseconds since the epoch, by the mock's clock (`--now` moves it). */
+  time: number;
+  method: string;
+  /** The path and query as sent, values of query parameters that carry API keys `REDACTED`. */
+  path: string;
+  status: number;
+  /** Milliseconds from the request to its answer (a chaos delay included), to 0.1 ms. */
+  ms: number;
+  /** The `X-Mock-Session` it named, if any. */
+  session?: string;
+  /** What its scenario did, or `none`. */
+  scenario: AppliedScenario | 'none';
+  /** The validation problems of a refused request. */
   problems?: Problem[];
 }
 
@@ -38,15 +64,26 @@ export class RequestLog {
     return ordered
       .reverse()
       .slice(0, limit)
-      .map((entry) => ({ ...entry, time: new Date(entry.time).toISOString(), path: this.redact(entry.path) }));
+      .map(({ scenario, ...entry }) => ({ ...entry, time: new Date(entry.time).toISOString(), path: this.redact(entry.path), ...(scenario && scenario !== 'none' ? { scenario } : {}) }));
   }
 
-  private redact(path: string): string {
-    if (!this.secretParams.length || !path.includes('?')) return path;
-    const [base, query] = path.split('?');
-    return `${base}?${query
-      .split('&')
-      .map((pair) => (this.secretParams.includes(safeDecode(pair.split('=')[0])) ? `${pair.split('=')[0]}=REDACTED` : pair))
-      .join('&')}`;
+  /** The path with the values of query parameters that carry API keys replaced by `REDACTED` (a redacted path is left as it is). */
+  redact(path: string): string {
+    return redactQuery(path, this.secretParams);
   }
+}
+
+/**
+ * Replaces the values of the query parameters named in `secretParams` by `REDACTED`.
+ *
+ * @example redactQuery('/v1/products?server_token=abc&x=1', ['server_token']) // '/v1/products?server_token=REDACTED&x=1'
+ */
+export function redactQuery(path: string, secretParams: readonly string[]): string {
+  if (!secretParams.length || !path.includes('?')) return path;
+  const at = path.indexOf('?');
+  return `${path.slice(0, at)}?${path
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => (secretParams.includes(safeDecode(pair.split('=')[0])) ? `${pair.split('=')[0]}=REDACTED` : pair))
+    .join('&')}`;
 }

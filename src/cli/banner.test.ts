@@ -1,0 +1,130 @@
+/**
+ * The start banner fits the document it serves: the key as the document asks for it (or none),
+ * its base path, and a `try` line that the mock answers without an error, whatever operations the
+ * document has. Built in-process; the CLI prints the same.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildMock } from '../app.js';
+import { loadDocument } from '../document/load-document.js';
+import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
+import { CORPUS, FIXTURES, ROOT, SPEC } from '../test-support/petstore.js';
+import { startBanner, tryCommand, type BannerInput } from './banner.js';
+import { formatBanner } from './log.js';
+
+const URL_ = 'http://127.0.0.1:4010';
+const ARGS: BannerInput['args'] = { host: '127.0.0.1', watch: false };
+
+async function bannerFor(file: string, args: BannerInput['args'] = ARGS) {
+  const document = await loadDocument(file);
+  const mock = buildMock(document, { fixtures: file === SPEC ? FIXTURES : undefined, extensions: DEFAULT_EXTENSIONS });
+  const input: BannerInput = { url: URL_, mock, document, shown: file.replace(ROOT, ''), args, restored: false, allowedHosts: ['127.0.0.1'] };
+  return { mock, input, text: formatBanner(startBanner(input), 0, { level: 'info', format: 'text' })! };
+}
+
+/** Sends the request a `try` line shows to the mock, in-process: its status. */
+async function tryIt(mock: ReturnType<typeof buildMock>, command: string): Promise<number> {
+  const words = [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replaceAll(`'\\''`, "'") : m[2]));
+  expect(words[0]).toBe('curl');
+  const headers: Record<string, string> = {};
+  let method = 'GET';
+  let body: string | undefined;
+  let url = '';
+  for (let i = 1; i < words.length; i++) {
+    if (words[i] === '-X') method = words[++i];
+    else if (words[i] === '-H') {
+      const [name, ...value] = words[++i].split(':');
+      headers[name] = value.join(':').trim();
+    } else if (words[i] === '-d') body = words[++i];
+    else url = words[i];
+  }
+  expect(url.startsWith(URL_), command).toBe(true);
+  const response = await mock.app.request(url, { method, headers, body });
+  return response.status;
+}
+
+describe('the banner', () => {
+  it('for the bundled Petstore: the document and where it is served, the key, records, admin and health, a list to try', async () => {
+    const { text } = await bannerFor(SPEC);
+    expect(text).toBe(
+      [
+        'Mock of 19 operations listening on http://127.0.0.1:4010',
+        '  document  spec/openapi.yaml (served at http://127.0.0.1:4010/__spec)',
+        '  API key   petstore-demo-key  (send Authorization: Bearer petstore-demo-key)',
+        '  records   pets 20, categories 6, orders 20, inventory 20 (seed 1)',
+        '  admin     http://127.0.0.1:4010/__admin (loopback only); health at /__health',
+        "  try       curl -H 'Authorization: Bearer petstore-demo-key' http://127.0.0.1:4010/pets",
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('for a document with no security and a base path: no key, the base path in the try line', async () => {
+    const { text } = await bannerFor(`${CORPUS}/oai-petstore.yaml`);
+    expect(text).toContain('  API key   not needed: the document asks for no credentials\n');
+    expect(text).toContain('  try       curl http://127.0.0.1:4010/v1/pets\n');
+  });
+
+  it('says "1 operation", and the admin line follows --no-admin and a token', async () => {
+    const { text } = await bannerFor(`${CORPUS}/apisguru-dvla-vehicle-enquiry.yaml`, { ...ARGS, noAdmin: true });
+    expect(text).toMatch(/^Mock of 1 operation listening on/);
+    expect(text).toContain('  admin     off (--no-admin); health at /__health\n');
+    expect((await bannerFor(SPEC, { ...ARGS, adminToken: 't' })).text).toContain('/__admin (token required)');
+  });
+
+  const documents = [
+    'spec/openapi.yaml',
+    'test/corpus/oai-petstore.yaml',
+    'test/corpus/oai-petstore-expanded.yaml',
+    'test/corpus/oai-swagger2-uber.yaml', // a list with required query parameters and a key in the query
+    'test/corpus/oai-callback-example.yaml', // no GET: a POST with a required query parameter
+    'test/corpus/apisguru-dvla-vehicle-enquiry.yaml', // no GET: a POST with a body, under a base path
+    'test/corpus/oai-link-example.yaml', // only GETs with path parameters
+    'test/corpus/apisguru-twilio-bulkexports.yaml', // basic auth, lists under /v1
+    'test/corpus/readme-polymorphism.yaml',
+    'test/corpus/readme-discriminators.yaml',
+    'test/corpus/readme31-schema-types.yaml',
+    'test/corpus/oai-uspto.yaml',
+    'test/documents/library-api.yaml',
+    'test/documents/swagger2-notes.yaml',
+    'contract-tests/fixtures/notes-api.yaml',
+  ];
+  for (const file of documents) {
+    it(`for ${file}: the try line is answered without an error`, async () => {
+      const { mock, input } = await bannerFor(`${ROOT}${file}`);
+      const command = tryCommand(input);
+      const status = await tryIt(mock, command);
+      expect(status, command).toBeLessThan(400);
+    });
+  }
+
+  it('for a document with no operation (webhooks only): the document itself to try', async () => {
+    const { input, mock } = await bannerFor(`${CORPUS}/oai31-webhook-example.yaml`);
+    expect(mock.operations).toHaveLength(0);
+    expect(tryCommand(input)).toBe('curl http://127.0.0.1:4010/__spec');
+  });
+
+  it('shows the placeholder, never a key given with --api-key', async () => {
+    const { text } = await bannerFor(SPEC, { ...ARGS, apiKeys: ['secret-key'] });
+    expect(text).not.toContain('secret-key');
+    expect(text).toContain("  API key   1 key(s) from --api-key (not shown)\n");
+    expect(text).toContain("try       curl -H 'Authorization: Bearer <API_KEY>' http://127.0.0.1:4010/pets");
+  });
+
+  it('is one JSON object with the same facts in the JSON format', async () => {
+    const { input } = await bannerFor(SPEC);
+    const banner = JSON.parse(formatBanner(startBanner(input), 0, { level: 'info', format: 'json' })!);
+    expect(banner).toMatchObject({
+      level: 'info',
+      msg: 'listening',
+      url: URL_,
+      operations: 19,
+      document: 'spec/openapi.yaml',
+      spec: `${URL_}/__spec`,
+      records: { pets: 20, categories: 6, orders: 20, inventory: 20 },
+      seed: 1,
+      admin: `${URL_}/__admin`,
+      health: `${URL_}/__health`,
+      try: `curl -H 'Authorization: Bearer petstore-demo-key' ${URL_}/pets`,
+    });
+  });
+});
