@@ -30,13 +30,22 @@ export type Call = (method: string, path: string, body?: unknown, headers?: Reco
 
 /** `call('POST', '/pets', { name: 'Rex' })`: JSON in, parsed JSON out, demo key included. */
 export function caller(mock: Mock): Call {
+  return callerFor(async (path, init) => mock.app.request(path, init));
+}
+
+/** The same over HTTP, for a mock (or any server) at `baseUrl`. */
+export function httpCaller(baseUrl: string): Call {
+  return callerFor((path, init) => fetch(`${baseUrl}${path}`, init));
+}
+
+function callerFor(send: (path: string, init: RequestInit) => Promise<Response>): Call {
   return async (method, path, body, headers = {}) => {
     const init: RequestInit = { method, headers: { ...AUTH, ...headers } };
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
     }
-    const response = await mock.app.request(path, init);
+    const response = await send(path, init);
     const text = await response.text();
     return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
   };
