@@ -9,6 +9,9 @@
  * - Neutral (browser and Node): dist/browser.js and dist/msw.js, with no node: import; the bundled
  *   Petstore document is built in as an object, and load-fixtures.ts (node:fs) is replaced.
  *
+ * - Browser (the docs page, GET /__docs): dist/docs/docs-ui.js from src/docs/ui, beside Swagger UI's
+ *   bundle and stylesheet copied from swagger-ui-dist (with its licence and notice) and our stylesheet.
+ *
  * Not minified and without source maps: the code a stack trace points at reads as written.
  */
 import { readFileSync } from 'node:fs';
@@ -37,6 +40,23 @@ const noFixtureDirectory = {
   },
 };
 
+/** The docs page's other files, copied as they are: Swagger UI's (Apache-2.0, so its LICENSE and NOTICE go with them) and our stylesheet. */
+const docsFiles = {
+  name: 'docs-files',
+  generateBundle() {
+    const swaggerUi = (file) => fileURLToPath(import.meta.resolve(`swagger-ui-dist/${file}`));
+    const files = {
+      'docs/swagger-ui-bundle.js': swaggerUi('swagger-ui-bundle.js'),
+      'docs/swagger-ui.css': swaggerUi('swagger-ui.css'),
+      'docs/swagger-ui-LICENSE': swaggerUi('LICENSE'),
+      'docs/swagger-ui-NOTICE': swaggerUi('NOTICE'),
+      'docs/swagger-ui-bundle.js.LICENSE.txt': swaggerUi('swagger-ui-bundle.js.LICENSE.txt'),
+      'docs/docs-ui.css': here('./src/docs/ui/docs-ui.css'),
+    };
+    for (const [fileName, from] of Object.entries(files)) this.emitFile({ type: 'asset', fileName, source: readFileSync(from) });
+  },
+};
+
 const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', minify: false, sourcemap: false };
 
 export default defineConfig([
@@ -53,6 +73,13 @@ export default defineConfig([
     external: DECLARED,
     plugins: [yamlModules, noFixtureDirectory],
     output: { ...output, chunkFileNames: 'chunks/neutral-[name]-[hash].js' },
+    logLevel: 'warn',
+  },
+  {
+    input: { 'docs/docs-ui': 'src/docs/ui/docs-ui.ts' },
+    platform: 'browser',
+    plugins: [docsFiles],
+    output: { dir: 'dist', format: 'iife', entryFileNames: '[name].js', minify: false, sourcemap: false },
     logLevel: 'warn',
   },
 ]);

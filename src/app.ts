@@ -6,8 +6,9 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { Action } from './actions/action.js';
 import { compileCrudAction } from './actions/crud.js';
-import { ADMIN_PATH, adminApi, adminOff } from './admin/admin-api.js';
+import { ADMIN_PATH, adminApi, adminOff, isLocalCaller } from './admin/admin-api.js';
 import { RequestLog, type RequestEntry } from './admin/request-log.js';
+import { DOCS_PATH, docsResponder, docsUnavailable, type DocsAssets } from './docs/docs-endpoint.js';
 import type { LoadedDocument } from './document/document.js';
 import type { SchemaObject } from './document/schema.js';
 import { createFaker } from './generate/create-faker.js';
@@ -22,7 +23,7 @@ import type { Operation } from './operations/operation.js';
 import type { MockExtension, MockParts } from './registries/extension.js';
 import { RuleRegistry } from './registries/rules.js';
 import { errorResponse, errors, type ApiError } from './respond/api-error.js';
-import { respondJson } from './respond/security-headers.js';
+import { respondJson, SECURITY_HEADERS } from './respond/security-headers.js';
 import { bodyEncoders } from './respond/body-encoders.js';
 import { compileErrorResponder } from './respond/error-response.js';
 import { staticResponse } from './respond/static-response.js';
@@ -107,6 +108,12 @@ export interface MockOptions {
   limits?: StateLimits;
   /** Receives problems found at startup (schemas that cannot be compiled...). */
   onWarning?: (message: string) => void;
+  /**
+   * The docs page's assets (src/docs/docs-assets.ts on Node): with them, GET /__docs serves an
+   * interactive reference of the document, and GET / leads there when no operation is at `/`.
+   * Without them (the default, and in a browser) /__docs answers 404.
+   */
+  docs?: DocsAssets;
   /**
    * Called once for every request answered: the document's operations, 404 and 405, and the
    * mock's own endpoints (admin, health, the document, CORS preflights, a 421 for an unknown Host).
@@ -291,6 +298,29 @@ export function buildMock(document: LoadedDocument, options: MockOptions = {}): 
   // Stages 4-8 of each operation: authenticate, validate, act on state (or answer from the document), respond.
   const basePath = serverBasePath(api);
   const auth = { apiKeys: options.apiKeys ?? [DEMO_API_KEY], realm: String(api.info?.title ?? 'mock'), schemes: parts.securitySchemes };
+
+  // The docs page, open like /__spec; GET / leads there unless the document has an operation at `/` (a 405 then says which methods it takes).
+  if (options.docs) {
+    const docs = docsResponder(options.docs, {
+      title: auth.realm,
+      basePath,
+      operations,
+      // The demo key is in the document anyway; a key of one's own is shown only to a caller on this machine.
+      keyFor: ({ local }) => (auth.apiKeys.includes(DEMO_API_KEY) ? DEMO_API_KEY : local && !options.trustProxy ? auth.apiKeys[0] : undefined),
+    });
+    const answerDocs = (c: Context, asset?: string) => {
+      const started = performance.now();
+      const header = headerReader(c);
+      return answered(c, started, docs({ asset, acceptEncoding: header('accept-encoding'), ifNoneMatch: header('if-none-match'), local: isLocalCaller(c) }));
+    };
+    app.get(DOCS_PATH, (c) => answerDocs(c));
+    app.get(`${DOCS_PATH}/:asset`, (c) => answerDocs(c, c.req.param('asset')));
+    if (!operations.some((op) => `${basePath}${op.path}` === '/')) {
+      app.get('/', (c) => answered(c, performance.now(), new Response(null, { status: 302, headers: { ...SECURITY_HEADERS, Location: DOCS_PATH } })));
+    }
+  } else {
+    app.get(DOCS_PATH, (c) => answered(c, performance.now(), docsUnavailable()));
+  }
   const chaos = createChaos({ delay: options.delay, errorRate: options.errorRate, seed: options.seed ?? DEFAULT_SEED });
   const scenarioFaker = createFaker();
   const generateScenario = createGenerator(scenarioFaker);
@@ -390,6 +420,7 @@ function hiddenOperations(operations: readonly Operation[], basePath: string): s
   const own: Record<string, string> = {
     '/__health': "the mock's health check",
     [SPEC_PATH]: "the mock's copy of the document (/__spec)",
+    [DOCS_PATH]: "the mock's docs page (/__docs)",
     [`${SPEC_PATH}.json`]: "the mock's copy of the document (/__spec)",
     [`${SPEC_PATH}.yaml`]: "the mock's copy of the document (/__spec)",
   };

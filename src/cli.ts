@@ -12,6 +12,7 @@ import { DEFAULT_EXTENSIONS } from './extensions/index.js';
 import { startBanner } from './cli/banner.js';
 import { createLogger, type Logger } from './cli/log.js';
 import { parseCommand, refuseToStart, USAGE, type ServeArgs } from './cli/parse-args.js';
+import { packageDocsAssets } from './docs/docs-assets.js';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from './document/load-document.js';
 import { allowedHostsFor } from './middleware/host-guard.js';
 import { PACKAGE_ROOT } from './package-root.js';
@@ -85,6 +86,8 @@ async function serve(args: ServeArgs): Promise<number> {
   const fixtures = args.fixtures ?? (args.spec ? undefined : BUNDLED_FIXTURES);
   const warn = log.warn;
   let journal: StateJournal | undefined;
+  // Read once, kept across reloads (--watch).
+  const docsAssets = args.noDocs ? undefined : packageDocsAssets();
   const build = (document: LoadedDocument) =>
     buildMock(document, {
       apiKeys: args.apiKeys,
@@ -97,6 +100,7 @@ async function serve(args: ServeArgs): Promise<number> {
       corsOrigins: args.corsOrigins,
       adminToken: args.adminToken,
       admin: !args.noAdmin,
+      docs: docsAssets,
       trustProxy: args.trustProxy,
       allowedHosts,
       // The state file: writes refused (503) while it cannot be written, and its health reported.

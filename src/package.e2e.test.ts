@@ -65,7 +65,8 @@ describe('the packed package', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules/petstore-mock-kit/package.json'), 'utf8'));
     expect(manifest.scripts?.prepare).toBeUndefined();
     expect(manifest.scripts?.postinstall).toBeUndefined();
-    const code = files.filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(project, 'node_modules/petstore-mock-kit', f), 'utf8')).join('\n');
+    // The modules; dist/docs holds the docs page's browser scripts (Swagger UI's bundle), loaded by a page, never imported.
+    const code = files.filter((f) => f.endsWith('.js') && !f.startsWith('dist/docs/')).map((f) => readFileSync(join(project, 'node_modules/petstore-mock-kit', f), 'utf8')).join('\n');
     const specifiers = [...code.matchAll(/\bfrom\s*"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\s*\)|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
     const packages = specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:')).map((s) => /^(@[^/]+\/[^/]+|[^/]+)/.exec(s)![1]);
     const imported = new Set(packages);
@@ -88,6 +89,8 @@ describe('the packed package', () => {
     server = await startProcess(join(project, 'node_modules/.bin/petstore-mock-kit'), ['serve', '--port', '0'], /listening on http:\/\/\S+/, { PORT: '' });
     const url = /listening on (http:\/\/\S+)/.exec(server.output())![1];
     expect((await fetch(`${url}/pets?limit=1`, { headers: { Authorization: 'Bearer petstore-demo-key' } })).status).toBe(200);
+    // The docs page's assets come from the installed package.
+    for (const asset of ['', '/swagger-ui-bundle.js', '/swagger-ui.css', '/docs-ui.js', '/docs-ui.css']) expect((await fetch(`${url}/__docs${asset}`)).status, asset).toBe(200);
     const contract = await run(NPM, ['exec', '--', 'petstore-mock-kit', 'contract', '--base-url', url, '--token', 'petstore-demo-key', '--coverage', join(work, 'coverage.json')], { cwd: project, maxBuffer: 16 * 1024 * 1024 });
     expect(contract.stdout).toMatch(/conforms/i);
   }, 120_000);
@@ -117,9 +120,10 @@ const listening = await mock.listen(0);
 const report: ContractReport = await runContract({ baseUrl: listening.url, token: 'petstore-demo-key', readOnly: true });
 const failed: number = report.failures.length;
 mock.restore(saved);
+const withoutDocs = await createMock({ docs: false });
 const inBrowser = await createBrowserMock({ spec: { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} } });
 const status: number = (await inBrowser.fetch('/anything')).status;
-export { server, failed, status };
+export { server, failed, status, withoutDocs };
 `,
     );
     writeFileSync(join(project, 'misuses-types.ts'), `import { createMock } from 'petstore-mock-kit';\nconst mock = await createMock({ seed: 'seven' });\nmock.reset(1);\n`);

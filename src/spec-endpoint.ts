@@ -132,10 +132,15 @@ export function specResponder(raw: SchemaObject): (request: SpecRequest) => Resp
   };
 }
 
-/** The UTF-8 bytes of a text and a strong entity tag for them (FNV-1a over the bytes, and their length). */
+/** The UTF-8 bytes of a text and their entity tag. */
 function represent(text: string): Representation {
   const bytes = new TextEncoder().encode(text);
+  return { bytes, etag: entityTag(bytes) };
+}
+
+/** A strong entity tag for some bytes: FNV-1a over them, and their length. */
+export function entityTag(bytes: Uint8Array): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
-  return { bytes, etag: `"${(hash >>> 0).toString(16).padStart(8, '0')}-${bytes.length.toString(16)}"` };
+  return `"${(hash >>> 0).toString(16).padStart(8, '0')}-${bytes.length.toString(16)}"`;
 }

@@ -220,6 +220,14 @@ async function readJson(c: Context): Promise<unknown> {
   }
 }
 
+/**
+ * A caller on this machine: a loopback peer, and no header saying a proxy forwarded the request.
+ * (Behind --trust-proxy, no caller is.) The docs page offers a configured API key only to these.
+ */
+export function isLocalCaller(c: Context): boolean {
+  return isLoopback(c) && !FORWARDED.some((name) => c.req.header(name) !== undefined);
+}
+
 /** In-process requests (tests, app.request) have no socket: they are local by definition. */
 function isLoopback(c: Context): boolean {
   const address = incomingOf(c)?.socket.remoteAddress;

@@ -49,6 +49,7 @@ describe('the banner', () => {
       [
         'Mock of 19 operations listening on http://127.0.0.1:4010',
         '  document  spec/openapi.yaml (served at http://127.0.0.1:4010/__spec)',
+        '  docs      http://127.0.0.1:4010/__docs (interactive reference; try it out against this mock)',
         '  API key   petstore-demo-key  (send Authorization: Bearer petstore-demo-key)',
         '  records   pets 20, categories 6, orders 20, inventory 20 (seed 1)',
         '  admin     http://127.0.0.1:4010/__admin (loopback only); health at /__health',
@@ -62,6 +63,11 @@ describe('the banner', () => {
     const { text } = await bannerFor(`${CORPUS}/oai-petstore.yaml`);
     expect(text).toContain('  API key   not needed: the document asks for no credentials\n');
     expect(text).toContain('  try       curl http://127.0.0.1:4010/v1/pets\n');
+  });
+
+  it('has no docs line with --no-docs', async () => {
+    const { text } = await bannerFor(SPEC, { ...ARGS, noDocs: true });
+    expect(text).not.toContain('docs');
   });
 
   it('says "1 operation", and the admin line follows --no-admin and a token', async () => {
@@ -120,6 +126,7 @@ describe('the banner', () => {
       operations: 19,
       document: 'spec/openapi.yaml',
       spec: `${URL_}/__spec`,
+      docs: `${URL_}/__docs`,
       records: { pets: 20, categories: 6, orders: 20, inventory: 20 },
       seed: 1,
       admin: `${URL_}/__admin`,

@@ -6,6 +6,7 @@
  */
 import { ADMIN_PATH } from '../admin/admin-api.js';
 import { DEFAULT_SEED, DEMO_API_KEY, type Mock } from '../app.js';
+import { DOCS_PATH } from '../docs/docs-endpoint.js';
 import type { LoadedDocument } from '../document/document.js';
 import type { SchemaObject } from '../document/schema.js';
 import { createFaker } from '../generate/create-faker.js';
@@ -34,7 +35,7 @@ export interface BannerInput {
   document: Pick<LoadedDocument, 'api' | 'dialect' | 'convertedFrom'>;
   /** The document as the user named it (a path relative to the working directory, or a URL). */
   shown: string;
-  args: Pick<ServeArgs, 'apiKeys' | 'noAdmin' | 'adminToken' | 'stateFile' | 'delay' | 'errorRate' | 'now' | 'watch' | 'seed' | 'host'>;
+  args: Pick<ServeArgs, 'apiKeys' | 'noAdmin' | 'noDocs' | 'adminToken' | 'stateFile' | 'delay' | 'errorRate' | 'now' | 'watch' | 'seed' | 'host'>;
   /** Where the API keys came from, when some replaced the demo key: `--api-key` or `MOCK_API_KEYS`. */
   keysFrom?: string;
   /** The state was read from the state file rather than seeded. */
@@ -68,6 +69,7 @@ export function startBanner(input: BannerInput): Banner {
   const tryLine = tryCommand(input);
   const lines: Array<BannerLine | false | undefined | ''> = [
     line('document', `${input.shown} (served at ${url}${SPEC_PATH})`, { document: input.shown, spec: `${url}${SPEC_PATH}` }),
+    !args.noDocs && line('docs', `${url}${DOCS_PATH} (interactive reference; try it out against this mock)`, { docs: `${url}${DOCS_PATH}` }),
     line('API key', keyText, { apiKey: keyText }),
     line('records', `${countText || 'none'} (${input.restored ? 'from the state file' : `seed ${args.seed ?? DEFAULT_SEED}`})`, { records: counts, ...(input.restored ? { from: 'state file' } : { seed: args.seed ?? DEFAULT_SEED }) }),
     document.convertedFrom && line('converted', `Swagger ${document.convertedFrom} to OpenAPI 3.0 on load (swagger2openapi)`, { convertedFrom: `Swagger ${document.convertedFrom}` }),

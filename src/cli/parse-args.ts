@@ -32,6 +32,8 @@ export interface ServeArgs {
   adminToken?: string;
   /** `--no-admin`: the admin API is off. */
   noAdmin?: boolean;
+  /** `--no-docs`: no docs page at /__docs (and / is not led there). */
+  noDocs?: boolean;
   /** Peers are reverse proxies: loopback proves nothing. */
   trustProxy?: boolean;
   /** Host names answered besides loopback ones (`--allowed-host`). */
@@ -81,6 +83,7 @@ export const SERVE_FLAGS = {
   'cors-origin': { type: 'string', multiple: true, value: 'O', accepts: 'an origin like http://localhost:5173' },
   'admin-token': { type: 'string', value: 'T', accepts: 'at least 8 printable ASCII characters without spaces' },
   'no-admin': { type: 'boolean' },
+  'no-docs': { type: 'boolean' },
   'trust-proxy': { type: 'boolean' },
   'state-file': { type: 'string', value: 'FILE', accepts: 'a file' },
   'max-records': { type: 'string', value: 'N', accepts: integerIn(RANGES['max-records']) },
@@ -124,6 +127,7 @@ Options:
   --admin-token T    token of the admin API under /__admin (also MOCK_ADMIN_TOKEN);
                      without it the admin API answers only on loopback
   --no-admin         turn the admin API off (404 under /__admin)
+  --no-docs          turn the docs page off (404 at /__docs; / is not led there)
   --trust-proxy      the mock runs behind a reverse proxy, so loopback proves nothing:
                      needs --admin-token or --no-admin
   --state-file FILE  load the state from FILE at start and save it there after changes
@@ -250,6 +254,7 @@ function serveArgs(values: FlagValues<typeof SERVE_FLAGS>, env: Record<string, s
     corsOrigins: origins,
     adminToken,
     noAdmin: values['no-admin'],
+    noDocs: values['no-docs'],
     trustProxy: values['trust-proxy'],
     allowedHosts: values['allowed-host']?.map((h) => h.toLowerCase()),
     stateFile: values['state-file'],

@@ -5,6 +5,7 @@
  */
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../bundled.js';
 import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
+import { packageDocsAssets } from '../docs/docs-assets.js';
 import { loadDocument } from '../document/load-document.js';
 import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../middleware/host-guard.js';
 import { errorResponse } from '../respond/api-error.js';
@@ -18,6 +19,8 @@ export interface CreateMockOptions extends Omit<MockBaseOptions, 'fixtures'> {
   spec?: string | URL | object;
   /** Records by collection name, or a directory of `<collection>.json` files (default: the bundled fixtures with the bundled document, none otherwise). */
   fixtures?: string | MockBaseOptions['fixtures'];
+  /** Serve the docs page at /__docs, and lead GET / there when the document has no operation at `/` (default true). */
+  docs?: boolean;
 }
 
 export interface ListenOptions {
@@ -54,13 +57,14 @@ export interface MockInstance extends InProcessMock {
  * @throws DocumentLoadError when the document cannot be served (one sentence saying why), FixtureError for a bad fixture.
  */
 export async function createMock(options: CreateMockOptions = {}): Promise<MockInstance> {
-  const { spec, fixtures, extensions, ...rest } = options;
+  const { spec, fixtures, extensions, docs, ...rest } = options;
   const bundled = spec === undefined;
   const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec);
   const { mock, built } = inProcessMock(document, {
     ...rest,
     fixtures: fixtures ?? (bundled ? BUNDLED_FIXTURES : undefined),
     extensions: extensions ?? DEFAULT_EXTENSIONS,
+    docs: docs === false ? undefined : packageDocsAssets(),
   });
   return {
     ...mock,

@@ -14,7 +14,7 @@ import { exportSnapshot, applySnapshot, type StateSnapshot } from '../state/snap
 import type { StateStore, StoredRecord } from '../state/state-store.js';
 
 /** The options `createMock` shares on Node and in a browser. */
-export interface MockBaseOptions extends Omit<MockOptions, 'extensions' | 'fixtures' | 'writable' | 'persistence' | 'allowedHosts'> {
+export interface MockBaseOptions extends Omit<MockOptions, 'extensions' | 'fixtures' | 'writable' | 'persistence' | 'allowedHosts' | 'docs'> {
   /**
    * Records by collection name, seeded before generated ones (default: the bundled Petstore's
    * fixtures when serving the bundled document, none otherwise). On Node, also a directory of

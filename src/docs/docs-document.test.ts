@@ -1,0 +1,85 @@
+/**
+ * What the docs page reads from a document, and the copy it shows: servers and code samples
+ * pointed at the mock, the rest as written; which operations hide try-it; the scenarios offered.
+ */
+import { describe, expect, it } from 'vitest';
+import { codeSamplesOf, documentForDocs, hidesTryIt, scenariosOf } from './docs-document.js';
+
+const MOCK = 'http://127.0.0.1:4010/v1';
+
+describe('documentForDocs', () => {
+  const api = {
+    openapi: '3.0.3',
+    servers: [{ url: 'https://api.example.com/v1' }, { url: 'https://{region}.example.com', variables: { region: { default: 'eu' } } }],
+    paths: {
+      '/pets': {
+        servers: [{ url: 'https://pets.example.com/' }],
+        get: {
+          servers: [{ url: 'https://op.example.com' }],
+          'x-codeSamples': [
+            { lang: 'cURL', source: "curl https://api.example.com/v1/pets && curl https://api.example.com/v10/x && curl https://eu.example.com/pets" },
+            { lang: 'JavaScript', source: "fetch('https://pets.example.com/pets'); fetch('https://op.example.com.evil/pets'); fetch('https://op.example.com/pets')" },
+            { lang: 'broken' },
+          ],
+          responses: { 200: { description: 'ok' } },
+        },
+      },
+    },
+  };
+
+  it('sends every request to the mock: root, path and operation servers replaced, the input left alone', () => {
+    const copy = documentForDocs(api, MOCK);
+    expect(copy.servers).toEqual([{ url: MOCK, description: 'This mock' }]);
+    expect(copy.paths['/pets'].servers).toBeUndefined();
+    expect(copy.paths['/pets'].get.servers).toBeUndefined();
+    expect(api.servers).toHaveLength(2);
+    expect(api.paths['/pets'].get.servers).toEqual([{ url: 'https://op.example.com' }]);
+  });
+
+  it('points the code samples at the mock: each declared server URL (variables at their defaults), at a boundary only', () => {
+    const [curl, js, broken] = documentForDocs(api, MOCK).paths['/pets'].get['x-codeSamples'];
+    expect(curl.source).toBe(`curl ${MOCK}/pets && curl https://api.example.com/v10/x && curl ${MOCK}/pets`);
+    expect(js.source).toBe(`fetch('${MOCK}/pets'); fetch('https://op.example.com.evil/pets'); fetch('${MOCK}/pets')`);
+    expect(broken).toEqual({ lang: 'broken' });
+  });
+});
+
+describe('codeSamplesOf', () => {
+  it('reads x-codeSamples, else x-code-samples, and leaves out entries without a source', () => {
+    expect(codeSamplesOf({ 'x-codeSamples': [{ lang: 'cURL', source: 'curl x' }, { lang: 'Go' }, 'text'] })).toEqual([{ lang: 'cURL', source: 'curl x' }]);
+    expect(codeSamplesOf({ 'x-code-samples': [{ lang: 'Python', label: 'py', source: 'print(1)' }] })).toEqual([{ lang: 'Python', label: 'py', source: 'print(1)' }]);
+    expect(codeSamplesOf({ 'x-codeSamples': { lang: 'cURL' } })).toEqual([]);
+  });
+});
+
+describe('hidesTryIt', () => {
+  it('is true where the operation says so, or the root does and the operation does not say otherwise', () => {
+    expect(hidesTryIt({}, { 'x-hideTryItPanel': true })).toBe(true);
+    expect(hidesTryIt({}, {})).toBe(false);
+    expect(hidesTryIt({ 'x-hideTryItPanel': true }, {})).toBe(true);
+    expect(hidesTryIt({ 'x-hideTryItPanel': true }, { 'x-hideTryItPanel': false })).toBe(false);
+    expect(hidesTryIt({}, { 'x-hideTryItPanel': 'yes' })).toBe(false);
+  });
+});
+
+describe('scenariosOf', () => {
+  it('offers each status written as a number, labelled by its description, then the named examples of the first success', () => {
+    const doc = { components: { responses: { NotFound: { description: 'No such pet.\nMore text.' } } } };
+    const resolve = (value: Record<string, any>) => (value.$ref ? doc.components.responses.NotFound : value);
+    const operation = {
+      responses: {
+        200: { description: 'A pet.', content: { 'application/json': { examples: { rex: {}, empty: {} } } } },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '5XX': { description: 'Any failure.' },
+        default: { description: 'Other.' },
+      },
+    };
+    expect(scenariosOf(operation, resolve)).toEqual([
+      { prefer: 'code=200', label: '200 A pet.' },
+      { prefer: 'code=404', label: '404 No such pet.' },
+      { prefer: 'example=rex', label: '200 example "rex"' },
+      { prefer: 'example=empty', label: '200 example "empty"' },
+    ]);
+    expect(scenariosOf({})).toEqual([]);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * The document as the docs page shows it, and what the page reads from it: pure functions, run in
+ * the page (src/docs/ui) and tested on Node. The reference stays the document's; only where a
+ * request goes changes: every server becomes the mock, and the `x-codeSamples` that name one of the
+ * document's servers name the mock instead, so a sample copied from the page runs against it.
+ */
+import type { SchemaObject } from '../document/schema.js';
+
+/** The page's settings, written into it by the mock (GET /__docs) as JSON. */
+export interface DocsConfig {
+  /** The document's title, for the page's. */
+  title: string;
+  /** Where the page reads the document: the mock's copy (`/__spec.json`). */
+  specUrl: string;
+  /** The path the document's operations are served under (`/v1`, or ``). */
+  basePath: string;
+  /** A key the try-it panel is given (Authorize filled in), when the page may show one (README, "The docs page"). */
+  apiKey?: string;
+  /** The headers the mock sends on each deprecated operation (`get /pets/{petId}`): Deprecation, Sunset, Link. */
+  deprecations: Record<string, Record<string, string>>;
+}
+
+/** The HTTP methods an OpenAPI path item can hold operations under. */
+export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** `get /pets/{petId}`: how the page and the mock name one operation to each other. */
+export function operationKey(method: string, path: string): string {
+  return `${method.toLowerCase()} ${path}`;
+}
+
+/** One `x-codeSamples` entry (Redocly's extension; `x-code-samples` is its older spelling). */
+export interface CodeSample {
+  lang: string;
+  label?: string;
+  source: string;
+}
+
+/** An operation's code samples as written (`x-codeSamples`, else `x-code-samples`), entries without a string `source` left out. */
+export function codeSamplesOf(operation: SchemaObject): CodeSample[] {
+  const samples = operation['x-codeSamples'] ?? operation['x-code-samples'];
+  if (!Array.isArray(samples)) return [];
+  return samples.filter((s): s is CodeSample => typeof s === 'object' && s !== null && typeof s.source === 'string').map((s) => ({ ...s, lang: String(s.lang ?? 'text') }));
+}
+
+/**
+ * Whether an operation offers no try-it panel: `x-hideTryItPanel: true` on it, or at the
+ * document's root (for all) unless the operation says `x-hideTryItPanel: false`.
+ */
+export function hidesTryIt(root: SchemaObject, operation: SchemaObject): boolean {
+  const own = operation['x-hideTryItPanel'];
+  return own === true || (own !== false && root['x-hideTryItPanel'] === true);
+}
+
+/** A `Prefer` the try-it panel offers for an operation: a declared status, or a named example. */
+export interface Scenario {
+  /** The header's value: `code=404`, `example=empty`. */
+  prefer: string;
+  /** What the choice reads as: `404 Not found`. */
+  label: string;
+}
+
+/**
+ * The scenarios the mock can play for an operation, from what it declares: each status written as
+ * a number (`default` and ranges like `5XX` name no single status), then the named examples of its
+ * first success response (the mock answers `Prefer: example=NAME` from them).
+ */
+export function scenariosOf(operation: SchemaObject, resolve: (value: SchemaObject) => SchemaObject = (value) => value): Scenario[] {
+  const responses: SchemaObject = operation.responses ?? {};
+  const statuses = Object.keys(responses).filter((status) => /^[1-5]\d\d$/.test(status));
+  const scenarios: Scenario[] = statuses.map((status) => ({ prefer: `code=${status}`, label: `${status} ${firstLine(resolve(responses[status] ?? {}).description)}`.trim() }));
+  const success = statuses.find((status) => status.startsWith('2'));
+  const content: SchemaObject = success ? (resolve(responses[success] ?? {}).content ?? {}) : {};
+  const names = new Set<string>();
+  for (const media of Object.values<SchemaObject>(content)) for (const name of Object.keys(media?.examples ?? {})) names.add(name);
+  for (const name of names) scenarios.push({ prefer: `example=${name}`, label: `${success} example "${name}"` });
+  return scenarios;
+}
+
+/**
+ * A copy of the document for the page: its servers (at the root, on path items and operations)
+ * replaced by the mock's URL, and in each code sample every URL of a server it declared replaced
+ * by the mock's. The rest (extensions included) as written.
+ *
+ * @example documentForDocs(api, 'http://127.0.0.1:4010').servers // [{ url: 'http://127.0.0.1:4010', description: 'This mock' }]
+ */
+export function documentForDocs(api: SchemaObject, mockUrl: string): SchemaObject {
+  const doc = structuredClone(api);
+  const declared = new Set<string>(serverUrls(doc.servers));
+  doc.servers = [{ url: mockUrl, description: 'This mock' }];
+  for (const item of Object.values<SchemaObject>(doc.paths ?? {})) {
+    if (!item || typeof item !== 'object') continue;
+    for (const url of serverUrls(item.servers)) declared.add(url);
+    delete item.servers;
+    for (const method of OPERATION_METHODS) {
+      const operation = item[method];
+      if (!operation || typeof operation !== 'object') continue;
+      for (const url of serverUrls(operation.servers)) declared.add(url);
+      delete operation.servers;
+    }
+  }
+  // Longest first: `https://api.example.com/v1` is replaced before `https://api.example.com` could be.
+  const urls = [...declared].filter((url) => /^https?:\/\//i.test(url)).sort((a, b) => b.length - a.length);
+  for (const item of Object.values<SchemaObject>(doc.paths ?? {})) {
+    for (const method of OPERATION_METHODS) {
+      const operation = item?.[method];
+      if (!operation || typeof operation !== 'object') continue;
+      for (const key of ['x-codeSamples', 'x-code-samples']) {
+        if (!Array.isArray(operation[key])) continue;
+        operation[key] = operation[key].map((sample: unknown) =>
+          sample && typeof sample === 'object' && typeof (sample as CodeSample).source === 'string'
+            ? { ...sample, source: pointAt((sample as CodeSample).source, urls, mockUrl) }
+            : sample,
+        );
+      }
+    }
+  }
+  return doc;
+}
+
+/** The URLs of a `servers` list, variables at their defaults, without a trailing slash. */
+function serverUrls(servers: unknown): string[] {
+  if (!Array.isArray(servers)) return [];
+  return servers
+    .filter((server): server is SchemaObject => typeof server?.url === 'string')
+    .map((server) => server.url.replace(/\{([^}]+)\}/g, (_: string, name: string) => String(server.variables?.[name]?.default ?? '')).replace(/\/+$/, ''));
+}
+
+/** The source with each of the URLs (at a boundary: not `http://localhost:40100`) replaced by the mock's. */
+function pointAt(source: string, urls: readonly string[], mockUrl: string): string {
+  let text = source;
+  for (const url of urls) {
+    const escaped = url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    text = text.replace(new RegExp(`${escaped}(?![\\w.:-])`, 'g'), mockUrl);
+  }
+  return text;
+}
+
+function firstLine(text: unknown): string {
+  return typeof text === 'string' ? text.split('\n')[0].trim() : '';
+}

@@ -1,0 +1,139 @@
+/**
+ * GET /__docs in-process: the page (its settings, its Content-Security-Policy, the key it offers
+ * and to whom), its assets (types, gzip, entity tags), GET / leading there only when the document
+ * has nothing at `/`, and a 404 in the document's error shape when the page is off. The page in a
+ * browser: docs-page.browser.test.ts. Needs the build (dist/docs), as `npm test` runs it first.
+ */
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { buildMock } from '../app.js';
+import { loadDocument } from '../document/load-document.js';
+import { petstore } from '../test-support/petstore.js';
+import { DOCS_ASSET_DIR, packageDocsAssets } from './docs-assets.js';
+import type { DocsConfig } from './docs-document.js';
+import type { DocsAssets } from './docs-endpoint.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const assets = packageDocsAssets();
+
+/** The settings a page carries. */
+async function configOf(response: Response): Promise<DocsConfig> {
+  const html = await response.text();
+  const json = /<script type="application\/json" id="mock-docs-config">(.*?)<\/script>/s.exec(html)?.[1];
+  expect(json, html).toBeDefined();
+  return JSON.parse(json!) as DocsConfig;
+}
+
+describe('GET /__docs', () => {
+  it('serves the page: its settings, and a policy that keeps every request on the mock\'s origin', async () => {
+    const mock = await petstore({ docs: assets });
+    const page = await mock.app.request('/__docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const csp = page.headers.get('content-security-policy')!;
+    for (const directive of ["default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"]) expect(csp).toContain(directive);
+    const config = await configOf(page);
+    expect(config).toMatchObject({ title: 'Petstore', specUrl: '/__spec.json', basePath: '', apiKey: 'petstore-demo-key' });
+    // The deprecation headers the page shows are the ones the mock sends.
+    const sent = await mock.call('GET', '/pets/1');
+    expect(config.deprecations).toEqual({ 'get /pets/{petId}': { Deprecation: sent.headers.get('deprecation'), Sunset: sent.headers.get('sunset'), Link: sent.headers.get('link') } });
+  });
+
+  it('offers a key of one\'s own only to a caller on this machine, never through a proxy', async () => {
+    const own = await petstore({ docs: assets, apiKeys: ['s3cret-key'] });
+    expect((await configOf(await own.app.request('/__docs'))).apiKey).toBe('s3cret-key');
+    expect((await configOf(await own.app.request('/__docs', { headers: { 'X-Forwarded-For': '203.0.113.9' } }))).apiKey).toBeUndefined();
+    const proxied = await petstore({ docs: assets, apiKeys: ['s3cret-key'], trustProxy: true });
+    expect((await configOf(await proxied.app.request('/__docs'))).apiKey).toBeUndefined();
+    // The demo key is in the document for all to read: offered to anyone.
+    const demo = await petstore({ docs: assets, trustProxy: true });
+    expect((await configOf(await demo.app.request('/__docs', { headers: { Forwarded: 'for=203.0.113.9' } }))).apiKey).toBe('petstore-demo-key');
+  });
+
+  it('escapes the settings: a title cannot end the script they are in', async () => {
+    const document = await loadDocument({ openapi: '3.0.3', info: { title: '</script><script>alert(1)</script>', version: '1' }, paths: {} });
+    const html = await (await buildMock(document, { docs: assets }).app.request('/__docs')).text();
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('<title>&#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62; · API reference (mock)</title>');
+  });
+
+  it('serves its assets from the package: gzipped to clients that take it, with an entity tag', async () => {
+    const { app } = await petstore({ docs: assets });
+    const plain = await app.request('/__docs/swagger-ui-bundle.js');
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const bytes = new Uint8Array(await plain.arrayBuffer());
+    expect(Buffer.from(bytes).equals(readFileSync(join(DOCS_ASSET_DIR, 'swagger-ui-bundle.js')))).toBe(true);
+
+    const zipped = await app.request('/__docs/swagger-ui-bundle.js', { headers: { 'Accept-Encoding': 'br, gzip;q=0.8' } });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('vary')).toBe('Accept-Encoding');
+    const unzipped = gunzipSync(new Uint8Array(await zipped.arrayBuffer()));
+    expect(unzipped.length).toBe(bytes.length);
+    expect((await app.request('/__docs/swagger-ui.css', { headers: { 'Accept-Encoding': 'gzip;q=0' } })).headers.get('content-encoding')).toBeNull();
+
+    const etag = plain.headers.get('etag')!;
+    const again = await app.request('/__docs/swagger-ui-bundle.js', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect((await app.request('/__docs/docs-ui.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await app.request('/__docs/docs-ui.js')).status).toBe(200);
+  });
+
+  it('answers a name it does not serve, or an asset the source lacks, with a 404 in the error shape', async () => {
+    const none: DocsAssets = { get: () => undefined };
+    for (const [docs, path] of [[assets, '/__docs/package.json'], [assets, '/__docs/..%2Fcli.js'], [none, '/__docs/docs-ui.js']] as const) {
+      const response = await (await petstore({ docs })).app.request(path);
+      expect(response.status, path).toBe(404);
+      expect(await response.json(), path).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    }
+  });
+
+  it('is off without assets (a mock in a browser, or --no-docs): 404 in the error shape, and / is not led there', async () => {
+    const { app } = await petstore();
+    const page = await app.request('/__docs');
+    expect(page.status).toBe(404);
+    expect(await page.json()).toMatchObject({ code: 'NOT_FOUND', status: 404, message: expect.stringContaining('docs page is off') });
+    const root = await app.request('/');
+    expect(root.status).toBe(404);
+    expect(await root.json()).toMatchObject({ status: 404 });
+  });
+
+  it('tells onRequest of each answer, as the other endpoints of the mock do', async () => {
+    const seen: string[] = [];
+    const { app } = await petstore({ docs: assets, onRequest: (entry) => seen.push(`${entry.method} ${entry.path} ${entry.status}`) });
+    await app.request('/');
+    await app.request('/__docs');
+    await app.request('/__docs/nope.js');
+    expect(seen).toEqual(['GET / 302', 'GET /__docs 200', 'GET /__docs/nope.js 404']);
+  });
+});
+
+describe('GET /', () => {
+  const withRoot = (methods: string[]) =>
+    loadDocument({
+      openapi: '3.0.3',
+      info: { title: 'Root', version: '1' },
+      paths: { '/': Object.fromEntries(methods.map((m) => [m, { responses: { 200: { description: 'ok', content: { 'application/json': { example: { root: true } } } } } }])) },
+    });
+
+  it('leads to the docs page when no operation is at /', async () => {
+    const { app } = await petstore({ docs: assets });
+    const response = await app.request('/');
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/__docs');
+  });
+
+  it('is the document\'s own when an operation is there: answered by it, or 405 for another method', async () => {
+    const get = buildMock(await withRoot(['get']), { docs: assets });
+    const answer = await get.app.request('/');
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ root: true });
+    const post = buildMock(await withRoot(['post']), { docs: assets });
+    const refused = await post.app.request('/');
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get('allow')).toContain('POST');
+  });
+});

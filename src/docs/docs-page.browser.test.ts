@@ -1,0 +1,278 @@
+/**
+ * The docs page (GET /__docs) in real Chromium (Debian's, driven by playwright-core), served by the
+ * built CLI as a user starts it: it loads with no console error and no request beyond the mock's
+ * origin; it lists every operation with the badges and notices the document asks for; the code
+ * samples it shows run against the mock; the try-it panel answers from the mock, plays a declared
+ * status when asked, and is absent where `x-hideTryItPanel` says so; and a document that is not
+ * the Petstore gets the same page.
+ *
+ * With DOCS_SCREENSHOTS=1 the screenshots land in docs/images/ (the README shows them); otherwise
+ * they go to a temporary directory.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeSamplesOf, OPERATION_METHODS } from './docs-document.js';
+import { loadDocument, type LoadedDocument } from '../document/load-document.js';
+import type { SchemaObject } from '../document/schema.js';
+import { launchChromium } from '../test-support/chromium.js';
+import { runSample, SAMPLE_PRECONDITIONS } from '../test-support/code-samples.js';
+import { CORPUS, httpCaller, ROOT } from '../test-support/petstore.js';
+import { startCli, type StartedProcess } from '../test-support/processes.js';
+
+const SCREENSHOTS = process.env.DOCS_SCREENSHOTS === '1' ? join(ROOT, 'docs/images') : mkdtempSync(join(tmpdir(), 'docs-page-'));
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+let browser: Browser;
+let mock: StartedProcess & { url: string };
+let petstore: LoadedDocument;
+const started: StartedProcess[] = [];
+
+beforeAll(async () => {
+  [browser, mock, petstore] = await Promise.all([launchChromium(), startCli([]), loadDocument(join(ROOT, 'spec/openapi.yaml'))]);
+  started.push(mock);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const process of started) process.child.kill();
+});
+
+/** The document's operations as the page lists them: method, path, the operation as written. */
+function operationsOf(api: SchemaObject): Array<{ method: string; path: string; operation: SchemaObject }> {
+  return Object.entries<SchemaObject>(api.paths).flatMap(([path, item]) =>
+    OPERATION_METHODS.filter((method) => item[method]).map((method) => ({ method, path, operation: item[method] as SchemaObject })),
+  );
+}
+
+/** What a page did while it was open: console errors, uncaught errors, every URL it asked for. */
+interface Watched {
+  page: Page;
+  errors: string[];
+  requests: string[];
+}
+
+async function openDocs(url: string, path = '/__docs'): Promise<Watched> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const watched: Watched = { page, errors: [], requests: [] };
+  page.on('console', (message) => message.type() === 'error' && watched.errors.push(message.text()));
+  page.on('pageerror', (error) => watched.errors.push(`uncaught: ${error.message}`));
+  page.on('request', (request) => watched.requests.push(request.url()));
+  await page.goto(`${url}${path}`);
+  await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
+  return watched;
+}
+
+/** The block of one operation (the first, if it is listed under several tags). */
+function opblock(page: Page, method: string, path: string): Locator {
+  return page
+    .locator('.opblock')
+    .filter({ has: page.locator(`[data-path="${path}"]`) })
+    .filter({ has: page.locator('.opblock-summary-method', { hasText: new RegExp(`^${method}$`, 'i') }) })
+    .first();
+}
+
+/** Waits (up to 5 s) until the locator matches `n` elements. */
+async function count(locator: Locator, n: number, message?: string): Promise<void> {
+  await expect.poll(() => locator.count(), { message, timeout: 5_000 }).toBe(n);
+}
+
+/** Waits (up to 5 s) until the first element's text contains `text`. */
+async function containsText(locator: Locator, text: string): Promise<void> {
+  await expect.poll(async () => (await locator.first().textContent()) ?? '', { timeout: 5_000 }).toContain(text);
+}
+
+async function expand(block: Locator): Promise<void> {
+  if (!(await block.evaluate((element) => element.classList.contains('is-open')))) await block.locator('.opblock-summary-control').click();
+  await block.locator('.opblock-body').waitFor();
+}
+
+/** Try it out, optionally with a scenario chosen, Execute, and the status and body shown. */
+async function tryIt(block: Locator, scenario?: string): Promise<{ status: number; body: string }> {
+  await expand(block);
+  const cancel = block.locator('.try-out__btn.cancel');
+  if (!(await cancel.count())) await block.locator('.try-out__btn').click();
+  if (scenario !== undefined) await block.locator('.mock-scenario select').selectOption(scenario);
+  // A response from before is cleared first, so the one read is this request's.
+  const clear = block.locator('button.btn-clear');
+  if (await clear.count()) await clear.click();
+  const responses = block.locator('.live-responses-table tbody .response-col_status');
+  await count(responses, 0);
+  await block.locator('button.execute').click();
+  await responses.first().waitFor();
+  return {
+    status: Number((await responses.first().textContent())?.trim()),
+    body: (await block.locator('.live-responses-table tbody .response-col_description .microlight').first().textContent()) ?? '',
+  };
+}
+
+describe('the docs page (Chromium)', () => {
+  it('is where GET / leads; it loads with no console error, and nothing leaves the mock\'s origin', async () => {
+    const { page, errors, requests } = await openDocs(mock.url, '/');
+    try {
+      expect(page.url()).toBe(`${mock.url}/__docs`);
+      await count(page.locator('.opblock'), operationsOf(petstore.raw).length);
+      // The list of operations, from the servers and Authorize bar down.
+      await page.locator('.scheme-container').evaluate((element) => element.scrollIntoView());
+      await page.screenshot({ path: join(SCREENSHOTS, 'docs-reference.png') });
+      expect(errors).toEqual([]);
+      const origin = new URL(mock.url).origin;
+      expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+      // The page and its assets, and the document: all from the mock.
+      expect(requests.map((url) => new URL(url).pathname)).toEqual(expect.arrayContaining(['/__docs', '/__docs/swagger-ui-bundle.js', '/__docs/docs-ui.js', '/__spec.json']));
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('lists every operation, with the stability badge and the deprecation notice where the document puts them', async () => {
+    const { page, errors } = await openDocs(mock.url);
+    try {
+      for (const { method, path, operation } of operationsOf(petstore.raw)) {
+        const block = opblock(page, method, path);
+        await count(block, 1, `${method} ${path}`);
+        const badge = block.locator('.opblock-summary .mock-stability');
+        if (operation['x-stability']) expect(await badge.textContent(), `${method} ${path}`).toBe(operation['x-stability']);
+        else await count(badge, 0);
+        await count(block.locator('.opblock-summary .mock-deprecated'), operation.deprecated ? 1 : 0, `${method} ${path}`);
+      }
+      // Both values of x-stability besides `stable` that the Petstore uses show.
+      expect(new Set(await page.locator('.mock-stability').allTextContents())).toEqual(new Set(operationsOf(petstore.raw).map((o) => o.operation['x-stability']).filter(Boolean)));
+
+      const getPet = opblock(page, 'get', '/pets/{petId}');
+      expect(await getPet.locator('.mock-deprecated').textContent()).toBe('deprecated · sunset 2027-06-30');
+      await expand(getPet);
+      const notice = getPet.locator('.mock-deprecation');
+      await containsText(notice, 'Deprecated since 2026-09-01; sunset on 2027-06-30.');
+      // The headers the mock sends, as it sends them.
+      const sent = await fetch(`${mock.url}/pets/1`, { headers: { Authorization: 'Bearer petstore-demo-key' } });
+      await containsText(notice, `Sunset: ${sent.headers.get('sunset')}`);
+      await containsText(notice, `Deprecation: ${sent.headers.get('deprecation')}`);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows each operation\'s code samples in tabs, pointing at the mock; its cURL and JavaScript samples, run as shown, succeed', async () => {
+    const { page, errors } = await openDocs(mock.url);
+    const call = httpCaller(mock.url);
+    const ran: string[] = [];
+    try {
+      for (const { method, path, operation } of operationsOf(petstore.raw)) {
+        const samples = codeSamplesOf(operation);
+        const block = opblock(page, method, path);
+        await expand(block);
+        expect(await block.locator('.mock-tab').allTextContents(), `${method} ${path}`).toEqual(samples.map((s) => s.label ?? s.lang));
+        expect(samples.map((s) => s.lang)).toEqual(['cURL', 'JavaScript', 'Python']);
+        for (const [i, sample] of samples.entries()) {
+          await block.locator('.mock-tab').nth(i).click();
+          const shown = (await block.locator('.mock-sample pre').textContent()) ?? '';
+          expect(shown.trim()).toBe(sample.source.replaceAll('http://localhost:4010', mock.url).trim());
+          if (sample.lang === 'Python') continue; // shown and checked as text; src/code-samples.test.ts runs it
+          await reset(mock.url);
+          await SAMPLE_PRECONDITIONS[operation.operationId]?.(call);
+          const stdout = await runSample(sample.lang, shown);
+          const [last] = await latestRequests(mock.url, 1);
+          expect(`${last.method} ${last.status}`, `${operation.operationId} ${sample.lang}: ${stdout}`).toMatch(new RegExp(`^${method.toUpperCase()} 2\\d\\d$`));
+          ran.push(`${operation.operationId} ${sample.lang}`);
+        }
+      }
+      expect(ran).toHaveLength(operationsOf(petstore.raw).length * 2);
+      expect(errors).toEqual([]);
+    } finally {
+      await reset(mock.url);
+      await page.close();
+    }
+  }, 120_000);
+
+  it('tries GET /pets against the mock (a 200 with its pets), and plays a declared error status when one is chosen', async () => {
+    const { page, errors } = await openDocs(mock.url);
+    try {
+      const listPets = opblock(page, 'get', '/pets');
+      // Three pets, so the answer fits a screenshot.
+      await expand(listPets);
+      await listPets.locator('.try-out__btn').click();
+      await listPets.locator('tr[data-param-name="limit"] input').fill('3');
+      const ok = await tryIt(listPets);
+      expect(ok.status).toBe(200);
+      const pets = JSON.parse(ok.body) as Array<{ id: number; name: string }>;
+      const fromTheMock = (await httpCaller(mock.url)('GET', '/pets?limit=3&offset=0')).body;
+      expect(pets).toEqual(fromTheMock);
+      expect(pets.length).toBeGreaterThan(0);
+      // From the parameters to the response headers.
+      // (Bounding boxes are relative to the viewport; a full-page clip to the page.)
+      const scrolled = Number(await page.evaluate('window.scrollY'));
+      const top = (await listPets.locator('.parameters-container').boundingBox())!;
+      const bottom = (await listPets.locator('.live-responses-table').boundingBox())!;
+      await page.screenshot({ path: join(SCREENSHOTS, 'docs-try-it.png'), fullPage: true, clip: { x: top.x, y: scrolled + top.y - 10, width: top.width, height: bottom.y + bottom.height - top.y + 20 } });
+      expect(errors).toEqual([]);
+
+      // Every declared status is offered; 401 is chosen, and shown with the document's Error body.
+      const offered = await listPets.locator('.mock-scenario option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+      expect(offered).toEqual(expect.arrayContaining(['', 'code=200', 'code=400', 'code=401']));
+      const refused = await tryIt(listPets, 'code=401');
+      expect(refused.status).toBe(401);
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+      await containsText(listPets.locator('.curl-command'), "Prefer: code=401");
+      // The browser logs the 401 it was asked for; nothing else.
+      expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('offers no try-it on GET /store/orders (x-hideTryItPanel: true), and says why', async () => {
+    const { page, errors } = await openDocs(mock.url);
+    try {
+      const orders = opblock(page, 'get', '/store/orders');
+      await expand(orders);
+      await count(orders.locator('.try-out__btn'), 0);
+      await containsText(orders.locator('.mock-no-try-it'), 'x-hideTryItPanel');
+      // Its neighbour keeps it.
+      const placeOrder = opblock(page, 'post', '/store/orders');
+      await expand(placeOrder);
+      await count(placeOrder.locator('.try-out__btn'), 1);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('serves a document that is not the Petstore: every operation, try-it under its base path, Basic auth filled in', async () => {
+    const file = join(CORPUS, 'redocly-museum.yaml');
+    const museum = await startCli(['--spec', file]);
+    started.push(museum);
+    const api = (await loadDocument(file)).raw;
+    const { page, errors, requests } = await openDocs(museum.url, '/');
+    try {
+      // Webhooks (OpenAPI 3.1) are listed too; each operation once.
+      for (const { method, path } of operationsOf(api)) await count(opblock(page, method, path), 1, `${method} ${path}`);
+      const authorization: string[] = [];
+      page.on('request', (request) => request.url().includes('/museum-hours') && authorization.push(request.headers().authorization ?? ''));
+      const hours = await tryIt(opblock(page, 'get', '/museum-hours'));
+      // The document's scheme is HTTP Basic: the page filled it in with the demo key as the user name.
+      expect(authorization).toEqual([`Basic ${btoa('petstore-demo-key:')}`]);
+      expect(hours.status).toBe(200);
+      expect(Array.isArray(JSON.parse(hours.body))).toBe(true);
+      const sent = requests.find((url) => url.includes('/museum-hours'));
+      expect(sent && new URL(sent).pathname).toBe('/_mock/docs/openapi/museum-api/museum-hours');
+      expect(requests.filter((url) => new URL(url).origin !== new URL(museum.url).origin)).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+async function reset(url: string): Promise<void> {
+  const response = await fetch(`${url}/__admin/reset`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  expect(response.status).toBe(200);
+}
+
+async function latestRequests(url: string, limit: number): Promise<Array<{ method: string; path: string; status: number }>> {
+  const response = await fetch(`${url}/__admin/requests?limit=${limit}`);
+  return ((await response.json()) as { requests: Array<{ method: string; path: string; status: number }> }).requests;
+}

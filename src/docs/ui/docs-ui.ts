@@ -1,0 +1,81 @@
+/**
+ * The docs page's script (GET /__docs, after Swagger UI's bundle): reads the page's settings and
+ * the mock's copy of the document, points the document at the mock (documentForDocs), renders it
+ * with Swagger UI and the mock's plugin, and fills in Authorize with the key the page offers.
+ */
+import type { SchemaObject } from '../../document/schema.js';
+import { documentForDocs, type DocsConfig } from '../docs-document.js';
+import { mockDocsPlugin } from './plugin.js';
+import type { SwaggerUi } from './swagger-ui.js';
+
+async function start(): Promise<void> {
+  const config = JSON.parse(document.getElementById('mock-docs-config')?.textContent ?? '{}') as DocsConfig;
+  const mockUrl = `${location.origin}${config.basePath}`;
+  const target = document.getElementById('docs')!;
+  const SwaggerUIBundle = window.SwaggerUIBundle;
+  if (!SwaggerUIBundle) return fail(target, 'Swagger UI did not load (/__docs/swagger-ui-bundle.js).');
+  const response = await fetch(config.specUrl, { headers: { Accept: 'application/json' } });
+  if (!response.ok) return fail(target, `The document could not be read from ${config.specUrl} (${response.status}).`);
+  const doc = documentForDocs((await response.json()) as SchemaObject, mockUrl);
+  target.before(banner(config, mockUrl));
+
+  let ui: SwaggerUi | undefined;
+  ui = SwaggerUIBundle({
+    spec: doc,
+    domNode: target,
+    presets: [SwaggerUIBundle.presets.apis],
+    plugins: [mockDocsPlugin(doc, config)],
+    layout: 'BaseLayout',
+    deepLinking: true,
+    // The only request Swagger UI would make beyond the page's origin: its online validator badge.
+    validatorUrl: null,
+    displayRequestDuration: true,
+    docExpansion: 'list',
+    defaultModelsExpandDepth: 1,
+    persistAuthorization: false,
+    onComplete: () => offerKey(ui!, doc, config.apiKey),
+  });
+}
+
+/** Authorize filled in with the key for every scheme the mock checks a key with (bearer, basic, apiKey). */
+function offerKey(ui: SwaggerUi, doc: SchemaObject, key: string | undefined): void {
+  if (!key) return;
+  for (const [name, scheme] of Object.entries<SchemaObject>(doc.components?.securitySchemes ?? {})) {
+    const http = String(scheme?.scheme ?? '').toLowerCase();
+    if (scheme?.type === 'apiKey' || (scheme?.type === 'http' && http === 'bearer')) ui.preauthorizeApiKey(name, key);
+    else if (scheme?.type === 'http' && http === 'basic') ui.preauthorizeBasic(name, key, '');
+  }
+}
+
+/** A line above the reference: where the page is, where its requests go, and whether a key was filled in. */
+function banner(config: DocsConfig, mockUrl: string): HTMLElement {
+  const bar = document.createElement('header');
+  bar.className = 'mock-docs-bar';
+  const parts: Array<string | HTMLElement> = ['Served by the mock: "Try it out" sends requests to ', code(mockUrl), '.'];
+  if (config.apiKey) parts.push(' Authorize is filled in with the key ', code(config.apiKey), '.');
+  parts.push(' The document: ', link(config.specUrl), '.');
+  bar.append(...parts);
+  return bar;
+}
+
+function code(text: string): HTMLElement {
+  const element = document.createElement('code');
+  element.textContent = text;
+  return element;
+}
+
+function link(href: string): HTMLElement {
+  const element = document.createElement('a');
+  element.href = href;
+  element.textContent = href;
+  return element;
+}
+
+function fail(target: HTMLElement, message: string): void {
+  const p = document.createElement('p');
+  p.className = 'mock-docs-error';
+  p.textContent = message;
+  target.replaceChildren(p);
+}
+
+start().catch((error: unknown) => fail(document.getElementById('docs')!, `The docs page failed: ${(error as Error).message}`));
