@@ -8,7 +8,7 @@ import type { Action, ActionResult } from './actions/action.js';
 import type { Cors } from './middleware/cors.js';
 import type { Chaos } from './scenarios/chaos.js';
 import type { compileScenarioResponder } from './scenarios/force-response.js';
-import { readScenario, type PreferDirective, type Scenario } from './scenarios/read-scenario.js';
+import { readScenario, type AppliedScenario, type PreferDirective, type Scenario } from './scenarios/read-scenario.js';
 import type { Registry } from './registries/registry.js';
 import type { Operation } from './operations/operation.js';
 import { ApiError } from './respond/api-error.js';
@@ -27,20 +27,6 @@ import { isBytes } from './bytes.js';
 
 /** The validation problems of a refused request, for the request log (keyed by the request's context). */
 export const problemsOf = new WeakMap<Context, Problem[]>();
-
-/** What a request's scenario did: the directives it asked for, and what the mock did with them or on its own (`--delay`, `--error-rate`). */
-export interface AppliedScenario {
-  /** The directives asked for (`Prefer`, or the `__` query parameters), as read: `{ code: 404, delay: [300, 300] }`. */
-  asked?: Scenario;
-  /** Why the directives were refused (400 `INVALID_SCENARIO`). */
-  invalid?: string;
-  /** `forced`: the scenario's response answered, and nothing changed in the state; `undeclared`: it named a status or example the operation does not declare (400). */
-  outcome?: 'forced' | 'undeclared';
-  /** The status of a fault injected by `--error-rate`. */
-  fault?: number;
-  /** How long the answer was held, and by what: a `Prefer: delay` or `--delay`. */
-  delay?: { ms: number; from: 'prefer' | 'server' };
-}
 
 /** What the scenario of a request did, for the request log (keyed by the request's context); absent when nothing applied. */
 export const scenarioOf = new WeakMap<Context, AppliedScenario>();

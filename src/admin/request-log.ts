@@ -5,7 +5,7 @@
  * are never recorded.
  */
 import { safeDecode } from '../validation/safe-decode.js';
-import type { AppliedScenario } from '../handle-operation.js';
+import type { AppliedScenario } from '../scenarios/read-scenario.js';
 import type { Problem } from '../validation/problem.js';
 
 export interface LoggedRequest {
@@ -86,4 +86,33 @@ export function redactQuery(path: string, secretParams: readonly string[]): stri
     .split('&')
     .map((pair) => (secretParams.includes(safeDecode(pair.split('=')[0])) ? `${pair.split('=')[0]}=REDACTED` : pair))
     .join('&')}`;
+}
+
+/**
+ * What a scenario did, in a few words: the directives asked for, then what came of them.
+ *
+ * @example describeScenario({ asked: { code: 404, delay: [300, 300] }, outcome: 'forced', delay: { ms: 300, from: 'prefer' } }) // 'code=404 delay=300: forced, held 300 ms'
+ */
+export function describeScenario(scenario: AppliedScenario): string {
+  const asked = scenario.asked ? scenarioDirectives(scenario.asked) : '';
+  const done = [
+    scenario.invalid !== undefined && 'refused: invalid Prefer',
+    scenario.outcome === 'forced' && 'forced',
+    scenario.outcome === 'undeclared' && 'refused: not declared',
+    scenario.fault !== undefined && `injected fault ${scenario.fault}`,
+    scenario.delay && `held ${scenario.delay.ms} ms${scenario.delay.from === 'server' ? ' (--delay)' : ''}`,
+  ].filter(Boolean);
+  return [asked, done.join(', ')].filter(Boolean).join(': ');
+}
+
+/** `code=404 example=empty delay=100-800`: the directives as a client writes them. */
+export function scenarioDirectives(asked: NonNullable<AppliedScenario['asked']>): string {
+  const parts: string[] = [];
+  if (asked.code !== undefined) parts.push(`code=${asked.code}`);
+  if (asked.example !== undefined) parts.push(`example=${asked.example}`);
+  if (asked.dynamic !== undefined) parts.push(`dynamic=${asked.dynamic}`);
+  if (asked.seed !== undefined) parts.push(`seed=${asked.seed}`);
+  if (asked.delay) parts.push(`delay=${asked.delay[0] === asked.delay[1] ? asked.delay[0] : asked.delay.join('-')}`);
+  for (const [name, value] of Object.entries(asked.extra ?? {})) parts.push(`${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  return parts.join(' ');
 }

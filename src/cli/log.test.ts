@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RequestEntry } from '../admin/request-log.js';
-import { createLogger, describeScenario, explainScenario, formatBanner, formatMessage, formatRequest, LineBuffer, shows, type Banner, type LogSettings } from './log.js';
+import { describeScenario } from '../admin/request-log.js';
+import { createLogger, explainScenario, formatBanner, formatMessage, formatRequest, LineBuffer, shows, type Banner, type LogSettings } from './log.js';
 
 const TIME = Date.parse('2026-05-01T10:00:00.000Z');
 const entry = (changes: Partial<RequestEntry> = {}): RequestEntry => ({ time: TIME, method: 'GET', path: '/pets', status: 200, ms: 1.23, scenario: 'none', ...changes });

@@ -11,8 +11,8 @@
  * - `info` (default): the banner, one line per request, reloads;
  * - `debug`: each request's validation problems and what its scenario did, in detail.
  */
-import type { RequestEntry } from '../admin/request-log.js';
-import type { AppliedScenario } from '../handle-operation.js';
+import { describeScenario, scenarioDirectives, type RequestEntry } from '../admin/request-log.js';
+import type { AppliedScenario } from '../scenarios/read-scenario.js';
 import type { LogFormat, LogLevel } from './parse-args.js';
 
 export type { LogFormat, LogLevel };
@@ -38,39 +38,10 @@ export function requestSeverity(status: number): Severity {
   return status >= 500 ? 'error' : 'info';
 }
 
-/**
- * What a scenario did, in a few words: the directives asked for, then what came of them.
- *
- * @example describeScenario({ asked: { code: 404, delay: [300, 300] }, outcome: 'forced', delay: { ms: 300, from: 'prefer' } }) // 'code=404 delay=300: forced, held 300 ms'
- */
-export function describeScenario(scenario: AppliedScenario): string {
-  const asked = scenario.asked ? directives(scenario.asked) : '';
-  const done = [
-    scenario.invalid !== undefined && 'refused: invalid Prefer',
-    scenario.outcome === 'forced' && 'forced',
-    scenario.outcome === 'undeclared' && 'refused: not declared',
-    scenario.fault !== undefined && `injected fault ${scenario.fault}`,
-    scenario.delay && `held ${scenario.delay.ms} ms${scenario.delay.from === 'server' ? ' (--delay)' : ''}`,
-  ].filter(Boolean);
-  return [asked, done.join(', ')].filter(Boolean).join(': ');
-}
-
-/** `code=404 example=empty delay=100-800`: the directives as a client writes them. */
-function directives(asked: NonNullable<AppliedScenario['asked']>): string {
-  const parts: string[] = [];
-  if (asked.code !== undefined) parts.push(`code=${asked.code}`);
-  if (asked.example !== undefined) parts.push(`example=${asked.example}`);
-  if (asked.dynamic !== undefined) parts.push(`dynamic=${asked.dynamic}`);
-  if (asked.seed !== undefined) parts.push(`seed=${asked.seed}`);
-  if (asked.delay) parts.push(`delay=${asked.delay[0] === asked.delay[1] ? asked.delay[0] : asked.delay.join('-')}`);
-  for (const [name, value] of Object.entries(asked.extra ?? {})) parts.push(`${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
-  return parts.join(' ');
-}
-
 /** What a scenario did, spelled out (the `debug` level's detail line). */
 export function explainScenario(scenario: AppliedScenario): string {
   return [
-    scenario.asked && `asked ${directives(scenario.asked) || 'nothing the mock knows'}`,
+    scenario.asked && `asked ${scenarioDirectives(scenario.asked) || 'nothing the mock knows'}`,
     scenario.invalid !== undefined && `refused: ${scenario.invalid}`,
     scenario.outcome === 'forced' && "answered with the scenario's response; the state was not changed",
     scenario.outcome === 'undeclared' && 'refused: the operation does not declare what it asks for',

@@ -241,9 +241,30 @@ describe('the docs page (Chromium)', () => {
     }
   });
 
+  it('lists the requests the mock answers in a drawer beside the reference, live while it is open', async () => {
+    const { page, errors } = await openDocs(mock.url);
+    try {
+      const drawer = page.locator('details.mock-log');
+      await drawer.locator('summary').click();
+      // A request from another client, with a scenario: it shows, as the command's log describes it.
+      await fetch(`${mock.url}/pets/2`, { headers: { Authorization: 'Bearer petstore-demo-key', Prefer: 'code=404' } });
+      const row = drawer.locator('tbody tr').filter({ hasText: '/pets/2' }).first();
+      await expect.poll(async () => (await row.count()) && (await row.locator('td').allTextContents()).slice(1), { timeout: 5_000 }).toEqual(['GET', '/pets/2', '404', expect.any(String), 'code=404: forced']);
+      // Closed, it stops reading: no request to the admin API while closed.
+      await drawer.locator('summary').click();
+      const reads: string[] = [];
+      page.on('request', (request) => request.url().includes('/__admin/') && reads.push(request.url()));
+      await page.waitForTimeout(2_500);
+      expect(reads).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('serves a document that is not the Petstore: every operation, try-it under its base path, Basic auth filled in', async () => {
     const file = join(CORPUS, 'redocly-museum.yaml');
-    const museum = await startCli(['--spec', file]);
+    const museum = await startCli(['--spec', file, '--admin-token', 'museum-admin-token']);
     started.push(museum);
     const api = (await loadDocument(file)).raw;
     const { page, errors, requests } = await openDocs(museum.url, '/');
@@ -261,6 +282,9 @@ describe('the docs page (Chromium)', () => {
       expect(sent && new URL(sent).pathname).toBe('/_mock/docs/openapi/museum-api/museum-hours');
       expect(requests.filter((url) => new URL(url).origin !== new URL(museum.url).origin)).toEqual([]);
       expect(errors).toEqual([]);
+      // With --admin-token the page cannot read the request log (it has no token), and says why.
+      await page.locator('details.mock-log summary').click();
+      await containsText(page.locator('.mock-log-body'), 'answers a browser on this machine only (without --admin-token); here it said 401');
     } finally {
       await page.close();
     }

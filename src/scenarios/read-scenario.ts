@@ -91,3 +91,17 @@ export function readScenario(prefer: string | null, query: QueryString, directiv
   }
   return scenario;
 }
+
+/** What a request's scenario did: the directives it asked for, and what the mock did with them or on its own (`--delay`, `--error-rate`). */
+export interface AppliedScenario {
+  /** The directives asked for (`Prefer`, or the `__` query parameters), as read: `{ code: 404, delay: [300, 300] }`. */
+  asked?: Scenario;
+  /** Why the directives were refused (400 `INVALID_SCENARIO`). */
+  invalid?: string;
+  /** `forced`: the scenario's response answered, and nothing changed in the state; `undeclared`: it named a status or example the operation does not declare (400). */
+  outcome?: 'forced' | 'undeclared';
+  /** The status of a fault injected by `--error-rate`. */
+  fault?: number;
+  /** How long the answer was held, and by what: a `Prefer: delay` or `--delay`. */
+  delay?: { ms: number; from: 'prefer' | 'server' };
+}

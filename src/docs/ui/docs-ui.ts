@@ -1,11 +1,13 @@
 /**
  * The docs page's script (GET /__docs, after Swagger UI's bundle): reads the page's settings and
  * the mock's copy of the document, points the document at the mock (documentForDocs), renders it
- * with Swagger UI and the mock's plugin, and fills in Authorize with the key the page offers.
+ * with Swagger UI and the mock's plugin, fills in Authorize with the key the page offers, and adds
+ * the drawer of the mock's request log.
  */
 import type { SchemaObject } from '../../document/schema.js';
 import { documentForDocs, type DocsConfig } from '../docs-document.js';
 import { mockDocsPlugin } from './plugin.js';
+import { requestLogDrawer } from './request-log.js';
 import type { SwaggerUi } from './swagger-ui.js';
 
 async function start(): Promise<void> {
@@ -18,6 +20,7 @@ async function start(): Promise<void> {
   if (!response.ok) return fail(target, `The document could not be read from ${config.specUrl} (${response.status}).`);
   const doc = documentForDocs((await response.json()) as SchemaObject, mockUrl);
   target.before(banner(config, mockUrl));
+  target.after(requestLogDrawer());
 
   let ui: SwaggerUi | undefined;
   ui = SwaggerUIBundle({
