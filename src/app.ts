@@ -313,11 +313,11 @@ export function buildMock(document: LoadedDocument, options: MockOptions = {}): 
       const header = headerReader(c);
       return answered(c, started, docs({ asset, acceptEncoding: header('accept-encoding'), ifNoneMatch: header('if-none-match'), local: isLocalCaller(c) }));
     };
+    const toDocs = (c: Context) => answered(c, performance.now(), new Response(null, { status: 302, headers: { ...SECURITY_HEADERS, Location: DOCS_PATH } }));
     app.get(DOCS_PATH, (c) => answerDocs(c));
+    app.get(`${DOCS_PATH}/`, toDocs);
     app.get(`${DOCS_PATH}/:asset`, (c) => answerDocs(c, c.req.param('asset')));
-    if (!operations.some((op) => `${basePath}${op.path}` === '/')) {
-      app.get('/', (c) => answered(c, performance.now(), new Response(null, { status: 302, headers: { ...SECURITY_HEADERS, Location: DOCS_PATH } })));
-    }
+    if (!operations.some((op) => `${basePath}${op.path}` === '/')) app.get('/', toDocs);
   } else {
     app.get(DOCS_PATH, (c) => answered(c, performance.now(), docsUnavailable()));
   }
@@ -374,7 +374,7 @@ export function buildMock(document: LoadedDocument, options: MockOptions = {}): 
     if (!adminRequests.has(c)) observe?.(c, response.status, performance.now());
     return response;
   });
-  for (const message of hiddenOperations(operations, basePath)) warn(message);
+  for (const message of hiddenOperations(operations, basePath, Boolean(options.docs))) warn(message);
   return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, warnings, answers, extensions, budget: state.budget };
 }
 
@@ -415,8 +415,8 @@ function guardHostsAndReport(app: Hono, allowed: AllowedHosts | undefined, refus
   };
 }
 
-/** Warnings for operations the mock's own endpoints hide: under /__admin, and GET /__health and /__spec (under the document's base path). */
-function hiddenOperations(operations: readonly Operation[], basePath: string): string[] {
+/** Warnings for operations the mock's own endpoints hide: under /__admin, GET /__health, /__spec and /__docs, and with the docs page on, GET under /__docs/ (under the document's base path). */
+function hiddenOperations(operations: readonly Operation[], basePath: string, docs: boolean): string[] {
   const own: Record<string, string> = {
     '/__health': "the mock's health check",
     [SPEC_PATH]: "the mock's copy of the document (/__spec)",
@@ -428,6 +428,7 @@ function hiddenOperations(operations: readonly Operation[], basePath: string): s
   for (const op of operations) {
     const served = `${basePath}${op.path}`;
     if (served === ADMIN_PATH || served.startsWith(`${ADMIN_PATH}/`)) messages.push(`${op.id}: ${served} is hidden by the mock's admin API (${ADMIN_PATH}).`);
+    else if (docs && served.startsWith(`${DOCS_PATH}/`) && (op.method === 'get' || op.method === 'head')) messages.push(`${op.id}: ${op.method.toUpperCase()} ${served} is hidden by the mock's docs page (${DOCS_PATH}).`);
     else if (own[served] && (op.method === 'get' || op.method === 'head')) messages.push(`${op.id}: ${op.method.toUpperCase()} ${served} is hidden by ${own[served]}.`);
   }
   return messages;

@@ -78,6 +78,11 @@ describe('GET /__docs', () => {
     const etag = plain.headers.get('etag')!;
     const again = await app.request('/__docs/swagger-ui-bundle.js', { headers: { 'If-None-Match': etag } });
     expect(again.status).toBe(304);
+    // The gzipped representation has a tag of its own: the plain one's does not stand for it.
+    const zippedTag = zipped.headers.get('etag')!;
+    expect(zippedTag).not.toBe(etag);
+    expect((await app.request('/__docs/swagger-ui-bundle.js', { headers: { 'If-None-Match': etag, 'Accept-Encoding': 'gzip' } })).status).toBe(200);
+    expect((await app.request('/__docs/swagger-ui-bundle.js', { headers: { 'If-None-Match': zippedTag, 'Accept-Encoding': 'gzip' } })).status).toBe(304);
     expect((await app.request('/__docs/docs-ui.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect((await app.request('/__docs/docs-ui.js')).status).toBe(200);
   });
@@ -119,11 +124,19 @@ describe('GET /', () => {
       paths: { '/': Object.fromEntries(methods.map((m) => [m, { responses: { 200: { description: 'ok', content: { 'application/json': { example: { root: true } } } } } }])) },
     });
 
-  it('leads to the docs page when no operation is at /', async () => {
+  it('leads to the docs page when no operation is at / (and so does /__docs/)', async () => {
     const { app } = await petstore({ docs: assets });
-    const response = await app.request('/');
-    expect(response.status).toBe(302);
-    expect(response.headers.get('location')).toBe('/__docs');
+    for (const path of ['/', '/__docs/']) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get('location'), path).toBe('/__docs');
+    }
+  });
+
+  it('warns at start of an operation the docs page hides', async () => {
+    const document = await loadDocument({ openapi: '3.0.3', info: { title: 'Hidden', version: '1' }, paths: { '/__docs/{page}': { get: { operationId: 'page', parameters: [{ name: 'page', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'ok' } } } } } });
+    expect(buildMock(document, { docs: assets }).warnings).toContain("page: GET /__docs/{page} is hidden by the mock's docs page (/__docs).");
+    expect(buildMock(document).warnings).toEqual([]);
   });
 
   it('is the document\'s own when an operation is there: answered by it, or 405 for another method', async () => {

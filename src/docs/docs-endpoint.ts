@@ -95,10 +95,12 @@ export function docsResponder(assets: DocsAssets, options: DocsPageOptions): (re
     if (!name || !asset) return errorResponse(new ApiError(404, 'NOT_FOUND', `The docs page has no asset ${request.asset}.`));
     let entry = tagged.get(name);
     if (!entry) tagged.set(name, (entry = { asset, etag: entityTag(asset.body) }));
-    const headers: Record<string, string> = { ...SECURITY_HEADERS, 'Cache-Control': 'no-cache', ETag: entry.etag, Vary: 'Accept-Encoding' };
-    if (matchesEtag(request.ifNoneMatch, entry.etag)) return new Response(null, { status: 304, headers });
-    headers['Content-Type'] = CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)];
     const gzip = entry.asset.gzip && acceptsGzip(request.acceptEncoding) ? entry.asset.gzip : undefined;
+    // Each coding is its own representation, with its own tag (RFC 9110 §8.8.3).
+    const etag = gzip ? `${entry.etag.slice(0, -1)}-gzip"` : entry.etag;
+    const headers: Record<string, string> = { ...SECURITY_HEADERS, 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' };
+    if (matchesEtag(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+    headers['Content-Type'] = CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)];
     if (gzip) headers['Content-Encoding'] = 'gzip';
     return new Response((gzip ?? entry.asset.body) as Uint8Array<ArrayBuffer>, { status: 200, headers });
   };

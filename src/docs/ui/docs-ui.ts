@@ -22,8 +22,7 @@ async function start(): Promise<void> {
   target.before(banner(config, mockUrl));
   target.after(requestLogDrawer());
 
-  let ui: SwaggerUi | undefined;
-  ui = SwaggerUIBundle({
+  const ui: SwaggerUi = SwaggerUIBundle({
     spec: doc,
     domNode: target,
     presets: [SwaggerUIBundle.presets.apis],
@@ -36,7 +35,8 @@ async function start(): Promise<void> {
     docExpansion: 'list',
     defaultModelsExpandDepth: 1,
     persistAuthorization: false,
-    onComplete: () => offerKey(ui!, doc, config.apiKey),
+    // Called on a later tick (Swagger UI's on-complete plugin), once `ui` is set.
+    onComplete: () => offerKey(ui, doc, config.apiKey),
   });
 }
 
