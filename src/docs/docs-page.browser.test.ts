@@ -9,14 +9,17 @@
  * With DOCS_SCREENSHOTS=1 the screenshots land in docs/images/ (the README shows them); otherwise
  * they go to a temporary directory.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageDocsAssets } from './docs-assets.js';
 import { codeSamplesOf, OPERATION_METHODS } from './docs-document.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
 import type { SchemaObject } from '../document/schema.js';
+import { buildMock } from '../app.js';
+import { startServer } from '../server.js';
 import { launchChromium } from '../test-support/chromium.js';
 import { runSample, SAMPLE_PRECONDITIONS } from '../test-support/code-samples.js';
 import { CORPUS, httpCaller, ROOT } from '../test-support/petstore.js';
@@ -289,6 +292,30 @@ describe('the docs page (Chromium)', () => {
       await page.close();
     }
   });
+
+  it('renders every document of the corpus with no console error or warning, each operation listed', async () => {
+    const docs = packageDocsAssets();
+    const files = readdirSync(CORPUS).filter((f) => /\.(ya?ml|json)$/.test(f));
+    expect(files.length).toBeGreaterThanOrEqual(20);
+    for (const file of files) {
+      const built = buildMock(await loadDocument(join(CORPUS, file)), { docs });
+      const server = await startServer(built.app, { port: 0, host: '127.0.0.1' });
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => ['error', 'warning'].includes(message.type()) && problems.push(`${message.type()}: ${message.text()}`));
+      page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+      try {
+        await page.goto(`${server.url}/__docs`);
+        // A document with webhooks only (OpenAPI 3.1) lists those.
+        await page.locator('.opblock, .no-ops, .webhooks').first().waitFor({ timeout: 20_000 });
+        for (const op of built.operations) await count(opblock(page, op.method, op.path), 1, `${file}: ${op.method} ${op.path}`);
+        expect(problems, file).toEqual([]);
+      } finally {
+        await page.close();
+        await server.close();
+      }
+    }
+  }, 120_000);
 });
 
 async function reset(url: string): Promise<void> {
