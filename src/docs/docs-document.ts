@@ -5,6 +5,8 @@
  * document's servers name the mock instead, so a sample copied from the page runs against it.
  */
 import type { SchemaObject } from '../document/schema.js';
+import { HTTP_METHODS } from '../operations/operation.js';
+import { serverUrl } from '../routing/server-base-path.js';
 
 /** The page's settings, written into it by the mock (GET /__docs) as JSON. */
 export interface DocsConfig {
@@ -19,9 +21,6 @@ export interface DocsConfig {
   /** The headers the mock sends on each deprecated operation (`get /pets/{petId}`): Deprecation, Sunset, Link. */
   deprecations: Record<string, Record<string, string>>;
 }
-
-/** The HTTP methods an OpenAPI path item can hold operations under. */
-export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** `get /pets/{petId}`: how the page and the mock name one operation to each other. */
 export function operationKey(method: string, path: string): string {
@@ -87,31 +86,29 @@ export function documentForDocs(api: SchemaObject, mockUrl: string): SchemaObjec
   const doc = structuredClone(api);
   const declared = new Set<string>(serverUrls(doc.servers));
   doc.servers = [{ url: mockUrl, description: 'This mock' }];
+  const withSamples: SchemaObject[] = [];
   for (const item of Object.values<SchemaObject>(doc.paths ?? {})) {
     if (!item || typeof item !== 'object') continue;
     for (const url of serverUrls(item.servers)) declared.add(url);
     delete item.servers;
-    for (const method of OPERATION_METHODS) {
+    for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!operation || typeof operation !== 'object') continue;
       for (const url of serverUrls(operation.servers)) declared.add(url);
       delete operation.servers;
+      withSamples.push(operation);
     }
   }
-  // Longest first: `https://api.example.com/v1` is replaced before `https://api.example.com` could be.
+  // Every server is known only once all are read. Longest first: `https://api.example.com/v1` is replaced before `https://api.example.com` could be.
   const urls = [...declared].filter((url) => /^https?:\/\//i.test(url)).sort((a, b) => b.length - a.length);
-  for (const item of Object.values<SchemaObject>(doc.paths ?? {})) {
-    for (const method of OPERATION_METHODS) {
-      const operation = item?.[method];
-      if (!operation || typeof operation !== 'object') continue;
-      for (const key of ['x-codeSamples', 'x-code-samples']) {
-        if (!Array.isArray(operation[key])) continue;
-        operation[key] = operation[key].map((sample: unknown) =>
-          sample && typeof sample === 'object' && typeof (sample as CodeSample).source === 'string'
-            ? { ...sample, source: pointAt((sample as CodeSample).source, urls, mockUrl) }
-            : sample,
-        );
-      }
+  for (const operation of withSamples) {
+    for (const key of ['x-codeSamples', 'x-code-samples']) {
+      if (!Array.isArray(operation[key])) continue;
+      operation[key] = operation[key].map((sample: unknown) =>
+        sample && typeof sample === 'object' && typeof (sample as CodeSample).source === 'string'
+          ? { ...sample, source: pointAt((sample as CodeSample).source, urls, mockUrl) }
+          : sample,
+      );
     }
   }
   return doc;
@@ -120,9 +117,7 @@ export function documentForDocs(api: SchemaObject, mockUrl: string): SchemaObjec
 /** The URLs of a `servers` list, variables at their defaults, without a trailing slash. */
 function serverUrls(servers: unknown): string[] {
   if (!Array.isArray(servers)) return [];
-  return servers
-    .filter((server): server is SchemaObject => typeof server?.url === 'string')
-    .map((server) => server.url.replace(/\{([^}]+)\}/g, (_: string, name: string) => String(server.variables?.[name]?.default ?? '')).replace(/\/+$/, ''));
+  return servers.map(serverUrl).filter((url): url is string => url !== undefined).map((url) => url.replace(/\/+$/, ''));
 }
 
 /** The source with each of the URLs (at a boundary: not `http://localhost:40100`) replaced by the mock's. */

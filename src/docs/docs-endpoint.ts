@@ -87,17 +87,20 @@ export function docsResponder(assets: DocsAssets, options: DocsPageOptions): (re
     const policy = deprecationPolicy(operation);
     if (policy) deprecations[operationKey(operation.method, operation.path)] = policy.headers;
   }
-  const tagged = new Map<string, { asset: DocsAsset; etag: string }>();
+  /** Each asset once read, with the tags of its two representations (each coding is its own, RFC 9110 §8.8.3). */
+  const tagged = new Map<string, { asset: DocsAsset; etag: string; gzipEtag: string }>();
   return (request) => {
     if (request.asset === undefined) return page({ title: options.title, specUrl: `${SPEC_PATH}.json`, basePath: options.basePath, apiKey: options.keyFor(request), deprecations });
     const name = DOCS_ASSET_NAMES.find((known) => known === request.asset);
     const asset = name && assets.get(name);
     if (!name || !asset) return errorResponse(new ApiError(404, 'NOT_FOUND', `The docs page has no asset ${request.asset}.`));
     let entry = tagged.get(name);
-    if (!entry) tagged.set(name, (entry = { asset, etag: entityTag(asset.body) }));
+    if (!entry) {
+      const etag = entityTag(asset.body);
+      tagged.set(name, (entry = { asset, etag, gzipEtag: `${etag.slice(0, -1)}-gzip"` }));
+    }
     const gzip = entry.asset.gzip && acceptsGzip(request.acceptEncoding) ? entry.asset.gzip : undefined;
-    // Each coding is its own representation, with its own tag (RFC 9110 §8.8.3).
-    const etag = gzip ? `${entry.etag.slice(0, -1)}-gzip"` : entry.etag;
+    const etag = gzip ? entry.gzipEtag : entry.etag;
     const headers: Record<string, string> = { ...SECURITY_HEADERS, 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' };
     if (matchesEtag(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
     headers['Content-Type'] = CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)];

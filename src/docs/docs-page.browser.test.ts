@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageDocsAssets } from './docs-assets.js';
-import { codeSamplesOf, OPERATION_METHODS } from './docs-document.js';
+import { codeSamplesOf } from './docs-document.js';
+import { HTTP_METHODS } from '../operations/operation.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
 import type { SchemaObject } from '../document/schema.js';
 import { buildMock } from '../app.js';
@@ -46,7 +47,7 @@ afterAll(async () => {
 /** The document's operations as the page lists them: method, path, the operation as written. */
 function operationsOf(api: SchemaObject): Array<{ method: string; path: string; operation: SchemaObject }> {
   return Object.entries<SchemaObject>(api.paths).flatMap(([path, item]) =>
-    OPERATION_METHODS.filter((method) => item[method]).map((method) => ({ method, path, operation: item[method] as SchemaObject })),
+    HTTP_METHODS.filter((method) => item[method]).map((method) => ({ method, path, operation: item[method] as SchemaObject })),
   );
 }
 

@@ -13,7 +13,11 @@ export function serverBasePath(api: SchemaObject): string {
 
 /** The URL of the document's first server, its variables at their defaults (`https://api.example.com/v1`), or undefined. */
 export function firstServerUrl(api: SchemaObject): string | undefined {
-  const server = Array.isArray(api.servers) ? api.servers[0] : undefined;
+  return serverUrl(Array.isArray(api.servers) ? api.servers[0] : undefined);
+}
+
+/** A Server Object's URL with its variables at their defaults, or undefined when it has no URL. */
+export function serverUrl(server: SchemaObject | undefined): string | undefined {
   if (!server || typeof server.url !== 'string') return undefined;
   return server.url.replace(/\{([^}]+)\}/g, (_: string, name: string) => String(server.variables?.[name]?.default ?? ''));
 }

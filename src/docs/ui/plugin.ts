@@ -19,6 +19,13 @@ import type { Component, ExecuteRequest, ImmutableMap, ReactApi, ReactNode, Swag
 export function mockDocsPlugin(doc: SchemaObject, config: DocsConfig): () => SwaggerPlugin {
   const operationAt = (path: string, method: string): SchemaObject | undefined => doc.paths?.[path]?.[String(method).toLowerCase()];
   const resolve = (value: SchemaObject) => resolveRef(doc, value);
+  /** The scenarios of each operation, read from the document once (`execute` renders again on every change of the form). */
+  const scenarios = new Map<string, Scenario[]>();
+  const scenariosAt = (path: string, method: string, key: string): Scenario[] => {
+    let found = scenarios.get(key);
+    if (!found) scenarios.set(key, (found = scenariosOf(operationAt(path, method) ?? {}, resolve)));
+    return found;
+  };
   /** The scenario chosen per operation (`get /pets`); none means the mock answers as it would. */
   const chosen = new Map<string, string>();
 
@@ -51,12 +58,12 @@ export function mockDocsPlugin(doc: SchemaObject, config: DocsConfig): () => Swa
         const Picker = ScenarioPicker(React);
         return (props: { path: string; method: string }) => {
           const key = operationKey(props.method, props.path);
-          const scenarios = scenariosOf(operationAt(props.path, props.method) ?? {}, resolve);
+          const offered = scenariosAt(props.path, props.method, key);
           const onChange = (value: string) => (value ? chosen.set(key, value) : chosen.delete(key));
           return React.createElement(
             React.Fragment,
             null,
-            scenarios.length ? React.createElement(Picker, { scenarios, value: chosen.get(key) ?? '', onChange }) : null,
+            offered.length ? React.createElement(Picker, { scenarios: offered, value: chosen.get(key) ?? '', onChange }) : null,
             React.createElement(Original, props),
           );
         };
