@@ -5,10 +5,10 @@ import { toJUnit } from './report/junit.js';
 describe('parseContractArgs', () => {
   it('reads every flag, with lists given repeated or comma-separated', () => {
     const argv = ['--base-url', 'http://h:1', '--token', 't', '--junit', 'j.xml', '--coverage', 'c.json', '--only', 'auth_enforced,error_shape', '--only', 'use_after_delete', '--operation', 'listPets', '--read-only', '--seed', '7'];
-    const more = ['-H', 'X-Tenant: blue', '--header', 'X-Trace:1', '--request-timeout', '2.5', '--timeout', '60', '--max-response-bytes', '1000'];
+    const more = ['-H', 'X-Tenant: blue', '--header', 'X-Trace:1', '--request-timeout', '2.5', '--timeout', '60', '--max-response-bytes', '1000', '--no-harm-check', '--allow-write', 'updateAll,deleteAll'];
     expect(parseContractArgs([...argv, ...more], {})).toEqual({
       command: 'run', baseUrl: 'http://h:1', token: 't', spec: undefined, junit: 'j.xml', coverage: 'c.json', only: ['auth_enforced', 'error_shape', 'use_after_delete'], operations: ['listPets'], profiles: undefined, strict: false, readOnly: true, dryRun: false, seed: 7,
-      headers: { 'X-Tenant': 'blue', 'X-Trace': '1' }, requestTimeoutMs: 2500, timeoutMs: 60_000, maxResponseBytes: 1000,
+      headers: { 'X-Tenant': 'blue', 'X-Trace': '1' }, requestTimeoutMs: 2500, timeoutMs: 60_000, maxResponseBytes: 1000, harmCheck: false, allowWrites: ['updateAll', 'deleteAll'],
     });
   });
 
@@ -75,6 +75,7 @@ describe('toJUnit', () => {
       conforms: false,
       coverage: [],
       leftBehind: [],
+      notSent: [],
       unmapped: [],
       failures: [finding],
       gaps: [{ ...finding, check: 'auth_enforced', kind: 'gap', operationId: 'createPet', operation: 'POST /pets', received: '401', documented: 'one of 201, 400' }],

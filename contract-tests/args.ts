@@ -20,6 +20,10 @@ export interface ContractArgs {
   profiles?: string[];
   strict: boolean;
   readOnly: boolean;
+  /** Compare the records of others before and after the run (off with --no-harm-check). */
+  harmCheck: boolean;
+  /** Operation ids (or `all`) whose writes are sent though the suite cannot prove them safe. */
+  allowWrites?: string[];
   /** List the requests a run would send, against the built-in mock of the document, sending nothing to --base-url. */
   dryRun: boolean;
   seed?: number;
@@ -62,14 +66,24 @@ Options:
   --dry-run           list the requests a run would send, played against the built-in mock of
                       the document: nothing is sent to --base-url
   --read-only         send only requests that change nothing
+  --allow-write ID    send this operation's writes even though the suite cannot prove they touch
+                      only its own records (you vouch that they do); all for a disposable
+                      server; repeat or separate with commas
+  --no-harm-check     do not compare the first page of every list before and after the run
+                      (for a server others write to meanwhile; the report says it was off)
   --seed N            seed for generated request data (default 1)
   -h, --help          show this help
 
 Checks: ${CHECK_IDS.join(', ')}; the petstore profile adds referential_integrity and
 state_transitions.
 
+Never harms: a request that could change records the suite did not create (a write on a collection
+path, a write whose query selects records, one whose answer counts records) is never sent, and is
+listed with why (--allow-write sends it on your word). Records of others on the first page of each list are compared before and after.
+
 Exit codes: 0 conforms, 1 does not conform, 2 could not check (a bad flag or value, said in one
-line; an unknown check, operation or profile; an unreachable server; a refused token).
+line; an unknown check, operation or profile; an unreachable server; a refused token), 3 records the
+suite did not create were changed or gone after the run (said first).
 `;
 
 /** The contract command's flags: what each accepts, for its messages (`--help` says it at length). */
@@ -89,6 +103,8 @@ export const CONTRACT_FLAGS = {
   'max-response-bytes': { type: 'string', value: 'N', accepts: 'a positive integer' },
   'dry-run': { type: 'boolean' },
   'read-only': { type: 'boolean' },
+  'no-harm-check': { type: 'boolean' },
+  'allow-write': { type: 'string', multiple: true, value: 'ID', accepts: 'an operation id, or all, or several separated with commas' },
   seed: { type: 'string', value: 'N', accepts: 'a non-negative integer' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies FlagTable;
@@ -135,6 +151,8 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
     profiles: list(values.profile),
     strict: values.strict ?? false,
     readOnly: values['read-only'] ?? false,
+    harmCheck: !(values['no-harm-check'] ?? false),
+    allowWrites: list(values['allow-write']),
     dryRun: values['dry-run'] ?? false,
     seed: values.seed === undefined ? undefined : Number(values.seed),
     headers,

@@ -37,7 +37,7 @@ export async function contractCommand(argv: string[], env: Record<string, string
     }
     throw error;
   }
-  const selection = selectRun({ profiles: args.profiles, only: args.only, operations: args.operations }, document, args.spec === undefined);
+  const selection = selectRun({ profiles: args.profiles, only: args.only, operations: args.operations, allowWrites: args.allowWrites }, document, args.spec === undefined);
   if (typeof selection === 'string') {
     process.stderr.write(`${selection}\n`);
     return 2;
@@ -61,6 +61,8 @@ export async function contractCommand(argv: string[], env: Record<string, string
       requestTimeoutMs: args.requestTimeoutMs,
       timeoutMs: args.timeoutMs,
       maxResponseBytes: args.maxResponseBytes,
+      harmCheck: args.harmCheck,
+      allowWrites: args.allowWrites,
       onExchange: progress(),
     });
   } catch (error) {
@@ -76,6 +78,7 @@ export async function contractCommand(argv: string[], env: Record<string, string
   process.stdout.write(formatReport(report));
   writeFileSync(args.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
   if (args.junit) writeFileSync(args.junit, toJUnit(report));
+  if (report.harm?.length) return 3; // records the suite did not create changed during the run: first of all
   if (report.failures.length === 0 && report.incomplete) return 2; // nothing wrong found, but not everything checked
   return report.conforms ? 0 : 1;
 }

@@ -21,7 +21,10 @@ import { createResponseChecker } from '../src/validation/validate-response.js';
 import type { Case, CheckId, Exchange, Expectation, Finding, Intent } from './case.js';
 import type { Check, CheckContext, Verdict } from './checks/check.js';
 import { reproOf } from './repro.js';
-import { matchOperation, OwnRecords } from './own-records.js';
+import { cleanUp } from './clean-up.js';
+import { RunMarker } from './marker.js';
+import { matchOperation, OwnRecords, pathParamsOf } from './own-records.js';
+import { isRead, unprovenTarget, unsafeWrite } from './safety.js';
 import { exchangeOf, type Fetch } from './transport.js';
 import { Results } from './results.js';
 
@@ -38,6 +41,11 @@ export interface ContractOptions {
   operations?: string[];
   /** Send only requests that change nothing. */
   readOnly?: boolean;
+  /**
+   * Operation ids whose writes are sent even though the suite cannot prove they touch only its own
+   * records (`all`: every operation, for a disposable server): the caller vouches for them.
+   */
+  allowWrites?: string[];
   /** Seed for generated values (default 1). */
   seed?: number;
   fetch?: Fetch;
@@ -49,6 +57,17 @@ export interface ContractOptions {
   headers?: Record<string, string>;
   /** Called after every exchange (the CLI's progress line). */
   onExchange?: (exchange: Exchange, sent: number) => void;
+}
+
+/** A request that could change records the suite did not create: never sent (a phase checks `ctx.unsafe` first and skips). */
+export class UnsafeRequestError extends Error {
+  override readonly name = 'UnsafeRequestError';
+  constructor(
+    readonly operation: Operation,
+    readonly reason: string,
+  ) {
+    super(`${operation.method.toUpperCase()} ${operation.path} not sent: ${reason}`);
+  }
 }
 
 /** The run's overall time ran out (`--timeout`): the phases stop, the clean-up still runs. */
@@ -89,7 +108,9 @@ export class ContractContext {
   readonly faker: Faker;
   private readonly bindings: ReturnType<typeof inferCollections>['bindings'];
   /** Every record a request of the suite created. */
-  private readonly own = new OwnRecords();
+  readonly own = new OwnRecords();
+  /** The value the suite writes into a free text field of what it creates, to find its records in lists. */
+  readonly marker = new RunMarker();
   /** Records created that the clean-up could not delete (no DELETE for them, or it was refused). */
   readonly leftBehind: string[] = [];
   private readonly checkContext: CheckContext;
@@ -161,6 +182,9 @@ export class ContractContext {
 
   /** Sends one request of an operation and runs every selected check on the exchange. */
   async request(op: Operation, spec: RequestSpec): Promise<Exchange> {
+    // By construction: a request that could change records the suite did not create is never sent (the clean-up deletes only its own).
+    const unsafe = spec.intent === 'cleanup' ? undefined : this.unsafe(op, spec.params ?? {});
+    if (unsafe) throw new UnsafeRequestError(op, unsafe);
     const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(spec.params?.[name] ?? '')));
     // Without a token, credentials come only from the extra headers (-H), if any.
     const credentials = spec.anonymous || this.options.token === undefined ? { headers: {}, query: '' } : this.credentials(op, this.options.token, spec.alternative);
@@ -250,12 +274,51 @@ export class ContractContext {
     if (this.selected(check) && this.inScope(op)) this.results.pass(check, op.id);
   }
 
-  /** Every record a request created is remembered (see OwnRecords), to be deleted at the end. */
-  private remember(exchange: Exchange): void {
-    if (exchange.case.intent === 'cleanup' || exchange.status >= 300) return;
-    const binding = this.bindings.get(exchange.case.operation.id);
-    this.own.remember(exchange, binding?.action === 'create' ? binding.collection : undefined, this.collections);
+  /**
+   * Why a request to an operation, with these path parameters, could change records the suite did
+   * not create (see safety.ts), or undefined when it is a read, a create, or aimed at the suite's own.
+   */
+  unsafe(op: Operation, params: Record<string, unknown>): string | undefined {
+    if (this.vouchedFor(op)) return undefined;
+    const binding = this.binding(op);
+    const reason = unsafeWrite(op, binding, this.collections);
+    if (reason || isRead(op) || (binding?.action === 'create' && binding.collection.path === op.path)) return reason;
+    return unprovenTarget(op, params, this.collections, (c, key, scope) => this.isOwn(c, key, scope), (c, key, scope) => this.own.isFree(c, key, scope));
   }
+
+  /** True when the caller vouched that the operation's writes touch nothing of others (--allow-write). */
+  vouchedFor(op: Operation): boolean {
+    const allowed = this.options.allowWrites ?? [];
+    return allowed.includes('all') || allowed.includes(op.id);
+  }
+
+  /**
+   * Keeps the account of the suite's records from every exchange: a create that may have stored
+   * something (whatever its status: by the key in the answer or a Location, else it is looked for
+   * by the run's marker at the end), a record gone (its DELETE answered), a key a read found free.
+   */
+  private remember(exchange: Exchange): void {
+    const op = exchange.case.operation;
+    const binding = this.bindings.get(op.id);
+    const item = this.collections.find((c) => c.itemPath === op.path);
+    const params = pathParamsOf(exchange);
+    if (item && op.method === 'delete' && ((exchange.status >= 200 && exchange.status < 300) || exchange.status === 404)) this.own.forget(item, params[item.keyParam], params);
+    // A read that finds no record at a key (404), or refuses the key itself (400, 422), shows it free.
+    if (item && isRead(op) && [400, 404, 422].includes(exchange.status) && exchange.case.intent !== 'valid') this.own.markFree(item, params[item.keyParam], params);
+    if (exchange.case.intent === 'cleanup') return;
+    const create = binding?.action === 'create' && binding.collection.path === op.path ? binding.collection : undefined;
+    if (create) this.createdIn.add(create);
+    if (exchange.status >= 200 && exchange.status < 300) return this.own.remember(exchange, create, this.collections);
+    if (!create) return;
+    // A refused or failed create is the suite's only by proof: a Location, or an answer that echoes the run's marker.
+    if (exchange.headers.get('location') || this.marker.carries(exchange.json)) this.own.remember(exchange, create, this.collections);
+    else this.possibleCreates.push(exchange);
+  }
+
+  /** Collections the suite sent a create to (whatever the answer): the clean-up looks in their lists for its marker. */
+  readonly createdIn = new Set<Collection>();
+  /** Creates that may have stored a record whose key the answer did not give (a 5xx, a timeout). */
+  readonly possibleCreates: Exchange[] = [];
 
   /** The keys of the records of a collection the suite created and has not deleted yet. */
   ownKeys(collection: Collection): unknown[] {
@@ -267,18 +330,9 @@ export class ContractContext {
     return this.own.has(collection, key, this.collections, scope);
   }
 
-  /** Deletes what the suite created, newest first (orders before the pets they point at); what it cannot delete is reported. */
+  /** Deletes what the suite created, children before parents, in passes while they make progress; what it cannot delete is reported (see clean-up.ts). */
   async cleanUp(): Promise<void> {
-    for (const { collection, key, params, location } of this.own.takeNewestFirst()) {
-      const target = collection && key !== undefined ? { op: this.operation(collection, 'delete'), params: params ?? { [collection.keyParam]: key } } : this.operationAt('delete', location);
-      const what = location ?? `${collection?.name} ${String(key)}`;
-      if (!target?.op) {
-        this.leftBehind.push(`${what} (the document has no DELETE for it)`);
-        continue;
-      }
-      const exchange = await this.request(target.op, { label: 'clean-up', params: target.params, intent: 'cleanup' });
-      if (exchange.status >= 300 && exchange.status !== 404) this.leftBehind.push(`${what} (its DELETE answered ${exchange.status})`);
-    }
+    this.leftBehind.push(...(await cleanUp(this)));
   }
 
   /** The operation of a method whose path matches a URL or path (segment by segment), with its path parameters. */
@@ -370,6 +424,8 @@ export class ContractContext {
     const collection = this.binding(op)?.collection;
     // A key given in refs was chosen safely by the caller (the suite's own record, for a body that names it).
     const unsafe = Object.keys(properties).filter((name) => !(name in refs) && (properties[name]?.readOnly || (name === collection?.keyProperty && !required.has(name))));
+    const marked = this.markerField(op, schema, refs, overrides);
+    if (marked) overrides = { ...overrides, [marked]: this.marker.next() };
     let body: Record<string, unknown> = {};
     for (let attempt = 0; attempt < 10; attempt++) {
       body = { ...(this.generate(schema, { collection: collection?.name }) as Record<string, unknown>) };
@@ -385,6 +441,20 @@ export class ContractContext {
     return body;
   }
 
+
+  /** The field of a create's body that carries the run's marker (none for other operations, or when no field can hold it). */
+  private markerField(op: Operation, schema: SchemaObject, refs: Record<string, unknown>, overrides: Record<string, unknown>): string | undefined {
+    const binding = this.binding(op);
+    if (binding?.action !== 'create') return undefined;
+    if (!this.markerFields.has(op)) {
+      const exclude = new Set([binding.collection.keyProperty, ...binding.collection.references.map((r) => r.property)]);
+      this.markerFields.set(op, this.marker.field(schema, exclude, (property, value) => this.requestValidator(property)?.(value) !== false));
+    }
+    const field = this.markerFields.get(op);
+    return field && !(field in refs) && !(field in overrides) ? field : undefined;
+  }
+
+  private readonly markerFields = new Map<Operation, string | undefined>();
 
   /** The path prefix of the document's server, for `Location` headers that include it. */
   get basePath(): string {

@@ -11,7 +11,8 @@ import { CORPUS } from '../src/test-support/petstore.js';
 import { describeFinding } from './case.js';
 import { runContract } from './run-contract.js';
 
-async function contractOf(file: string) {
+/** The mock is a disposable server here: every write is vouched for (`allowWrites: ['all']`) unless said otherwise. */
+async function contractOf(file: string, options: { allowWrites?: string[] } = { allowWrites: ['all'] }) {
   const document = await loadDocument(`${CORPUS}/${file}`);
   const mock = buildMock(document, { counts: { default: 5 } });
   return runContract({
@@ -19,6 +20,7 @@ async function contractOf(file: string) {
     baseUrl: `http://mock.test${serverBasePath(document.api)}`,
     token: 'petstore-demo-key',
     fetch: async (url, init) => mock.app.fetch(new Request(url, init)),
+    ...options,
   });
 }
 

@@ -18,22 +18,48 @@ export interface OwnRecord {
 export class OwnRecords {
   /** Oldest first. */
   private readonly records: OwnRecord[] = [];
+  /** Keys a read answered 404 for, or the suite itself deleted: a write there can only make a record of its own. */
+  private readonly free = new Set<string>();
 
   /**
-   * Remembers the record a successful request created: the answer of a create the document
-   * describes (`create`: its collection), or any 201, by the key in the answer, the `Location`, or
-   * the key in the path of a PUT that created at that key.
+   * Remembers the record a request created: the answer of a create the document describes
+   * (`create`: its collection), or any 201, by the key in the answer, the `Location`, or the key in
+   * the path of a PUT that created at that key. A key the suite already holds (a server that
+   * reuses the keys of deleted records) moves to the newest place, with its new parents.
    */
   remember(exchange: Exchange, create: Collection | undefined, collections: Collection[]): void {
     if (!create && exchange.status !== 201) return;
     const location = exchange.headers.get('location') ?? undefined;
     const body = exchange.json as Record<string, unknown> | undefined;
     const collection = create ?? collections.find((c) => c.itemPath === exchange.case.operation.path && exchange.case.method === 'PUT');
-    const key = collection ? (body?.[collection.keyProperty] ?? (create ? lastSegment(location) : undefined) ?? pathKey(exchange, collection)) : undefined;
-    if (key === undefined && !location) return;
-    const params = collection && key !== undefined ? { ...pathParams(exchange), [collection.keyParam]: key } : undefined;
-    if (collection && this.has(collection, key, [], params)) return;
-    this.records.push({ collection, key, params, location });
+    const answered = body && typeof body === 'object' && !Array.isArray(body) ? body[collection?.keyProperty ?? ''] : undefined;
+    const key = collection ? (answered ?? (create ? lastSegment(location) : undefined) ?? pathKey(exchange, collection)) : undefined;
+    if ((key === undefined || key === null) && !location) return;
+    this.add({ collection, key: key ?? undefined, params: collection && key !== undefined && key !== null ? { ...pathParamsOf(exchange), [collection.keyParam]: key } : undefined, location });
+  }
+
+  /** Adds a record found to be the suite's (by the run's marker in a list), at the newest place. */
+  add(record: OwnRecord): void {
+    if (record.collection && record.key !== undefined) this.forget(record.collection, record.key, record.params);
+    this.free.delete(freeKey(record.collection, record.key, record.params));
+    this.records.push(record);
+  }
+
+  /** The record is gone (its DELETE succeeded, or answered 404): no longer the suite's, and its key is free. */
+  forget(collection: Collection, key: unknown, scope: Record<string, unknown> = {}): void {
+    const index = this.records.findIndex((r) => r.collection === collection && String(r.key) === String(key) && sameScope(collection, r, scope));
+    if (index >= 0) this.records.splice(index, 1);
+    this.free.add(freeKey(collection, key, scope));
+  }
+
+  /** Notes that a read found no record at this key. */
+  markFree(collection: Collection, key: unknown, scope: Record<string, unknown> = {}): void {
+    this.free.add(freeKey(collection, key, scope));
+  }
+
+  /** True when a read showed no record at this key (or the suite deleted its own there) and nothing of the suite's has it since. */
+  isFree(collection: Collection, key: unknown, scope: Record<string, unknown> = {}): boolean {
+    return key !== undefined && key !== null && this.free.has(freeKey(collection, key, scope));
   }
 
   /** The keys of the records of a collection the suite created. */
@@ -48,17 +74,65 @@ export class OwnRecords {
    */
   has(collection: Collection, key: unknown, collections: Collection[], scope: Record<string, unknown> = {}): boolean {
     if (key === undefined || key === null) return false;
-    const sameScope = (r: OwnRecord) => collection.scopeParams.every((name) => r.params?.[name] !== undefined && String(r.params[name]) === String(scope[name]));
-    if (this.records.some((r) => r.collection === collection && String(r.key) === String(key) && sameScope(r))) return true;
+    if (this.records.some((r) => r.collection === collection && String(r.key) === String(key) && sameScope(collection, r, scope))) return true;
     const parent = collection.references.find((r) => r.property === collection.keyProperty && r.collection !== collection.name);
     const parentCollection = parent && collections.find((c) => c.name === parent.collection);
     return parentCollection ? this.has(parentCollection, key, collections) : false;
   }
 
-  /** Every record, newest first (orders before the pets they point at), forgotten here. */
-  takeNewestFirst(): OwnRecord[] {
-    return this.records.splice(0).reverse();
+  /**
+   * Every record in the order to delete them: children before their parents (a record of a
+   * collection that points into another, or lives under another's records, goes first), and
+   * within that, newest first.
+   */
+  inDeleteOrder(collections: Collection[]): OwnRecord[] {
+    const depth = dependencyDepth(collections);
+    return this.records
+      .map((record, index) => ({ record, index }))
+      .sort((a, b) => (depth.get(b.record.collection) ?? 0) - (depth.get(a.record.collection) ?? 0) || b.index - a.index)
+      .map(({ record }) => record);
   }
+
+  /** Forgets one record (deleted by the clean-up, or reported). */
+  drop(record: OwnRecord): void {
+    const index = this.records.indexOf(record);
+    if (index >= 0) this.records.splice(index, 1);
+  }
+
+  get size(): number {
+    return this.records.length;
+  }
+}
+
+/**
+ * How far a collection's records sit from the records they depend on: 0 for a collection that
+ * points at none, else 1 + the deepest it points at or lives under (orders -> pets -> categories:
+ * 2, 1, 0). Cycles are cut where they close.
+ */
+function dependencyDepth(collections: Collection[]): Map<Collection | undefined, number> {
+  const depth = new Map<Collection | undefined, number>();
+  const visit = (c: Collection, path: Set<Collection>): number => {
+    if (depth.has(c)) return depth.get(c)!;
+    if (path.has(c)) return 0;
+    path.add(c);
+    const parents = [...c.references.map((r) => r.collection), ...(c.parent ? [c.parent] : [])]
+      .map((name) => collections.find((x) => x.name === name))
+      .filter((x): x is Collection => x !== undefined && x !== c);
+    const d = parents.length ? 1 + Math.max(...parents.map((p) => visit(p, path))) : 0;
+    path.delete(c);
+    depth.set(c, d);
+    return d;
+  };
+  for (const c of collections) visit(c, new Set());
+  return depth;
+}
+
+function sameScope(collection: Collection, record: OwnRecord, scope: Record<string, unknown>): boolean {
+  return collection.scopeParams.every((name) => record.params?.[name] !== undefined && String(record.params[name]) === String(scope[name]));
+}
+
+function freeKey(collection: Collection | undefined, key: unknown, scope: Record<string, unknown> = {}): string {
+  return JSON.stringify([collection?.name, String(key), ...(collection?.scopeParams ?? []).map((name) => String(scope[name]))]);
 }
 
 /** The operation (of those given) whose path matches a path, segment by segment, with its path parameters. */
@@ -79,7 +153,7 @@ export function matchOperation(operations: Operation[], pathname: string, basePa
 }
 
 /** The path parameters a request was sent with, read back from its path (`/projects/AB/issues` -> {projectKey: 'AB'}). */
-function pathParams(exchange: Exchange): Record<string, unknown> {
+export function pathParamsOf(exchange: Exchange): Record<string, unknown> {
   const template = exchange.case.operation.path.split('/');
   const actual = exchange.case.path.split('?')[0].split('/');
   const params: Record<string, unknown> = {};
@@ -92,7 +166,7 @@ function pathParams(exchange: Exchange): Record<string, unknown> {
 
 /** The key of the record an item request named in its path (`/pets/7` -> 7). */
 function pathKey(exchange: Exchange, collection: Collection): unknown {
-  return pathParams(exchange)[collection.keyParam];
+  return pathParamsOf(exchange)[collection.keyParam];
 }
 
 function lastSegment(location: string | undefined): string | undefined {

@@ -9,7 +9,9 @@
 import { unmappedReason } from '../src/operations/infer-collections.js';
 import type { CheckId, Finding } from './case.js';
 import { checkRegistry } from './checks/index.js';
-import { ContractContext, DeadlineError, type ContractOptions } from './context.js';
+import { ContractContext, DeadlineError, UnsafeRequestError, type ContractOptions } from './context.js';
+import { compareSnapshot, takeSnapshot, type Harm, type Snapshot } from './harm.js';
+import { unsafeWrite } from './safety.js';
 import { authPhase } from './phases/auth.js';
 import { examplesPhase } from './phases/examples.js';
 import { lifecyclePhase } from './phases/lifecycle.js';
@@ -29,6 +31,11 @@ export interface RunOptions extends ContractOptions {
   strict?: boolean;
   /** The whole run's time (default: none): past it, no phase sends more, the clean-up still runs. */
   timeoutMs?: number;
+  /**
+   * Compare the first page of every list before and after the run (default true). Turn it off for
+   * a server others write to during the run: their changes would read as the suite's.
+   */
+  harmCheck?: boolean;
 }
 
 export interface CoverageRow {
@@ -51,7 +58,16 @@ export interface ContractReport {
   profiles: string[];
   strict: boolean;
   coverage: CoverageRow[];
-  /** Records the suite created and could not delete again (no DELETE for them, or it was refused). */
+  /**
+   * Records of others (on the first page of a list before the run) that were changed or gone after
+   * it: the suite must never cause one. Undefined when the comparison did not run (`harmCheckOff` says why).
+   */
+  harm?: Harm[];
+  /** Why records of others were not compared before and after (--no-harm-check, --read-only). */
+  harmCheckOff?: string;
+  /** Operations never sent, each with why: they could change records the suite did not create. */
+  notSent: Array<{ operationId: string; operation: string; reason: string }>;
+  /** Records the suite created (or may have) and could not delete again, each with why. */
   leftBehind: string[];
   /** Why the run stopped before its end (its --timeout), if it did; what it did not reach is skipped. */
   incomplete?: string;
@@ -89,6 +105,15 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
   if (options.timeoutMs) ctx.deadline = started + options.timeoutMs;
   let incomplete: string | undefined;
   const phases = [...PHASES, ...profiles.flatMap((p) => p.phases ?? [])];
+  const notSent = ctx.operations
+    .filter((op) => ctx.inScope(op) && !ctx.vouchedFor(op))
+    .map((op) => ({ operationId: op.id, operation: `${op.method.toUpperCase()} ${op.path}`, reason: unsafeWrite(op, ctx.binding(op), ctx.collections) }))
+    .filter((row): row is { operationId: string; operation: string; reason: string } => row.reason !== undefined);
+  for (const { operationId, reason } of notSent) ctx.skip(ctx.checkIds, ctx.operations.find((op) => op.id === operationId)!, `never sent: ${reason}`);
+  const harmCheckOff = options.readOnly ? 'read-only: the run changed nothing' : options.harmCheck === false ? 'turned off (--no-harm-check): records others change during the run are not compared' : undefined;
+  const snapshot: Snapshot | undefined = harmCheckOff ? undefined : await takeSnapshot(ctx);
+  const nothingToCompare = snapshot?.size === 0 ? 'the document has no list of records to read before and after' : undefined;
+  let harm: Harm[] | undefined;
   try {
     for (const phase of phases) {
       // A phase runs when it feeds a selected check; response-level checks judge all traffic sent.
@@ -104,6 +129,11 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
       try {
         await phase.run(ctx, targets);
       } catch (error) {
+        if (error instanceof UnsafeRequestError) {
+          // A phase that did not check first: the request was refused here, and the rest of the phase is skipped.
+          for (const op of ctx.operations) ctx.skip(phase.checks, op, `not reached: ${error.message}`);
+          continue;
+        }
         if (!(error instanceof DeadlineError)) throw error;
         incomplete = `not reached: the run stopped at its --timeout of ${options.timeoutMs! / 1000} s`;
         for (const op of ctx.operations) ctx.skip(phase.checks, op, incomplete);
@@ -111,6 +141,7 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
     }
   } finally {
     if (!options.readOnly) await ctx.cleanUp();
+    if (snapshot?.size) harm = await compareSnapshot(ctx, snapshot);
   }
   const findings = ctx.results.findings;
   const failures = findings.filter((f) => f.kind === 'failure');
@@ -126,10 +157,13 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
     profiles: profiles.map((p) => p.name),
     strict,
     coverage: coverage(ctx),
+    harm,
+    harmCheckOff: harmCheckOff ?? nothingToCompare,
+    notSent,
     leftBehind: ctx.leftBehind,
     incomplete,
     unmapped: unmapped(ctx),
-    conforms: failures.length === 0 && (!strict || gaps.length === 0),
+    conforms: failures.length === 0 && !harm?.length && (!strict || gaps.length === 0),
   };
 }
 

@@ -13,6 +13,8 @@ export interface Selection {
   profiles?: readonly string[];
   only?: readonly string[];
   operations?: readonly string[];
+  /** Operation ids whose writes the caller vouches for (`all` for every one). */
+  allowWrites?: readonly string[];
 }
 
 /** @returns the profiles of the run, or a sentence naming what is unknown and what exists. */
@@ -27,5 +29,7 @@ export function selectRun(selection: Selection, document: LoadedDocument, bundle
   const ids = buildOperations(document.api).map((op) => op.id);
   const unknownOperation = selection.operations?.filter((id) => !ids.includes(id)) ?? [];
   if (unknownOperation.length) return `Unknown operation ${unknownOperation.join(', ')}; the document's operations are: ${ids.join(', ')}.`;
+  const unknownWrite = selection.allowWrites?.filter((id) => id !== 'all' && !ids.includes(id)) ?? [];
+  if (unknownWrite.length) return `Unknown operation ${unknownWrite.join(', ')} (--allow-write); the document's operations are: ${ids.join(', ')}.`;
   return { profiles };
 }

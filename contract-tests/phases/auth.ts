@@ -2,14 +2,13 @@
  * auth_enforced: every secured operation, asked without credentials and with an unknown key (and,
  * for a bearer scheme, with another scheme), refuses with 401 or 403, whichever the document
  * declares; a 401 for an HTTP scheme carries a WWW-Authenticate challenge (RFC 9110 11.6.1).
- * Mutating operations are aimed at a key no record has, so a server that ignores auth harms
- * nothing (and answers 404, not 401).
+ * Mutating operations are aimed at a key a read showed free, or at the suite's own records, so a
+ * server that ignores auth harms nothing (and answers 404, not 401); other writes are not sent.
  */
 import type { Operation } from '../../src/operations/operation.js';
 import type { ContractContext } from '../context.js';
 import type { Phase } from './phase.js';
-import { isItemOperation, pathParams } from './phase.js';
-import { missingKey } from './records.js';
+import { freeItemParams, notSafe } from './phase.js';
 
 const UNKNOWN_KEY = 'contract-suite-unknown-key';
 
@@ -46,12 +45,14 @@ export const authPhase: Phase = {
         ctx.skip('auth_enforced', op, '--read-only: the request would change state if the server let it through');
         continue;
       }
+      // A write to one record is aimed at a key shown free: a server that ignored the credentials would change nothing.
       const collection = ctx.collections.find((c) => c.itemPath === op.path);
-      const params = safe || !isItemOperation(ctx, op) ? await targets.params(op) : pathParams(ctx, op, { [collection!.keyParam]: missingKey(ctx, collection!) });
+      const params = safe || !collection ? await targets.params(op) : await freeItemParams(ctx, targets, op, collection);
       if (!params) {
-        ctx.skip('auth_enforced', op, 'no record to aim at');
+        ctx.skip('auth_enforced', op, safe || !collection ? 'no record to aim at' : 'no key the suite could show free to aim at (no read of the record to check it)');
         continue;
       }
+      if (notSafe(ctx, op, params, 'auth_enforced')) continue;
       // Refused is 401 or 403; which of them the document declares is status_code_conformance's business.
       const declared = op.responses.map((r) => Number(r.status)).filter((s) => s === 401 || s === 403);
       const statuses = [401, 403];

@@ -12,7 +12,7 @@ import { isPaginationParam, paginationOf } from '../../src/operations/pagination
 import type { Exchange } from '../case.js';
 import type { ContractContext } from '../context.js';
 import type { Phase, Targets } from './phase.js';
-import { successStatuses } from './phase.js';
+import { notSafe, successStatuses } from './phase.js';
 import { createRecord, creationOf, listItems, listedRecord, recordParams } from './records.js';
 
 type Row = Record<string, unknown>;
@@ -59,13 +59,13 @@ async function followLocation(ctx: ContractContext, create: Operation, record: R
 }
 
 async function update(ctx: ContractContext, collection: Collection, record: Row, targets: Targets): Promise<void> {
-  const key = record[collection.keyProperty];
   for (const action of ['replace', 'merge'] as const) {
     const op = ctx.operation(collection, action);
     if (!op) continue;
+    if (notSafe(ctx, op, recordParams(collection, record), 'update_persists')) continue;
     const refs = Object.fromEntries(collection.references.map((r) => [r.property, record[r.property]]));
-    // A body that names the record it changes (`PUT /pet`) names this one, the suite's own.
-    if (ctx.binding(op)?.keyFromBody) refs[collection.keyProperty] = key;
+    // A body that names the record it changes (`PUT /pet`, sent only when vouched for) names this one, the suite's own.
+    if (ctx.binding(op)?.keyFromBody) refs[collection.keyProperty] = record[collection.keyProperty];
     const body = ctx.validBody(op, refs, await targets.prepare[`${collection.name}:${action}`]?.(ctx));
     if (!body) continue;
     const exchange = await ctx.request(op, {

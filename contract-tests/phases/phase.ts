@@ -6,7 +6,7 @@ import type { Operation } from '../../src/operations/operation.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { CheckId, Exchange } from '../case.js';
 import type { ContractContext } from '../context.js';
-import { listedRecord, recordParams, someRecord, type CreatePreparation } from './records.js';
+import { listedRecord, missingKey, recordParams, someRecord, type CreatePreparation } from './records.js';
 
 export interface Phase {
   name: string;
@@ -81,22 +81,45 @@ export function collectionNamedBy(collections: Collection[], param: string, path
 }
 
 /**
- * For an operation whose body names the record it changes (`PUT /pet` with the pet's id): the key
- * of a record the suite created, or undefined when it has none (the operation is then skipped:
- * another key could name someone else's record).
+ * True, with the checks skipped and why, when a request of the operation with these path
+ * parameters could change records the suite did not create (see safety.ts): it is never sent.
  */
-export async function ownBodyKey(ctx: ContractContext, targets: Targets, op: Operation): Promise<unknown> {
-  const binding = ctx.binding(op);
-  if (!binding?.keyFromBody) return undefined;
-  const key = (await targets.record(binding.collection))?.[binding.collection.keyProperty];
-  return key !== undefined && ctx.isOwn(binding.collection, key) ? key : undefined;
+export function notSafe(ctx: ContractContext, op: Operation, params: Record<string, unknown>, checks: CheckId | CheckId[]): boolean {
+  const reason = ctx.unsafe(op, params);
+  if (reason) ctx.skip(checks, op, `not sent: ${reason}`);
+  return reason !== undefined;
 }
 
-/** True, with the checks skipped and why, when the operation's body would have to name a record the suite did not create. */
-export async function namesForeignRecord(ctx: ContractContext, targets: Targets, op: Operation, checks: CheckId | CheckId[]): Promise<boolean> {
-  if (!ctx.binding(op)?.keyFromBody || (await ownBodyKey(ctx, targets, op)) !== undefined) return false;
-  ctx.skip(checks, op, 'its body names the record it changes, and the suite has none of its own to name');
-  return true;
+/**
+ * Path parameters that name a key no record has, under the suite's own parents, shown free by a
+ * read (404) before a write is aimed at it; undefined when it cannot be shown free (no read).
+ */
+export async function freeItemParams(ctx: ContractContext, targets: Targets, op: Operation, collection: Collection): Promise<Record<string, unknown> | undefined> {
+  const read = ctx.operation(collection, 'read');
+  if (!read) return undefined;
+  const parents = { ...pathParams(ctx, op), ...(await targets.params(op)) };
+  // A generated key may name a record (a small id space): a few tries, each read first.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const key = missingKey(ctx, collection);
+    const params = { ...parents, [collection.keyParam]: key };
+    const exchange = await ctx.request(read, { label: `check that ${collection.keyParam} ${String(key)} is free`, params, intent: 'unknown' });
+    if (exchange.status === 404) return params;
+  }
+  return undefined;
+}
+
+/**
+ * True when a request of the operation with these path parameters is safe to send (safety.ts),
+ * after a read of the same key where it was not yet: a read that finds no record there (404, or a
+ * refusal of the key itself) shows the key free.
+ */
+export async function shownFree(ctx: ContractContext, op: Operation, params: Record<string, unknown>): Promise<boolean> {
+  if (!ctx.unsafe(op, params)) return true;
+  const collection = ctx.collections.find((c) => c.itemPath === op.path);
+  const read = collection && ctx.operation(collection, 'read');
+  if (!read) return false;
+  await ctx.request(read, { label: `check that ${collection.keyParam} ${JSON.stringify(params[collection.keyParam])} names no record`, params, intent: 'unknown' });
+  return !ctx.unsafe(op, params);
 }
 
 /**
@@ -107,11 +130,9 @@ export async function validBodyFor(ctx: ContractContext, targets: Targets, op: O
   const binding = ctx.binding(op);
   const collection = binding?.collection;
   const refs: Record<string, unknown> = {};
-  if (binding?.keyFromBody) {
-    const key = await ownBodyKey(ctx, targets, op);
-    if (key === undefined) return undefined;
-    refs[binding.collection.keyProperty] = key;
-  }
+  // A body that names the record it changes (`PUT /pet`, sent only when vouched for) names the suite's own where it has one.
+  const own = binding?.keyFromBody ? (await targets.record(binding.collection))?.[binding.collection.keyProperty] : undefined;
+  if (binding?.keyFromBody && own !== undefined && ctx.isOwn(binding.collection, own)) refs[binding.collection.keyProperty] = own;
   for (const reference of collection?.references ?? []) {
     const target = ctx.collections.find((c) => c.name === reference.collection);
     if (!target || target === collection || reference.property === collection?.keyProperty) continue;
@@ -119,15 +140,6 @@ export async function validBodyFor(ctx: ContractContext, targets: Targets, op: O
     if (record) refs[reference.property] = record[target.keyProperty];
   }
   return ctx.validBody(op, refs);
-}
-
-/**
- * True when the path of an item operation names a record the suite created (a change may be
- * aimed at it), or when the operation names no record of a collection the suite knows.
- */
-export function ownTarget(ctx: ContractContext, op: Operation, params: Record<string, unknown>): boolean {
-  const collection = ctx.collections.find((c) => c.itemPath === op.path);
-  return !collection || ctx.isOwn(collection, params[collection.keyParam], params);
 }
 
 /**

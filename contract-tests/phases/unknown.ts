@@ -2,7 +2,7 @@
  * unknown_resource: every item operation that declares 404 answers 404 for a key no record has.
  */
 import type { Phase } from './phase.js';
-import { pathParams, refusedChangesNothing } from './phase.js';
+import { freeItemParams, notSafe, pathParams, refusedChangesNothing } from './phase.js';
 import { missingKey } from './records.js';
 
 export const unknownPhase: Phase = {
@@ -24,16 +24,18 @@ export const unknownPhase: Phase = {
         ctx.skip('unknown_resource', op, '--read-only: the request would change state if the record existed');
         continue;
       }
-      const key = missingKey(ctx, collection);
-      const read = ctx.operation(collection, 'read');
-      if (op.method !== 'get' && read && (await ctx.request(read, { label: `check that ${collection.keyParam} ${String(key)} is free`, params: pathParams(ctx, read, { [collection.keyParam]: key }), intent: 'unknown' })).status !== 404) {
-        ctx.skip('unknown_resource', op, `the key the suite picked (${String(key)}) names a record: it changes nothing it did not create`);
+      // A write is aimed only at a key a read showed free: it changes nothing the suite did not create.
+      const params = op.method === 'get' ? { ...pathParams(ctx, op), ...(await targets.params(op)), [collection.keyParam]: missingKey(ctx, collection) } : await freeItemParams(ctx, targets, op, collection);
+      if (!params) {
+        ctx.skip('unknown_resource', op, 'no key the suite could show free (no read of the record to check it, or the key it picked names a record)');
         continue;
       }
+      if (notSafe(ctx, op, params, 'unknown_resource')) continue;
+      const key = params[collection.keyParam];
       await refusedChangesNothing(ctx, targets, op, 'unknown_resource', () =>
         ctx.request(op, {
           label: `${collection.keyParam} ${String(key)}, which no record has`,
-          params: pathParams(ctx, op, { [collection.keyParam]: key }),
+          params,
           body: ctx.validBody(op),
           intent: 'unknown',
           expect: { check: 'unknown_resource', status: [404], documented: `404 for a ${collection.keyParam} no record has` },

@@ -5,6 +5,7 @@
  */
 import { describeFinding, type Finding } from '../case.js';
 import { verdictOf, type CheckOutcome } from '../results.js';
+import { describeHarm } from '../harm.js';
 import type { ContractReport, CoverageRow } from '../run-contract.js';
 
 /** Per check: `status_code_conformance   18 passed, 1 with gaps`. */
@@ -72,7 +73,9 @@ export function formatSummary(report: ContractReport): string {
   }
   const checks = [counts.failed && `${counts.failed} failed`, counts.gaps && `${counts.gaps} with gaps`, counts.passed && `${counts.passed} passed`, counts.skipped && `${counts.skipped} skipped entirely`].filter(Boolean).join(', ');
   const gaps = report.gaps.length ? `; ${report.gaps.length} gap(s) of the document${report.strict ? ' (--strict: they fail the run)' : ''}` : '';
-  const verdict = report.conforms
+  const verdict = report.harm?.length
+    ? `HARM: the run changed ${report.harm.length} record(s) it did not create`
+    : report.conforms
     ? 'PASS: the implementation conforms'
     : report.failures.length
       ? `FAIL: ${report.failures.length} failure(s) in ${new Set(report.failures.map((f) => f.check)).size} check(s)`
@@ -81,8 +84,16 @@ export function formatSummary(report: ContractReport): string {
   return `${verdict} (${report.requests} requests; ${byCheck.size} checks: ${checks}${gaps}${stopped}; ${(report.durationMs / 1000).toFixed(1)} s)\n`;
 }
 
+/** First of all: records of others the run changed or removed (it must never), or that it could not compare. */
+export function formatHarm(report: ContractReport): string {
+  if (report.harm === undefined) return report.harmCheckOff ? `Records of others: not compared before and after (${report.harmCheckOff})\n` : '';
+  if (report.harm.length === 0) return '';
+  return `HARM: ${report.harm.length} record(s) the suite did not create changed or gone after the run:\n${report.harm.map((h) => `  ✗ ${describeHarm(h)}`).join('\n')}\n`;
+}
+
 export function formatReport(report: ContractReport): string {
   return [
+    formatHarm(report),
     formatChecks(report.outcomes),
     formatFindings(report.failures, 'Failures', '✗'),
     formatFindings(report.gaps, `Gaps of the document (not failures${report.strict ? '; --strict makes them fail' : ' unless --strict'})`, '!'),
@@ -90,7 +101,10 @@ export function formatReport(report: ContractReport): string {
     report.unmapped.length
       ? `Not mapped to a collection (valid requests only, judged by the response checks):\n${report.unmapped.map((u) => `  · ${u.operation} (${u.operationId}): ${u.reason}`).join('\n')}\n`
       : '',
-    report.leftBehind.length ? `Left behind (created by the suite, could not be deleted):\n${report.leftBehind.map((what) => `  - ${what}`).join('\n')}\n` : '',
+    report.notSent.length
+      ? `Never sent (they could change records the suite did not create):\n${report.notSent.map((u) => `  · ${u.operation} (${u.operationId}): ${u.reason}`).join('\n')}\n`
+      : '',
+    report.leftBehind.length ? `Left behind (created by the suite, or maybe created, and not deleted):\n${report.leftBehind.map((what) => `  - ${what}`).join('\n')}\n` : '',
     formatCoverage(report.coverage),
     formatSummary(report),
   ]

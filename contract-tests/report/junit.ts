@@ -5,6 +5,7 @@
  */
 import { describeFinding, type Finding } from '../case.js';
 import { verdictOf } from '../results.js';
+import { describeHarm } from '../harm.js';
 import type { ContractReport } from '../run-contract.js';
 
 const escape = (text: string) => text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
@@ -57,5 +58,38 @@ export function toJUnit(report: ContractReport): string {
     skipped += suiteSkipped;
     return `  <testsuite name="${check}" tests="${cases.length}" failures="${suiteFailures}" skipped="${suiteSkipped}">\n${cases.join('\n')}\n  </testsuite>`;
   });
+  const hygiene = hygieneSuite(report);
+  tests += hygiene.tests;
+  failures += hygiene.failures;
+  skipped += hygiene.skipped;
+  if (hygiene.xml) suites.unshift(hygiene.xml);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+/**
+ * What the run did to the server beyond its checks, first: the records of others compared before
+ * and after (a failure per record changed or gone; skipped when the comparison was off), and each
+ * record the suite left behind, or may have (skipped, with what it is).
+ */
+function hygieneSuite(report: ContractReport): { xml: string; tests: number; failures: number; skipped: number } {
+  const cases: string[] = [];
+  let failures = 0;
+  let skipped = 0;
+  const name = 'records of others unchanged by the run';
+  if (report.harm === undefined && report.harmCheckOff) {
+    skipped++;
+    cases.push(`    <testcase classname="no_harm" name="${escape(name)}">\n      <skipped message="${escape(`not compared: ${report.harmCheckOff}`)}"/>\n    </testcase>`);
+  } else if (report.harm?.length === 0) {
+    cases.push(`    <testcase classname="no_harm" name="${escape(name)}"/>`);
+  }
+  for (const harm of report.harm ?? []) {
+    failures++;
+    cases.push(`    <testcase classname="no_harm" name="${escape(`${harm.collection} ${harm.key}`)}">\n      <failure message="${escape(describeHarm(harm))}" type="no_harm"/>\n    </testcase>`);
+  }
+  for (const what of report.leftBehind) {
+    skipped++;
+    cases.push(`    <testcase classname="left_behind" name="${escape(what)}">\n      <skipped message="${escape(`left behind: ${what}`)}"/>\n    </testcase>`);
+  }
+  if (cases.length === 0) return { xml: '', tests: 0, failures: 0, skipped: 0 };
+  return { xml: `  <testsuite name="run" tests="${cases.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`, tests: cases.length, failures, skipped };
 }

@@ -34,7 +34,7 @@ export async function runContract(options: RunContractOptions): Promise<Contract
   const { spec, profiles: names, ...rest } = options;
   const bundled = spec === undefined;
   const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec);
-  const selected = selectRun({ profiles: names, only: options.only, operations: options.operations }, document, bundled);
+  const selected = selectRun({ profiles: names, only: options.only, operations: options.operations, allowWrites: options.allowWrites }, document, bundled);
   if (typeof selected === 'string') throw new ContractSetupError(selected);
   return run({ ...rest, document, profiles: selected.profiles });
 }

@@ -1,0 +1,108 @@
+/**
+ * Never harm, by construction: the suite sends a request that can change state only when it
+ * provably targets records of its own. Two shapes qualify: a create on a collection, and a request
+ * to one record's URL whose every path parameter names a record the suite created (or a key a
+ * read showed free, where a write can at most create a record of the suite's own). Anything else
+ * that writes (a write on a collection path, a write whose query selects records, an answer that
+ * counts the records changed, a body that names the record) is never sent: `unsafeWrite` says why,
+ * from the document alone, and `ContractContext.request` refuses what `provenOwn` cannot prove.
+ */
+import { propertyNamed, type Collection, type CrudBinding } from '../src/operations/infer-collections.js';
+import type { Operation } from '../src/operations/operation.js';
+import type { SchemaObject } from '../src/document/schema.js';
+
+const READS = new Set(['get', 'head', 'options', 'trace']);
+
+/** Query parameters that choose which records a request applies to (LoopBack's `where`, `filter`...). */
+const SELECTOR = /^(where|filter|filters|q|query|search|match|criteria|conditions?|ids?|all|select|selector|scope)$/i;
+
+/** Properties of an answer that count the records a request touched (`{count: 4}`). */
+const COUNT = /^(count|total|affected|affectedrows|rowsaffected|numaffected|updated|deleted|removed|modified|matched|changes|(matched|modified|deleted|updated|upserted)count|n|nmodified)$/i;
+
+/** True for methods that change nothing on a server that follows HTTP. */
+export function isRead(op: Operation): boolean {
+  return READS.has(op.method);
+}
+
+/**
+ * Why an operation can change records the suite did not create, from the document alone, or
+ * undefined when it is one of the two safe shapes (reads are always safe).
+ */
+export function unsafeWrite(op: Operation, binding: CrudBinding | undefined, collections: Collection[]): string | undefined {
+  if (isRead(op)) return undefined;
+  const selector = op.parameters.find((p) => p.in === 'query' && (SELECTOR.test(p.name) || isObject(p.schema) || hasContent(op, p.name)));
+  if (selector) return `its query parameter \`${selector.name}\` selects the records it changes: it could change records the suite did not create`;
+  if (countsRecords(op)) return 'its answer counts the records it changed: it may change many, not only the suite\'s';
+  if (binding?.action === 'create' && binding.collection.path === op.path) return undefined;
+  if (binding?.keyFromBody) return 'its body names the record it changes, on a collection path: the suite cannot prove it touches that record only';
+  if (!/\{[^}]+\}/.test(op.path)) return `a ${op.method.toUpperCase()} on a path that names no record: it could change records the suite did not create`;
+  const unnamed = pathParams(op).find((name) => ownersOf(op, name, collections).length === 0);
+  if (unnamed) return `its path parameter \`${unnamed}\` names no record of a collection the suite knows: it cannot prove the target is its own`;
+  return undefined;
+}
+
+/**
+ * The collections whose records a path parameter of an operation names: the collection whose item
+ * path the operation is at or below and whose key it is (`petId` of `/pets/{petId}/photos`), and
+ * the collection a property of that record named like it points into (`taskId` of
+ * `/taskLabels/task/{taskId}/label/{labelId}` into `tasks`).
+ */
+export function ownersOf(op: Operation, param: string, collections: Collection[]): Array<{ collection: Collection; item?: Collection }> {
+  const owners: Array<{ collection: Collection; item?: Collection }> = [];
+  for (const c of collections) {
+    if (c.keyParam === param && (op.path === c.itemPath || op.path.startsWith(`${c.itemPath}/`))) owners.push({ collection: c });
+  }
+  const item = collections.find((c) => c.itemPath === op.path || op.path.startsWith(`${c.itemPath}/`));
+  const reference = item?.references.find((r) => r.property === propertyNamed(param, item.references.map((x) => x.property)));
+  const target = reference && collections.find((c) => c.name === reference.collection);
+  if (target && !owners.some((o) => o.collection === target)) owners.push({ collection: target, item });
+  return owners;
+}
+
+/**
+ * Why a request's path is not proven to name the suite's own records, or undefined when every
+ * path parameter names one (`own`: the suite's ownership test; `free`: a key a read showed free).
+ */
+export function unprovenTarget(
+  op: Operation,
+  params: Record<string, unknown>,
+  collections: Collection[],
+  own: (collection: Collection, key: unknown, scope: Record<string, unknown>) => boolean,
+  free: (collection: Collection, key: unknown, scope: Record<string, unknown>) => boolean,
+): string | undefined {
+  for (const name of pathParams(op)) {
+    const value = params[name];
+    const owners = ownersOf(op, name, collections);
+    if (!owners.some(({ collection, item }) => own(collection, value, item ? {} : params) || (!item && free(collection, value, params)))) {
+      return `its path parameter \`${name}\` = ${JSON.stringify(value)} names no record the suite created`;
+    }
+  }
+  return undefined;
+}
+
+function pathParams(op: Operation): string[] {
+  return [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+}
+
+function isObject(schema: SchemaObject | undefined): boolean {
+  return schema?.type === 'object' || (schema?.properties !== undefined && schema?.type === undefined);
+}
+
+/** A parameter given as `content` (a JSON-encoded filter): its schema is then no plain value. */
+function hasContent(op: Operation, name: string): boolean {
+  const declared = (op.source.parameters ?? []) as SchemaObject[];
+  return declared.some((p) => p?.name === name && p?.in === 'query' && p?.content !== undefined);
+}
+
+/** Every 2xx answer with a body is a count of records (an integer, or an object of counts alone). */
+function countsRecords(op: Operation): boolean {
+  const schemas = op.responses
+    .filter((r) => /^2/.test(r.status))
+    .flatMap((r) => Object.entries(r.content).filter(([media]) => /json/i.test(media)).map(([, m]) => m.schema))
+    .filter((s): s is SchemaObject => s !== undefined);
+  return schemas.length > 0 && schemas.every((s) => {
+    if (s.type === 'integer' || s.type === 'number') return true;
+    const properties = Object.entries<SchemaObject>(s.properties ?? {});
+    return properties.length > 0 && properties.every(([name, p]) => COUNT.test(name) && (p?.type === undefined || p.type === 'integer' || p.type === 'number'));
+  });
+}
