@@ -55,9 +55,11 @@ export interface Expectation {
  * succeed; a deliberately wrong one (bad input, no credentials, an unknown id) must be refused,
  * and an undeclared refusal is a gap of the document rather than a fault of the server; a guessed
  * one is valid by the schemas but names a record the suite could not find (a 404 is fair); a
- * clean-up request is never judged.
+ * retry is another valid body after a valid one was refused (that refusal was reported: the retry
+ * is judged like a valid request, but its own refusal is not reported again); a clean-up request
+ * is never judged.
  */
-export type Intent = 'valid' | 'guessed' | 'invalid' | 'unauthenticated' | 'unknown' | 'cleanup';
+export type Intent = 'valid' | 'retry' | 'guessed' | 'invalid' | 'unauthenticated' | 'unknown' | 'cleanup';
 
 export interface Case {
   operation: Operation;

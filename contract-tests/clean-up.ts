@@ -6,16 +6,12 @@
  * pass). What it cannot delete, or may have created without knowing where, comes back as lines.
  */
 import type { Collection } from '../src/operations/infer-collections.js';
-import { paginationOf } from '../src/operations/pagination.js';
-import type { Exchange } from './case.js';
 import type { ContractContext } from './context.js';
 import { pathParamsOf, type OwnRecord } from './own-records.js';
-import { listItems } from './phases/records.js';
+import { readList } from './list-reader.js';
 
 /** Passes over the records left; each must delete at least one more. */
 const MAX_PASSES = 5;
-/** Pages of a list read to find the run's marked records. */
-const MAX_PAGES = 10;
 
 type Row = Record<string, unknown>;
 
@@ -66,8 +62,8 @@ async function adoptMarked(ctx: ContractContext): Promise<string[]> {
       continue;
     }
     for (const scope of scopesOf(ctx, collection)) {
-      const { rows, complete } = await readList(ctx, collection, scope);
-      searched.set(collection, complete ? undefined : `not among the first ${MAX_PAGES} pages of the list`);
+      const { rows, complete } = (await readList(ctx, collection, scope, 'look for the run\'s records by its marker'))!;
+      searched.set(collection, complete ? undefined : 'not among the first pages of the list');
       for (const row of rows.filter((r) => ctx.marker.carries(r))) {
         const key = row[collection.keyProperty];
         if (key === undefined || key === null) {
@@ -99,24 +95,6 @@ function scopesOf(ctx: ContractContext, collection: Collection): Row[] {
     scopes.set(JSON.stringify(scope), scope);
   }
   return [...scopes.values()];
-}
-
-/** The records of a list, page by page (by its paging parameters, bounded), and whether it was read to the end. */
-async function readList(ctx: ContractContext, collection: Collection, scope: Row): Promise<{ rows: Row[]; complete: boolean }> {
-  const list = ctx.operation(collection, 'list')!;
-  const { limit, offset, page } = paginationOf(list);
-  const size = typeof limit?.schema.maximum === 'number' ? limit.schema.maximum : 100;
-  const first = typeof page?.schema?.minimum === 'number' ? page.schema.minimum : 1;
-  const rows: Row[] = [];
-  for (let n = 0; n < MAX_PAGES; n++) {
-    const query = [limit && `${limit.name}=${size}`, offset && `${offset.name}=${n * size}`, !offset && page && `${page.name}=${first + n}`].filter(Boolean).join('&');
-    const exchange: Exchange = await ctx.request(list, { label: 'look for the run\'s records by its marker', params: scope, query, intent: 'cleanup' });
-    if (exchange.status !== 200) return { rows, complete: false };
-    const items = listItems(collection, exchange.json).filter((i) => i && typeof i === 'object');
-    rows.push(...items);
-    if (!limit || (!offset && !page) || items.length < size) return { rows, complete: true };
-  }
-  return { rows, complete: false };
 }
 
 function parse(body: string | Uint8Array | undefined): unknown {

@@ -390,8 +390,19 @@ export class ContractContext {
       if (!validate || !validate(sample)) this.invalid.add(op);
       return sample as Record<string, unknown>;
     }
-    return this.validObject(op, schema, refs, overrides);
+    // Once the server refused generated bodies and took another kind (its example), the suite keeps to that kind.
+    const recipe = this.recipes.get(op);
+    const preferred = recipe && this.otherValidBodies(op, refs, overrides).find((other) => other.why === recipe);
+    return preferred ? preferred.body : this.validObject(op, schema, refs, overrides);
   }
+
+  /** Notes the kind of body (see otherValidBodies) the server accepted after it refused a generated one. */
+  preferBodies(op: Operation, why: string): void {
+    this.recipes.set(op, why);
+  }
+
+  /** The kind of body each operation's server accepted after refusing a generated one. */
+  private readonly recipes = new Map<Operation, string>();
 
   /**
    * Operations for which no body could be built that its schema is known to accept: the schema may
@@ -417,7 +428,7 @@ export class ContractContext {
    * the record's key unless the schema requires it (then a create's key is checked free first, by
    * createRecord; an update's is the key of the record it targets).
    */
-  private validObject(op: Operation, schema: SchemaObject, refs: Record<string, unknown>, overrides: Record<string, unknown>): Record<string, unknown> {
+  private validObject(op: Operation, schema: SchemaObject, refs: Record<string, unknown>, overrides: Record<string, unknown>, base?: Record<string, unknown>): Record<string, unknown> {
     const validate = this.requestValidator(schema);
     const properties = mergedProperties(schema);
     const required = new Set(requiredProperties(schema));
@@ -427,10 +438,10 @@ export class ContractContext {
     const marked = this.markerField(op, schema, refs, overrides);
     if (marked) overrides = { ...overrides, [marked]: this.marker.next() };
     let body: Record<string, unknown> = {};
-    for (let attempt = 0; attempt < 10; attempt++) {
-      body = { ...(this.generate(schema, { collection: collection?.name }) as Record<string, unknown>) };
+    for (let attempt = 0; attempt < (base ? 1 : 10); attempt++) {
+      body = { ...((base ?? this.generate(schema, { collection: collection?.name })) as Record<string, unknown>) };
       for (const name of unsafe) delete body[name];
-      for (const [property, value] of Object.entries(refs)) if (property in body || property === collection?.keyProperty || attempt > 4) body[property] = value;
+      for (const [property, value] of Object.entries(refs)) if (property in body || property === collection?.keyProperty || attempt > 4 || base) body[property] = value;
       for (const [property, value] of Object.entries(refs)) if (value === undefined) delete body[property];
       Object.assign(body, overrides);
       if (!validate) break;
@@ -441,6 +452,34 @@ export class ContractContext {
     return body;
   }
 
+  /**
+   * Other valid bodies for an operation, for when the server refused the first (a constraint the
+   * document does not state): its examples, the generated body with each property's own example
+   * or default, and fresh draws. Each is made safe as validBody's (references, no `readOnly` field,
+   * the run's marker) and confirmed by the validator; those it does not confirm are left out.
+   */
+  otherValidBodies(op: Operation, refs: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}): Array<{ why: string; body: Record<string, unknown> }> {
+    const media = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/i.test(m));
+    const content = media ? op.requestBody!.content[media] : undefined;
+    const schema = content?.schema;
+    if (!schema) return [];
+    const objects = (values: unknown[]) => values.filter((v): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v));
+    const examples = objects([content.example, ...Object.values(content.examples ?? {}).map((e) => e?.value), schema.example, ...(Array.isArray(schema.examples) ? schema.examples : [])]);
+    const generated = this.generate(schema, { collection: this.binding(op)?.collection.name });
+    const typical = Object.fromEntries(
+      Object.entries(mergedProperties(schema))
+        .map(([name, p]) => [name, p?.example ?? (Array.isArray(p?.examples) ? p.examples[0] : undefined) ?? p?.default ?? (Array.isArray(p?.enum) ? p.enum[0] : undefined)])
+        .filter(([, value]) => value !== undefined),
+    );
+    const candidates = [
+      ...examples.map((body) => ({ why: 'the document\'s example', body })),
+      ...(Object.keys(typical).length ? objects([generated]).map((body) => ({ why: 'each property\'s example or default', body: { ...body, ...typical } })) : []),
+      ...objects([this.generate(schema, {}), this.generate(schema, {})]).map((body) => ({ why: 'another draw', body })),
+    ];
+    return candidates
+      .map(({ why, body }) => ({ why, body: this.validObject(op, schema, refs, overrides, body) }))
+      .filter(({ body }) => this.isValidBody(op, body));
+  }
 
   /** The field of a create's body that carries the run's marker (none for other operations, or when no field can hold it). */
   private markerField(op: Operation, schema: SchemaObject, refs: Record<string, unknown>, overrides: Record<string, unknown>): string | undefined {

@@ -27,7 +27,7 @@ export const not_a_server_error: Check = (_ctx, ex) =>
 export const status_code_conformance: Check = (ctx, ex) => {
   const problem = ctx.problems(ex).find((p) => p.path === 'status');
   if (!problem) return [];
-  const refusedOnPurpose = ex.case.intent !== 'valid' && ex.status >= 400 && ex.status < 500;
+  const refusedOnPurpose = ex.case.intent !== 'valid' && ex.case.intent !== 'retry' && ex.status >= 400 && ex.status < 500;
   const documented = `one of ${problem.message.replace(/^.*\(declared: (.*)\)$/, '$1')}`;
   return [{ received: String(ex.status), documented: refusedOnPurpose ? `${documented}: the document declares no ${ex.status} for ${ex.case.label}` : documented, kind: refusedOnPurpose ? 'gap' : 'failure' }];
 };

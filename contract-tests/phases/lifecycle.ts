@@ -13,7 +13,8 @@ import type { Exchange } from '../case.js';
 import type { ContractContext } from '../context.js';
 import type { Phase, Targets } from './phase.js';
 import { notSafe, successStatuses } from './phase.js';
-import { createRecord, creationOf, listItems, listedRecord, recordParams } from './records.js';
+import { listItems } from '../list-reader.js';
+import { createRecord, creationOf, listedRecord, recordParams } from './records.js';
 
 type Row = Record<string, unknown>;
 
@@ -257,7 +258,8 @@ export const lifecyclePhase: Phase = {
       }
       const record = await createRecord(ctx, collection, {}, targets.prepare);
       if (!record) {
-        await ctx.request(create, { label: 'a valid create', body: ctx.validBody(create), expect: { check: 'create_read_back', status: successStatuses(create), documented: `${successStatuses(create).join(' or ')} for a valid create` } });
+        // Its creates were refused (each reported), or stored records with no key (said in the clean-up's lines).
+        for (const op of ctx.operations.filter((o) => ctx.binding(o)?.collection === collection)) ctx.skip(LIFECYCLE_CHECKS, op, 'no record of the collection could be created: the valid creates the suite sent were refused');
         continue;
       }
       const key = record[collection.keyProperty];

@@ -6,6 +6,7 @@ import type { Operation } from '../../src/operations/operation.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { CheckId, Exchange } from '../case.js';
 import type { ContractContext } from '../context.js';
+import { ownersOf } from '../safety.js';
 import { listedRecord, missingKey, recordParams, someRecord, type CreatePreparation } from './records.js';
 
 export interface Phase {
@@ -45,16 +46,21 @@ export class Targets {
     const collection = binding?.collection ?? this.ctx.collections.find((c) => c.itemPath === op.path);
     if (collection && op.path === collection.itemPath) {
       const record = await this.record(collection);
-      return record ? recordParams(collection, record) : undefined;
+      if (record) return recordParams(collection, record);
+      // No record of its own (a join table's row): each key from the record it names (`taskId` of a task, `labelId` of a label).
+      if (!collection.references.length) return undefined;
     }
     const params = pathParams(this.ctx, op);
-    const found: Record<string, unknown> = {};
+    let found: Record<string, unknown> = {};
     for (const parameter of op.parameters.filter((p) => p.in === 'path')) {
       if (parameter.name in found) continue;
-      const owner = collectionNamedBy(this.ctx.collections, parameter.name, op.path);
-      const record = owner && (await this.record(owner));
-      // The owner's key and, for a nested owner, its parents' keys (the record was made or listed under them).
-      if (owner && record) Object.assign(found, recordParams(owner, record));
+      for (const { collection: owner, item } of ownersOf(op, parameter.name, this.ctx.collections)) {
+        const record = await this.record(owner);
+        if (!record) continue;
+        // The owner's key and, for a nested owner, its parents' keys (the record was made or listed under them).
+        found = { ...(item ? { [parameter.name]: record[owner.keyProperty] } : recordParams(owner, record)), ...found };
+        break;
+      }
     }
     let guessed = false;
     for (const parameter of op.parameters.filter((p) => p.in === 'path')) {

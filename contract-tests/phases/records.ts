@@ -2,9 +2,10 @@
  * Records the phases work on: created by the suite (with the records they reference created
  * first), or found through the list when the suite must not change anything.
  */
-import type { Collection } from '../../src/operations/infer-collections.js';
+import { propertyNamed, type Collection } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
 import type { ContractContext } from '../context.js';
+import { listItems, storedAnyway } from '../list-reader.js';
 import { collectionNamedBy, pathParams } from './phase.js';
 
 type Row = Record<string, unknown>;
@@ -15,7 +16,7 @@ export type CreatePreparation = (ctx: ContractContext) => Promise<Row | undefine
 /** Creates a record through the API, creating what it references first. Undefined if the create fails. */
 export async function createRecord(ctx: ContractContext, collection: Collection, overrides: Row = {}, prepare: Record<string, CreatePreparation> = {}): Promise<Row | undefined> {
   const create = ctx.operation(collection, 'create');
-  if (!create) return undefined;
+  if (!create || brokenCreates.has(collection)) return undefined;
   const refs: Row = {};
   for (const reference of collection.references) {
     const target = ctx.collections.find((c) => c.name === reference.collection);
@@ -28,12 +29,37 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
   if (!ctx.isValidBody(create, body)) return undefined; // a create that is not known to be valid would not make a record to work with
   const params = await scopeParams(ctx, collection, create, prepare);
   if (body && typeof body === 'object' && body[collection.keyProperty] !== undefined && !(await isFree(ctx, collection, body[collection.keyProperty], params))) return undefined;
-  const exchange = await ctx.request(create, { label: `create a ${collection.name} record`, params, body });
-  if (exchange.status >= 300 || !exchange.json || typeof exchange.json !== 'object') return undefined;
-  const record = exchange.json as Row;
-  creations.set(record, { params, body: body as Row | undefined, location: exchange.headers.get('location') ?? undefined });
-  return record;
+  // A valid body refused (a constraint the document does not state) is reported once; other valid bodies are tried, so the record's operations still run.
+  // Once another kind of body worked, validBody gives that kind first (the refusal was reported once).
+  const tries = [{ why: 'generated', body }, ...ctx.otherValidBodies(create, refs, overrides)].slice(0, MAX_RETRIES + 1);
+  for (const [i, attempt] of tries.entries()) {
+    if (i > 0 && attempt.body && attempt.body[collection.keyProperty] !== undefined && !(await isFree(ctx, collection, attempt.body[collection.keyProperty], params))) continue;
+    const label = i === 0 ? `create a ${collection.name} record` : `create a ${collection.name} record, another valid body after a refusal (${attempt.why})`;
+    const exchange = await ctx.request(create, { label, params, body: attempt.body, intent: i === 0 ? 'valid' : 'retry' });
+    if (exchange.error) return undefined; // no answer at all: another body would get none either
+    // A create that failed may still have stored its record: found by its marker, it is the suite's (and no other is made).
+    const stored = exchange.status >= 500 ? await storedAnyway(ctx, collection, params, attempt.body) : undefined;
+    if (stored) {
+      const key = stored[collection.keyProperty];
+      if (key === undefined || key === null) {
+        brokenCreates.add(collection);
+        return undefined;
+      }
+      ctx.own.add({ collection, key, params: { ...params, [collection.keyParam]: key } });
+    }
+    if (!stored && (exchange.status >= 300 || !exchange.json || typeof exchange.json !== 'object')) continue;
+    if (i > 0) ctx.preferBodies(create, attempt.why);
+    const record = stored ?? (exchange.json as Row);
+    creations.set(record, { params, body: attempt.body as Row | undefined, location: exchange.headers.get('location') ?? undefined });
+    return record;
+  }
+  return undefined;
 }
+
+/** At most this many other bodies after a refused create. */
+const MAX_RETRIES = 5;
+/** Collections whose failed creates store records without a key: no more is sent to them (each would leave one more behind). */
+const brokenCreates = new WeakSet<Collection>();
 
 /** How a record was created: the path parameters it lives under (`vaultUuid` of `/vaults/{vaultUuid}/items`), the body sent, the Location answered. */
 export interface Creation {
@@ -80,7 +106,16 @@ export async function listedRecord(ctx: ContractContext, collection: Collection,
   if (!ctx.options.readOnly && parentCollection && ctx.operation(parentCollection, 'create') && read) {
     const owner = await createRecord(ctx, parentCollection, {}, prepare);
     if (!owner) return undefined;
-    const exchange = await ctx.request(read, { label: `read the ${collection.name} record of a new ${parentCollection.name} record`, params: { [collection.keyParam]: owner[parentCollection.keyProperty] } });
+    // Every other key of the path too (`taskId` of `/taskLabels/task/{taskId}/label/{labelId}`), from the record its property names.
+    const params: Row = { [collection.keyParam]: owner[parentCollection.keyProperty] };
+    for (const name of collection.scopeParams) {
+      const reference = collection.references.find((r) => r.property === propertyNamed(name, [r.property]));
+      const target = reference && ctx.collections.find((c) => c.name === reference.collection);
+      const record = target && target !== parentCollection ? await someRecord(ctx, target, prepare) : undefined;
+      if (!target || !record) return undefined;
+      params[name] = record[target.keyProperty];
+    }
+    const exchange = await ctx.request(read, { label: `read the ${collection.name} record of a new ${parentCollection.name} record`, params });
     return exchange.status === 200 ? (exchange.json as Row) : undefined;
   }
   const list = ctx.operation(collection, 'list');
@@ -88,12 +123,6 @@ export async function listedRecord(ctx: ContractContext, collection: Collection,
   const exchange = await ctx.request(list, { label: `list ${collection.name}` });
   const items = listItems(collection, exchange.json);
   return items[0];
-}
-
-/** The records of a list response, bare or wrapped (`{items: [...]}`). */
-export function listItems(collection: Collection, json: unknown): Row[] {
-  const items = collection.listWrapper ? (json as Row | undefined)?.[collection.listWrapper.items] : json;
-  return Array.isArray(items) ? (items as Row[]) : [];
 }
 
 /** A key no record has: near the top of the key's range (as the record and the path parameter both allow), or a generated string. */
