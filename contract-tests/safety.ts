@@ -9,15 +9,10 @@
  */
 import { propertyNamed, type Collection, type CrudBinding } from '../src/operations/infer-collections.js';
 import type { Operation } from '../src/operations/operation.js';
-import type { SchemaObject } from '../src/document/schema.js';
+import { countsRecords, recordSelector } from '../src/operations/bulk-writes.js';
 
 const READS = new Set(['get', 'head', 'options', 'trace']);
 
-/** Query parameters that choose which records a request applies to (LoopBack's `where`, `filter`...). */
-const SELECTOR = /^(where|filter|filters|q|query|search|match|criteria|conditions?|ids?|all|select|selector|scope)$/i;
-
-/** Properties of an answer that count the records a request touched (`{count: 4}`). */
-const COUNT = /^(count|total|affected|affectedrows|rowsaffected|numaffected|updated|deleted|removed|modified|matched|changes|(matched|modified|deleted|updated|upserted)count|n|nmodified)$/i;
 
 /** True for methods that change nothing on a server that follows HTTP. */
 export function isRead(op: Operation): boolean {
@@ -30,7 +25,7 @@ export function isRead(op: Operation): boolean {
  */
 export function unsafeWrite(op: Operation, binding: CrudBinding | undefined, collections: Collection[]): string | undefined {
   if (isRead(op)) return undefined;
-  const selector = op.parameters.find((p) => p.in === 'query' && (SELECTOR.test(p.name) || isObject(p.schema) || hasContent(op, p.name)));
+  const selector = recordSelector(op);
   if (selector) return `its query parameter \`${selector.name}\` selects the records it changes: it could change records the suite did not create`;
   if (countsRecords(op)) return 'its answer counts the records it changed: it may change many, not only the suite\'s';
   if (binding?.action === 'create' && binding.collection.path === op.path) return undefined;
@@ -82,27 +77,4 @@ export function unprovenTarget(
 
 function pathParams(op: Operation): string[] {
   return [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-}
-
-function isObject(schema: SchemaObject | undefined): boolean {
-  return schema?.type === 'object' || (schema?.properties !== undefined && schema?.type === undefined);
-}
-
-/** A parameter given as `content` (a JSON-encoded filter): its schema is then no plain value. */
-function hasContent(op: Operation, name: string): boolean {
-  const declared = (op.source.parameters ?? []) as SchemaObject[];
-  return declared.some((p) => p?.name === name && p?.in === 'query' && p?.content !== undefined);
-}
-
-/** Every 2xx answer with a body is a count of records (an integer, or an object of counts alone). */
-function countsRecords(op: Operation): boolean {
-  const schemas = op.responses
-    .filter((r) => /^2/.test(r.status))
-    .flatMap((r) => Object.entries(r.content).filter(([media]) => /json/i.test(media)).map(([, m]) => m.schema))
-    .filter((s): s is SchemaObject => s !== undefined);
-  return schemas.length > 0 && schemas.every((s) => {
-    if (s.type === 'integer' || s.type === 'number') return true;
-    const properties = Object.entries<SchemaObject>(s.properties ?? {});
-    return properties.length > 0 && properties.every(([name, p]) => COUNT.test(name) && (p?.type === undefined || p.type === 'integer' || p.type === 'number'));
-  });
 }

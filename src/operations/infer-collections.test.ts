@@ -35,4 +35,17 @@ describe('collections inferred from paths', () => {
       { property: 'categoryId', collection: 'categories' },
     ]);
   });
+
+  it('binds a write on the collection path whose body names the key to that record, but not a bulk one (a `where`, or a count answered)', async () => {
+    const document = await loadDocument(`${ROOT}contract-tests/fixtures/todos-api.yaml`);
+    const { bindings } = inferCollections(buildOperations(document.api));
+    expect(bindings.has('TodoController.updateAll')).toBe(false);
+    expect(bindings.get('TodoController.updateTodo')?.action).toBe('merge');
+    const counted = structuredClone(document.api);
+    counted.paths['/todos'].patch.parameters = [];
+    expect(inferCollections(buildOperations(counted)).bindings.has('TodoController.updateAll')).toBe(false);
+    // The same write answering the record it changed is an update of that record (`PUT /pet` of Swagger's Petstore).
+    counted.paths['/todos'].patch.responses['200'].content['application/json'].schema = counted.components.schemas.Todo;
+    expect(inferCollections(buildOperations(counted)).bindings.get('TodoController.updateAll')).toMatchObject({ action: 'merge', keyFromBody: true });
+  });
 });

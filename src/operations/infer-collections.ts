@@ -7,6 +7,7 @@
  */
 import type { SchemaObject } from '../document/schema.js';
 import type { Operation } from './operation.js';
+import { countsRecords, recordSelector } from './bulk-writes.js';
 import { isPaginationParam } from './pagination.js';
 
 export type CrudAction = 'list' | 'create' | 'read' | 'replace' | 'merge' | 'delete';
@@ -187,7 +188,9 @@ function bindByShape(collections: Collection[], byPath: Map<string, Map<string, 
     for (const [method, action] of [['put', 'replace'], ['patch', 'merge']] as const) {
       const op = listOps?.get(method);
       const body = op?.requestBody && Object.values(op.requestBody.content)[0]?.schema;
-      if (op && !bindings.has(op.id) && body && propertyNames(body).includes(collection.keyProperty) && op.responses.some((r) => /^2/.test(r.status))) {
+      // A write that selects many records (`where`) or answers with a count is a bulk update, not this (`PATCH /todos` of LoopBack).
+      const bulk = op && (recordSelector(op) !== undefined || countsRecords(op));
+      if (op && !bulk && !bindings.has(op.id) && body && propertyNames(body).includes(collection.keyProperty) && op.responses.some((r) => /^2/.test(r.status))) {
         bindings.set(op.id, { action, collection, keyFromBody: true });
       }
     }
