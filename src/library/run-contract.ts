@@ -21,6 +21,8 @@ export interface RunContractOptions extends Omit<ContractOptions, 'document' | '
   strict?: boolean;
   /** The whole run's limit in milliseconds: past it nothing more is sent, the clean-up still runs, the rest is skipped. */
   timeoutMs?: number;
+  /** Compare the first page of every list before and after the run (default true; false for a server others write to meanwhile). */
+  harmCheck?: boolean;
 }
 
 /**
