@@ -75,11 +75,13 @@ async function adoptMarked(ctx: ContractContext): Promise<string[]> {
     }
   }
   for (const exchange of ctx.possibleCreates) {
-    if (exchange.status && exchange.status < 500) continue; // a refusal stored nothing, or the list above found it
-    const collection = ctx.binding(exchange.case.operation)?.collection;
+    if (exchange.status >= 300 && exchange.status < 500) continue; // a refusal stored nothing, or the list above found what it did
+    const binding = ctx.binding(exchange.case.operation);
+    const collection = binding?.action === 'create' ? binding.collection : undefined;
     const marked = ctx.marker.carries(parse(exchange.case.body));
-    const why = !marked ? 'its body had no field to carry the run\'s marker' : collection && searched.get(collection);
-    if (why) left.push(`${exchange.case.method} ${exchange.case.path} answered ${exchange.status || exchange.error}: it may have stored a record the suite could not find (${why})`);
+    const why = !collection ? 'no collection of the document lists it' : !marked ? 'its body had no field to carry the run\'s marker' : searched.get(collection);
+    const what = exchange.status < 300 && exchange.status ? 'created a record the suite cannot find to delete' : 'may have stored a record the suite could not find';
+    if (why) left.push(`${exchange.case.method} ${exchange.case.path} answered ${exchange.status || exchange.error}: it ${what} (${why})`);
   }
   return left;
 }

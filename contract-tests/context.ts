@@ -24,7 +24,7 @@ import { reproOf } from './repro.js';
 import { cleanUp } from './clean-up.js';
 import { RunMarker } from './marker.js';
 import { matchOperation, OwnRecords, pathParamsOf } from './own-records.js';
-import { isRead, unprovenTarget, unsafeWrite } from './safety.js';
+import { isCreate, isRead, unprovenTarget, unsafeWrite } from './safety.js';
 import { exchangeOf, type Fetch } from './transport.js';
 import { Results } from './results.js';
 
@@ -282,7 +282,7 @@ export class ContractContext {
     if (this.vouchedFor(op)) return undefined;
     const binding = this.binding(op);
     const reason = unsafeWrite(op, binding, this.collections);
-    if (reason || isRead(op) || (binding?.action === 'create' && binding.collection.path === op.path)) return reason;
+    if (reason || isRead(op) || (isCreate(op, binding) && (binding?.action === 'create' || !/\{/.test(op.path)))) return reason;
     return unprovenTarget(op, params, this.collections, (c, key, scope) => this.isOwn(c, key, scope), (c, key, scope) => this.own.isFree(c, key, scope));
   }
 
@@ -308,7 +308,13 @@ export class ContractContext {
     if (exchange.case.intent === 'cleanup') return;
     const create = binding?.action === 'create' && binding.collection.path === op.path ? binding.collection : undefined;
     if (create) this.createdIn.add(create);
-    if (exchange.status >= 200 && exchange.status < 300) return this.own.remember(exchange, create, this.collections);
+    if (exchange.status >= 200 && exchange.status < 300) {
+      const before = this.own.size;
+      this.own.remember(exchange, create, this.collections);
+      // A create whose answer names no key and no Location: looked for by its marker at the end, or said to be left.
+      if (this.own.size === before && isCreate(op, binding) && !exchange.headers.get('location')) this.possibleCreates.push(exchange);
+      return;
+    }
     if (!create) return;
     // A refused or failed create is the suite's only by proof: a Location, or an answer that echoes the run's marker.
     if (exchange.headers.get('location') || this.marker.carries(exchange.json)) this.own.remember(exchange, create, this.collections);
@@ -317,7 +323,7 @@ export class ContractContext {
 
   /** Collections the suite sent a create to (whatever the answer): the clean-up looks in their lists for its marker. */
   readonly createdIn = new Set<Collection>();
-  /** Creates that may have stored a record whose key the answer did not give (a 5xx, a timeout). */
+  /** Creates that stored, or may have stored, a record whose key the answer did not give (a 2xx without one, a 5xx, a timeout). */
   readonly possibleCreates: Exchange[] = [];
 
   /** The keys of the records of a collection the suite created and has not deleted yet. */

@@ -87,3 +87,32 @@ describe('the contract suite on third-party documents, against the mock (the ref
     ]);
   });
 });
+
+describe('the contract suite on third-party documents, as it runs on a server it must not harm (no --allow-write)', () => {
+  /** Per document: the operations never sent (they could change records of others), and what the run says it left. */
+  const NEVER_SENT: Record<string, { notSent: string[]; left: RegExp[] }> = {
+    'apisguru-dvla-vehicle-enquiry.yaml': { notSent: ['POST /v1/vehicles'], left: [] },
+    'apisguru-openfigi.yaml': { notSent: ['POST /mapping'], left: [] },
+    'apisguru-remove-bg.yaml': { notSent: ['POST /improve', 'POST /removebg'], left: [] },
+    'oai-callback-example.yaml': { notSent: [], left: [/^POST \/streams\?callbackUrl=.+ answered 201: it created a record the suite cannot find to delete \(no collection of the document lists it\)$/] },
+    'oai-link-example.yaml': { notSent: ['POST /2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge'], left: [] },
+    'oai-petstore.yaml': { notSent: [], left: [/^\/v1\/pets\/\d+ \(the document has no DELETE for it\)$/, /^\/v1\/pets\/\d+ \(the document has no DELETE for it\)$/] },
+    'oai-uspto.yaml': { notSent: ['POST /{dataset}/{version}/records'], left: [] },
+    'redocly-museum.yaml': { notSent: [], left: [/^POST \/tickets answered 201: it created a record the suite cannot find to delete \(no collection of the document lists it\)$/] },
+    'swagger-petstore3.yaml': { notSent: ['PUT /pet', 'POST /user/createWithList'], left: [] },
+  };
+
+  it('passes every document, sends no write it cannot prove its own, and says what it left', async () => {
+    for (const file of Object.keys(REACHED)) {
+      const report = await contractOf(file, {});
+      expect(report.failures.map(describeFinding), file).toEqual([]);
+      const expected = NEVER_SENT[file] ?? { notSent: [], left: [] };
+      // The readme documents show schema shapes through writes on paths that name no record: every one of them is never sent.
+      if (file.startsWith('readme')) expect(report.notSent.length, file).toBe(REACHED[file][1]);
+      else expect(report.notSent.map((n) => n.operation), file).toEqual(expected.notSent);
+      expect(report.leftBehind, file).toHaveLength(expected.left.length);
+      report.leftBehind.forEach((line, i) => expect(line, file).toMatch(expected.left[i]));
+      expect(report.harm ?? [], file).toEqual([]);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * Never harm, by construction: the suite sends a request that can change state only when it
- * provably targets records of its own. Two shapes qualify: a create on a collection, and a request
+ * provably targets records of its own. Two shapes qualify: a create (on a collection, or any POST
+ * that declares `201 Created`), and a request
  * to one record's URL whose every path parameter names a record the suite created (or a key a
  * read showed free, where a write can at most create a record of the suite's own). Anything else
  * that writes (a write on a collection path, a write whose query selects records, an answer that
@@ -28,12 +29,23 @@ export function unsafeWrite(op: Operation, binding: CrudBinding | undefined, col
   const selector = recordSelector(op);
   if (selector) return `its query parameter \`${selector.name}\` selects the records it changes: it could change records the suite did not create`;
   if (countsRecords(op)) return 'its answer counts the records it changed: it may change many, not only the suite\'s';
-  if (binding?.action === 'create' && binding.collection.path === op.path) return undefined;
-  if (binding?.keyFromBody) return 'its body names the record it changes, on a collection path: the suite cannot prove it touches that record only';
-  if (!/\{[^}]+\}/.test(op.path)) return `a ${op.method.toUpperCase()} on a path that names no record: it could change records the suite did not create`;
+  if (isCreate(op, binding)) {
+    if (!/\{[^}]+\}/.test(op.path) || binding?.action === 'create') return undefined;
+  } else {
+    if (binding?.keyFromBody) return 'its body names the record it changes, on a collection path: the suite cannot prove it touches that record only';
+    if (!/\{[^}]+\}/.test(op.path)) return `a ${op.method.toUpperCase()} on a path that names no record: it could change records the suite did not create`;
+  }
   const unnamed = pathParams(op).find((name) => ownersOf(op, name, collections).length === 0);
   if (unnamed) return `its path parameter \`${unnamed}\` names no record of a collection the suite knows: it cannot prove the target is its own`;
   return undefined;
+}
+
+/**
+ * A create: the POST of a collection, or any POST that declares `201 Created` (HTTP's word for a
+ * request that made a new record and changed none: `POST /tickets` with no item path beside it).
+ */
+export function isCreate(op: Operation, binding: CrudBinding | undefined): boolean {
+  return (binding?.action === 'create' && binding.collection.path === op.path) || (op.method === 'post' && op.responses.some((r) => r.status === '201'));
 }
 
 /**
