@@ -17,6 +17,8 @@ export interface ParameterSpec {
   style: string;
   /** True by default for `form`, false for the other styles. */
   explode: boolean;
-  /** The parameter's schema; `{}` when it has only `content` or nothing. */
+  /** The parameter's schema, or its `content` entry's schema; `{}` when it has neither. */
   schema: SchemaObject;
+  /** The media type of a parameter given as `content` (`application/json` for LoopBack's `filter`): its value is that encoding of the schema, not a style. */
+  mediaType?: string;
 }
