@@ -75,6 +75,8 @@ describe('toJUnit', () => {
       conforms: false,
       coverage: [],
       leftBehind: [],
+      confirmed: { valid: 2, invalid: 0, notSent: 0, unjudged: 0 },
+      notSent: [],
       unmapped: [],
       failures: [finding],
       gaps: [{ ...finding, check: 'auth_enforced', kind: 'gap', operationId: 'createPet', operation: 'POST /pets', received: '401', documented: 'one of 201, 400' }],
