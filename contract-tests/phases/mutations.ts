@@ -5,7 +5,7 @@
  * that one body does not hold (`pages` has a maximum on a Book, none on an Audiobook) is broken
  * on a body that holds it, or not at all.
  */
-import type { ParameterSpec, SchemaObject } from '../../src/document/schema.js';
+import { schemaType, type ParameterSpec, type SchemaObject } from '../../src/document/schema.js';
 import { branchFor, mergedProperties, requiredProperties } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
 import type { Breach } from '../confirmation.js';
@@ -34,11 +34,10 @@ export interface Family {
   candidates: Mutation[];
 }
 
-const typeOf = (schema: SchemaObject): string | undefined => (Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type);
 
 /** A value of the wrong JSON type for a schema. */
 function wrongType(schema: SchemaObject): unknown {
-  return ({ string: 12345, integer: 'not-a-number', number: 'not-a-number', boolean: 'yes', array: 'not-an-array', object: 'not-an-object' } as Record<string, unknown>)[typeOf(schema) ?? ''];
+  return ({ string: 12345, integer: 'not-a-number', number: 'not-a-number', boolean: 'yes', array: 'not-an-array', object: 'not-an-object' } as Record<string, unknown>)[schemaType(schema) ?? ''];
 }
 
 /** The keywords a value past a bound may be reported under (a bound at the edge of exact integers is reported as such). */
@@ -64,7 +63,7 @@ function faults(schema: SchemaObject): Array<{ label: string; rules: string[]; v
   const list: ReturnType<typeof faults> = [];
   const wrong = wrongType(schema);
   if (wrong !== undefined) list.push({ label: 'of the wrong type', rules: ['type'], value: wrong, kind: 'type' });
-  if (Array.isArray(schema.enum) && typeOf(schema) === 'string') list.push({ label: 'outside its enum', rules: ['enum'], value: 'not-in-the-enum', kind: 'enum' });
+  if (Array.isArray(schema.enum) && schemaType(schema) === 'string') list.push({ label: 'outside its enum', rules: ['enum'], value: 'not-in-the-enum', kind: 'enum' });
   for (const { rule, value } of outOfBounds(schema)) {
     list.push({ label: `beyond its ${rule} ${String(schema[rule])}`, rules: BOUND_RULES[rule], value, kind: typeof value === 'number' ? 'number' : 'text' });
   }
@@ -115,7 +114,7 @@ export function parameterMutations(ctx: ContractContext, op: Operation, params: 
   for (const p of op.parameters) {
     const at = `${p.in}.${p.name}`;
     const json = p.mediaType !== undefined && /json/i.test(p.mediaType);
-    const schema = !json && typeOf(p.schema) === 'array' ? (p.schema.items ?? {}) : p.schema;
+    const schema = !json && schemaType(p.schema) === 'array' ? (p.schema.items ?? {}) : p.schema;
     const values: Array<{ label: string; breaks: Breach; value: unknown }> = [];
     if (json) {
       values.push({ label: 'not JSON', breaks: { at, rules: ['json'] }, value: '{"truncated": ' });
@@ -129,7 +128,7 @@ export function parameterMutations(ctx: ContractContext, op: Operation, params: 
         }
       }
     } else {
-      for (const fault of faults(schema).filter((f) => f.kind !== 'type' || typeOf(schema) === 'integer' || typeOf(schema) === 'number')) {
+      for (const fault of faults(schema).filter((f) => f.kind !== 'type' || schemaType(schema) === 'integer' || schemaType(schema) === 'number')) {
         values.push({ label: fault.label, breaks: { at, rules: fault.rules }, value: fault.kind === 'type' ? 'abc' : fault.value });
       }
     }
