@@ -92,12 +92,11 @@ export function bodyMutations(schema: SchemaObject | undefined, bodies: Row[], k
   );
   if (missing.length) families.push({ what: 'a required body field missing', candidates: missing });
   for (const [kind, what] of [['type', 'a body field of the wrong type'], ['enum', 'a body field outside its enum'], ['number', 'a body field past a numeric bound'], ['text', 'a body field past a length']] as const) {
-    const candidates = bodies.flatMap((body) =>
-      properties.flatMap(([name, s]) =>
-        faults(s)
-          .filter((f) => f.kind === kind)
-          .map((f): Mutation => ({ label: `body.${name} ${f.label}`, fits: BAD_INPUT, breaks: { at: `body.${name}`, rules: f.rules }, body: { ...body, [name]: f.value } })),
-      ),
+    // The same fault on every body before the next fault: `pages` past its maximum on a Book, where an Audiobook has none.
+    const candidates = properties.flatMap(([name, s]) =>
+      faults(s)
+        .filter((f) => f.kind === kind)
+        .flatMap((f) => bodies.map((body): Mutation => ({ label: `body.${name} ${f.label}`, fits: BAD_INPUT, breaks: { at: `body.${name}`, rules: f.rules }, body: { ...body, [name]: f.value } }))),
     );
     if (candidates.length) families.push({ what, candidates });
   }
@@ -123,8 +122,9 @@ export function parameterMutations(ctx: ContractContext, op: Operation, params: 
       const valid = ctx.validValue(schema, p.name);
       if (valid && typeof valid === 'object' && !Array.isArray(valid)) {
         for (const [name, property] of Object.entries(mergedProperties(schema))) {
-          const fault = property && faults(property)[0];
-          if (fault) values.push({ label: `with ${name} ${fault.label}`, breaks: { at: `${at}.${name}`, rules: fault.rules }, value: JSON.stringify({ ...valid, [name]: fault.value }) });
+          for (const fault of property ? faults(property) : []) {
+            values.push({ label: `with ${name} ${fault.label}`, breaks: { at: `${at}.${name}`, rules: fault.rules }, value: JSON.stringify({ ...valid, [name]: fault.value }) });
+          }
         }
       }
     } else {
