@@ -11,6 +11,7 @@ import type { AjvCore } from '../src/validation/ajv-instance.js';
 import { requestJudge, type PlainRequest } from '../src/validation/judge-request.js';
 import { formatProblem, type Problem } from '../src/validation/problem.js';
 import type { SchemaConverter } from '../src/validation/to-json-schema.js';
+import type { Case, Exchange } from './case.js';
 
 /** The rule a negative case breaks, and where: `{ at: 'body.pages', rules: ['maximum'] }`. A problem below `at` counts too (`query.ids.0`). */
 export interface Breach {
@@ -79,6 +80,20 @@ export class Confirmation {
     this.counts.notSent++;
     this.notSent.push(unsent);
   }
+
+  /** The answer to a case that is not sent: status 0, and why in `error`. */
+  unsent(c: Case, reason: string): Exchange {
+    this.refused({ operation: `${c.method} ${c.operation.path}`, label: c.label, reason });
+    const exchange: Exchange = { case: c, status: 0, headers: new Headers(), text: '', ms: 0, error: `not sent: ${reason}` };
+    this.unsentAnswers.add(exchange);
+    return exchange;
+  }
+
+  wasSent(exchange: Exchange): boolean {
+    return !this.unsentAnswers.has(exchange);
+  }
+
+  private readonly unsentAnswers = new WeakSet<Exchange>();
 }
 
 /** True when a problem breaks one of the breach's rules at its place or below. */

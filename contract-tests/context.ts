@@ -180,7 +180,10 @@ export class ContractContext {
     const { c, plain } = this.caseOf(op, spec);
     const claim: Claim = c.intent === 'cleanup' ? { unjudged: 'a clean-up' } : spec.unjudged ? { unjudged: spec.unjudged } : spec.breaks ? { breaks: spec.breaks } : { valid: true };
     const refusal = await this.confirmation.refusal(op, plain, claim);
-    if (refusal) return this.unsent(c, refusal);
+    if (refusal) {
+      this.skip(c.expect?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${refusal}`);
+      return this.confirmation.unsent(c, refusal);
+    }
     const exchange = await this.send(c);
     this.confirmation.sent(claim);
     return exchange;
@@ -193,17 +196,7 @@ export class ContractContext {
 
   /** False for the answer to a case that was not sent (the validator did not confirm it). */
   sent(exchange: Exchange): boolean {
-    return !this.unsentCases.has(exchange);
-  }
-
-  private readonly unsentCases = new WeakSet<Exchange>();
-
-  private unsent(c: Case, reason: string): Exchange {
-    this.confirmation.refused({ operation: `${c.method} ${c.operation.path}`, label: c.label, reason });
-    this.skip(c.expect?.check ?? 'positive_data_acceptance', c.operation, `not sent (${c.label}): ${reason}`);
-    const exchange: Exchange = { case: c, status: 0, headers: new Headers(), text: '', ms: 0, error: `not sent: ${reason}` };
-    this.unsentCases.add(exchange);
-    return exchange;
+    return this.confirmation.wasSent(exchange);
   }
 
   /** The case a request spec makes, and the same request as the validator reads it. */

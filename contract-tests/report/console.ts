@@ -81,6 +81,12 @@ export function formatSummary(report: ContractReport): string {
   return `${verdict} (${report.requests} requests; ${byCheck.size} checks: ${checks}${gaps}${stopped}; ${(report.durationMs / 1000).toFixed(1)} s)\n`;
 }
 
+/** How the document's validator judged the cases before they were sent, and those it did not confirm (not sent), with why. */
+export function formatConfirmed({ confirmed, notSent }: ContractReport): string {
+  const line = `Judged by the document's validator before sending: ${confirmed.valid} valid, ${confirmed.invalid} invalid for the rule they break; ${confirmed.unjudged} not judged (clean-up, edge probes); ${confirmed.notSent} not sent\n`;
+  return line + notSent.map((n) => `  · not sent: ${n.operation} (${n.label}): ${n.reason}\n`).join('');
+}
+
 export function formatReport(report: ContractReport): string {
   return [
     formatChecks(report.outcomes),
@@ -90,6 +96,7 @@ export function formatReport(report: ContractReport): string {
     report.unmapped.length
       ? `Not mapped to a collection (valid requests only, judged by the response checks):\n${report.unmapped.map((u) => `  · ${u.operation} (${u.operationId}): ${u.reason}`).join('\n')}\n`
       : '',
+    formatConfirmed(report),
     report.leftBehind.length ? `Left behind (created by the suite, could not be deleted):\n${report.leftBehind.map((what) => `  - ${what}`).join('\n')}\n` : '',
     formatCoverage(report.coverage),
     formatSummary(report),
