@@ -1,7 +1,8 @@
 /**
  * What every phase of the suite works with: the document's operations and collections, a client
- * that sends cases and runs the checks on each exchange, valid bodies generated from the schemas,
- * and the records the suite created (deleted again at the end).
+ * that judges each case with the document's request validator, sends it and runs the checks on
+ * the exchange, valid bodies generated from the schemas, and the records the suite created
+ * (deleted again at the end).
  */
 import type { Faker } from '@faker-js/faker';
 import { createFaker } from '../src/generate/create-faker.js';

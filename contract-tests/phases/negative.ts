@@ -2,9 +2,11 @@
  * negative_data_rejection: for every operation, each way its input can be wrong is refused.
  * Body: not JSON, no Content-Type, a required field missing, a wrong type, a value outside the
  * enum, a number or a length out of bounds, a size over the limit the document states.
- * Parameters: wrong type, out of bounds, outside the enum. Each case breaks exactly one rule of
- * an otherwise valid request (its references point at records that exist), aimed at the suite's
- * own record.
+ * Parameters: wrong type, out of bounds, outside the enum; a JSON-encoded one also not JSON, JSON
+ * of the wrong type, a property breaking its schema. Each case breaks one rule of an otherwise
+ * valid request (its references point at records that exist), aimed at the suite's own record,
+ * and is sent only once the document's validator finds that rule broken there (see
+ * mutations.ts: another property or branch is tried, else the fault is skipped and said).
  *
  * Any 4xx is a refusal (whether the document declares that status is status_code_conformance's
  * business: an undeclared one is a gap of the document). Accepting the input is a failure when
