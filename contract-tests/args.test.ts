@@ -75,6 +75,8 @@ describe('toJUnit', () => {
       conforms: false,
       coverage: [],
       leftBehind: [],
+      confirmed: { valid: 2, invalid: 0, unconfirmed: 0, unjudged: 0 },
+      unconfirmed: [],
       notSent: [],
       unmapped: [],
       failures: [finding],

@@ -1,7 +1,8 @@
 /**
  * What every phase of the suite works with: the document's operations and collections, a client
- * that sends cases and runs the checks on each exchange, valid bodies generated from the schemas,
- * and the records the suite created (deleted again at the end).
+ * that judges each case with the document's request validator, sends it and runs the checks on
+ * the exchange, valid bodies generated from the schemas, and the records the suite created
+ * (deleted again at the end).
  */
 import type { Faker } from '@faker-js/faker';
 import { createFaker } from '../src/generate/create-faker.js';
@@ -18,8 +19,13 @@ import { createAjv } from '../src/validation/ajv-instance.js';
 import { schemaCompiler } from '../src/validation/compile-schema.js';
 import { SchemaConverter } from '../src/validation/to-json-schema.js';
 import { createResponseChecker } from '../src/validation/validate-response.js';
+import { jsonMediaType } from '../src/validation/media-type.js';
+import type { PlainRequest } from '../src/validation/judge-request.js';
+import type { Problem } from '../src/validation/problem.js';
 import type { Case, CheckId, Exchange, Expectation, Finding, Intent } from './case.js';
 import type { Check, CheckContext, Verdict } from './checks/check.js';
+import { Confirmation, type Breach, type Claim } from './confirmation.js';
+import { writeParameter, type Written } from './write-parameter.js';
 import { reproOf } from './repro.js';
 import { cleanUp } from './clean-up.js';
 import { RunMarker } from './marker.js';
@@ -93,6 +99,10 @@ export interface RequestSpec {
   intent?: Intent;
   /** Which of the operation's security alternatives to send the token as (default: the first). */
   alternative?: number;
+  /** The one rule a negative case breaks, and where: it is sent only if the document's validator finds exactly that broken. */
+  breaks?: Breach;
+  /** Why the document's validator does not judge this case (an edge probe); any other case is confirmed valid before it is sent. */
+  unjudged?: string;
 }
 
 export class ContractContext {
@@ -120,6 +130,8 @@ export class ContractContext {
   private readonly converter;
   private readonly fetch: Fetch;
   private readonly baseUrl: string;
+  /** Judges every case with the document's request validator before it is sent (see Confirmation). */
+  readonly confirmation: Confirmation;
 
   constructor(
     readonly options: ContractOptions,
@@ -137,6 +149,7 @@ export class ContractContext {
     this.converter = new SchemaConverter(document.api, this.ajv, document.dialect);
     const checkResponse = createResponseChecker(this.ajv, this.converter);
     this.requestValidator = schemaCompiler(this.ajv, this.converter, 'request');
+    this.confirmation = new Confirmation(document, this.ajv, this.converter);
     const problems = new WeakMap<Exchange, ReturnType<typeof checkResponse>>();
     this.checkContext = {
       checkResponse,
@@ -180,12 +193,41 @@ export class ContractContext {
     return this.bindings.get(op.id);
   }
 
-  /** Sends one request of an operation and runs every selected check on the exchange. */
+  /**
+   * Sends one request of an operation and runs every selected check on the exchange, once the
+   * document's validator has confirmed the case is what it claims (see Confirmation). A case it
+   * does not confirm is not sent: the answer is then an exchange with status 0 that says why.
+   */
   async request(op: Operation, spec: RequestSpec): Promise<Exchange> {
     // By construction: a request that could change records the suite did not create is never sent (the clean-up deletes only its own).
     const unsafe = spec.intent === 'cleanup' ? undefined : this.unsafe(op, spec.params ?? {});
     if (unsafe) throw new UnsafeRequestError(op, unsafe);
-    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(spec.params?.[name] ?? '')));
+    const { c, plain } = this.caseOf(op, spec);
+    const claim: Claim = c.intent === 'cleanup' ? { unjudged: 'a clean-up' } : spec.unjudged ? { unjudged: spec.unjudged } : spec.breaks ? { breaks: spec.breaks } : { valid: true };
+    const refusal = await this.confirmation.refusal(op, plain, claim);
+    if (refusal) {
+      this.skip(c.expect?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${refusal}`);
+      return this.confirmation.unsent(c, refusal);
+    }
+    const exchange = await this.send(c);
+    this.confirmation.sent(claim);
+    return exchange;
+  }
+
+  /** What the document's validator finds wrong with a request (nothing: it is valid), without sending it. */
+  problems(op: Operation, spec: RequestSpec): Promise<Problem[]> {
+    return this.confirmation.problems(op, this.caseOf(op, spec).plain);
+  }
+
+  /** False for the answer to a case that was not sent (the validator did not confirm it). */
+  sent(exchange: Exchange): boolean {
+    return this.confirmation.wasSent(exchange);
+  }
+
+  /** The case a request spec makes, and the same request as the validator reads it. */
+  private caseOf(op: Operation, spec: RequestSpec): { c: Case; plain: PlainRequest } {
+    const pathValues = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(spec.params?.[p.name] ?? '')]));
+    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathValues[name] ?? String(spec.params?.[name] ?? '')));
     // Without a token, credentials come only from the extra headers (-H), if any.
     const credentials = spec.anonymous || this.options.token === undefined ? { headers: {}, query: '' } : this.credentials(op, this.options.token, spec.alternative);
     const extra = spec.anonymous ? withoutCredentials(this.options.headers ?? {}, op) : (this.options.headers ?? {});
@@ -197,11 +239,12 @@ export class ContractContext {
     let body = spec.rawBody;
     if (body === undefined && spec.body !== undefined) {
       body = JSON.stringify(spec.body);
-      headers['Content-Type'] ??= 'application/json';
+      // A declared media type: `application/merge-patch+json` where the document takes only that.
+      headers['Content-Type'] ??= jsonMediaType(Object.keys(op.requestBody?.content ?? {})) ?? 'application/json';
     }
     const intent = spec.intent ?? (spec.anonymous ? 'unauthenticated' : spec.expect?.status && spec.expect.status.every((s) => s >= 300) ? 'invalid' : 'valid');
     const c: Case = { operation: op, method: op.method.toUpperCase(), path: `${path}${query ? `?${query}` : ''}`, headers, body, label: spec.label, intent, expect: spec.expect };
-    return this.send(c);
+    return { c, plain: { path: pathValues, query, headers, body } };
   }
 
   /** When the run must stop sending (an absolute `performance.now()` time), set by runContract from --timeout. */
@@ -348,27 +391,36 @@ export class ContractContext {
 
   /**
    * Every required parameter a case does not set itself, generated valid (a required header, cookie
-   * or query parameter left out would make every case a bad request). The values are generated once
-   * per operation, so a run sends the same ones throughout.
+   * or query parameter left out would make every case a bad request) and written in its style or
+   * media type. The values are generated once per operation, so a run sends the same ones throughout.
    */
   private requiredParameters(op: Operation, query: string): { headers: Record<string, string>; cookie: string; query: string } {
     let generated = this.requiredValues.get(op);
     if (!generated) {
-      generated = op.parameters.filter((p) => p.required && p.in !== 'path').map((p) => {
-        const value = this.generate(p.schema, { propertyName: p.name });
-        return { in: p.in, name: p.name, value: String(Array.isArray(value) ? value[0] : value) };
-      });
+      generated = op.parameters.filter((p) => p.required && p.in !== 'path').map((p) => ({ name: p.name, ...writeParameter(p, this.validValue(p.schema, p.name)) }));
       this.requiredValues.set(op, generated);
     }
     const given = new Set(new URLSearchParams(query).keys());
+    const absent = (q: string, name: string) => !given.has(name) && ![...new URLSearchParams(q).keys()].some((key) => given.has(key));
     return {
-      headers: Object.fromEntries(generated.filter((p) => p.in === 'header').map((p) => [p.name, p.value])),
-      cookie: generated.filter((p) => p.in === 'cookie').map((p) => `${p.name}=${encodeURIComponent(p.value)}`).join('; '),
-      query: generated.filter((p) => p.in === 'query' && !given.has(p.name)).map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`).join('&'),
+      headers: Object.fromEntries(generated.flatMap((p) => (p.header === undefined ? [] : [[p.name, p.header]]))),
+      cookie: generated.flatMap((p) => p.cookie ?? []).join('; '),
+      query: generated.flatMap((p) => (p.query !== undefined && absent(p.query, p.name) ? [p.query] : [])).join('&'),
     };
   }
 
-  private readonly requiredValues = new Map<Operation, Array<{ in: string; name: string; value: string }>>();
+  private readonly requiredValues = new Map<Operation, Array<Written & { name: string }>>();
+
+  /** A value its schema accepts (a few draws), or the last drawn when none is known to be. */
+  validValue(schema: SchemaObject, propertyName?: string): unknown {
+    const validate = this.requestValidator(schema);
+    let value: unknown;
+    for (let draw = 0; draw < 10; draw++) {
+      value = this.generate(schema, { propertyName });
+      if (!validate || validate(value)) break;
+    }
+    return value;
+  }
 
   /** Credentials for one of an operation's security alternatives (the first by default), made of the token: headers, and a query string for an apiKey in the query. */
   credentials(op: Operation, token = this.options.token ?? '', alternative = 0): { headers: Record<string, string>; query: string } {
@@ -384,22 +436,23 @@ export class ContractContext {
   }
 
 
-  /** A body that satisfies the operation's JSON request schema, references pointing at `refs`. */
-  validBody(op: Operation, refs: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}): Record<string, unknown> | undefined {
-    const media = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/i.test(m));
-    const schema = media ? op.requestBody!.content[media].schema : undefined;
+  /** A body that satisfies the operation's JSON request schema, references pointing at `refs`; drawn from one branch of a `oneOf`/`anyOf` body when given. */
+  validBody(op: Operation, refs: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}, branch?: SchemaObject): Record<string, unknown> | undefined {
+    const schema = requestSchema(op);
     if (!schema) return undefined;
-    const sample = this.generate(schema, { collection: this.binding(op)?.collection.name });
+    const from = branch ? { ...schema, [Array.isArray(schema.oneOf) ? 'oneOf' : 'anyOf']: [branch] } : schema;
+    const sample = this.generate(from, { collection: this.binding(op)?.collection.name });
     // A body that is not an object (a JSON Patch array, a string) is sent as generated.
     if (!sample || typeof sample !== 'object' || Array.isArray(sample)) {
+      if (branch) return undefined;
       const validate = this.requestValidator(schema);
       if (!validate || !validate(sample)) this.invalid.add(op);
       return sample as Record<string, unknown>;
     }
     // Once the server refused generated bodies and took another kind (its example), the suite keeps to that kind.
-    const recipe = this.recipes.get(op);
+    const recipe = branch ? undefined : this.recipes.get(op);
     const preferred = recipe && this.otherValidBodies(op, refs, overrides).find((other) => other.why === recipe);
-    return preferred ? preferred.body : this.validObject(op, schema, refs, overrides);
+    return preferred ? preferred.body : this.validObject(op, schema, refs, overrides, { from });
   }
 
   /** Notes the kind of body (see otherValidBodies) the server accepted after it refused a generated one. */
@@ -434,7 +487,8 @@ export class ContractContext {
    * the record's key unless the schema requires it (then a create's key is checked free first, by
    * createRecord; an update's is the key of the record it targets).
    */
-  private validObject(op: Operation, schema: SchemaObject, refs: Record<string, unknown>, overrides: Record<string, unknown>, base?: Record<string, unknown>): Record<string, unknown> {
+  private validObject(op: Operation, schema: SchemaObject, refs: Record<string, unknown>, overrides: Record<string, unknown>, source: { from?: SchemaObject; base?: Record<string, unknown> } = {}): Record<string, unknown> {
+    const { from = schema, base } = source;
     const validate = this.requestValidator(schema);
     const properties = mergedProperties(schema);
     const required = new Set(requiredProperties(schema));
@@ -445,7 +499,7 @@ export class ContractContext {
     if (marked) overrides = { ...overrides, [marked]: this.marker.next() };
     let body: Record<string, unknown> = {};
     for (let attempt = 0; attempt < (base ? 1 : 10); attempt++) {
-      body = { ...((base ?? this.generate(schema, { collection: collection?.name })) as Record<string, unknown>) };
+      body = { ...((base ?? this.generate(from, { collection: collection?.name })) as Record<string, unknown>) };
       for (const name of unsafe) delete body[name];
       for (const [property, value] of Object.entries(refs)) if (property in body || property === collection?.keyProperty || attempt > 4 || base) body[property] = value;
       for (const [property, value] of Object.entries(refs)) if (value === undefined) delete body[property];
@@ -465,7 +519,7 @@ export class ContractContext {
    * the run's marker) and confirmed by the validator; those it does not confirm are left out.
    */
   otherValidBodies(op: Operation, refs: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}): Array<{ why: string; body: Record<string, unknown> }> {
-    const media = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/i.test(m));
+    const media = jsonMediaType(Object.keys(op.requestBody?.content ?? {}));
     const content = media ? op.requestBody!.content[media] : undefined;
     const schema = content?.schema;
     if (!schema) return [];
@@ -483,7 +537,7 @@ export class ContractContext {
       ...objects([this.generate(schema, {}), this.generate(schema, {})]).map((body) => ({ why: 'another draw', body })),
     ];
     return candidates
-      .map(({ why, body }) => ({ why, body: this.validObject(op, schema, refs, overrides, body) }))
+      .map(({ why, body }) => ({ why, body: this.validObject(op, schema, refs, overrides, { base: body }) }))
       .filter(({ body }) => this.isValidBody(op, body));
   }
 
@@ -520,4 +574,10 @@ function withoutCredentials(headers: Record<string, string>, op: Operation): Rec
   const names = new Set(['authorization', 'cookie']);
   for (const alternative of op.security) for (const { scheme } of alternative) names.add(credentialFor(scheme, '').header?.[0].toLowerCase() ?? 'cookie');
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(name.toLowerCase())));
+}
+
+/** The schema of an operation's JSON request body, in the media type a JSON body is sent as. */
+export function requestSchema(op: Operation): SchemaObject | undefined {
+  const media = jsonMediaType(Object.keys(op.requestBody?.content ?? {}));
+  return media ? op.requestBody!.content[media]?.schema : undefined;
 }

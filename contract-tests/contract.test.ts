@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/server.js';
 import { petstore, petstoreDocument, ROOT } from '../src/test-support/petstore.js';
 import { startCli, startProcess, freePort } from '../src/test-support/processes.js';
-import { describeFinding } from './case.js';
+import { describeFinding, type Exchange } from './case.js';
+import { judgedCounts } from './fixtures/judged-counts.js';
 import { FAULTS } from './faults.js';
 import { formatReport } from './report/console.js';
 import { ContractSetupError, runContract, type RunOptions } from './run-contract.js';
@@ -31,10 +32,14 @@ describe('the contract suite against the mock', () => {
   it('passes in-process, exercises every declared status but the sunset 410, and leaves no data behind', async () => {
     const mock = await petstore();
     const before = JSON.stringify(mock.store.counts());
-    const report = await petstoreRun({ baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(mock.app.fetch) });
+    const sent: Exchange[] = [];
+    const report = await petstoreRun({ baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(mock.app.fetch), onExchange: (exchange) => sent.push(exchange) });
     process.stdout.write(formatReport(report));
     expect(report.failures.map(describeFinding)).toEqual([]);
     expect(report.requests).toBeGreaterThan(300);
+    // Every case judged by the document's validator before it was sent, and every one confirmed.
+    expect(report.confirmed).toEqual({ ...judgedCounts(sent), unconfirmed: 0 });
+    expect(report.confirmed.invalid).toBeGreaterThan(100);
     expect(report.coverage.filter((r) => !r.exercised).map((r) => `${r.operationId} ${r.status}`)).toEqual(['getPet 410']);
     expect(JSON.stringify(mock.store.counts())).toBe(before);
   });

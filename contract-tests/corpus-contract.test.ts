@@ -8,18 +8,24 @@ import { buildMock } from '../src/app.js';
 import { loadDocument } from '../src/document/load-document.js';
 import { serverBasePath } from '../src/routing/server-base-path.js';
 import { CORPUS } from '../src/test-support/petstore.js';
-import { describeFinding } from './case.js';
+import { describeFinding, type Exchange } from './case.js';
+import { judgedCounts } from './fixtures/judged-counts.js';
 import { runContract } from './run-contract.js';
+
+/** Every exchange of the last run, for the confirmation counts. */
+let sent: Exchange[] = [];
 
 /** The mock is a disposable server here: every write is vouched for (`allowWrites: ['all']`) unless said otherwise. */
 async function contractOf(file: string, options: { allowWrites?: string[] } = { allowWrites: ['all'] }) {
   const document = await loadDocument(`${CORPUS}/${file}`);
   const mock = buildMock(document, { counts: { default: 5 } });
+  sent = [];
   return runContract({
     document,
     baseUrl: `http://mock.test${serverBasePath(document.api)}`,
     token: 'petstore-demo-key',
     fetch: async (url, init) => mock.app.fetch(new Request(url, init)),
+    onExchange: (exchange) => sent.push(exchange),
     ...options,
   });
 }
@@ -55,6 +61,16 @@ const REACHED: Record<string, [number, number]> = {
   'swagger-petstore3.yaml': [16, 19],
 };
 
+/**
+ * Faults of a body for which no case could be built that the document's validator finds breaking
+ * the rule, so none was sent: a `oneOf`/`anyOf` whose other branch does not hold the rule (an enum
+ * or a type only one branch states; the branches of readme-polymorphism's Cat and Dog overlap).
+ */
+const NOT_CONFIRMED: Record<string, number> = {
+  'readme-discriminators.yaml': 2,
+  'readme-polymorphism.yaml': 4,
+};
+
 describe('the contract suite on third-party documents, against the mock (the reference implementation)', () => {
   for (const [file, [reached, operations]] of Object.entries(REACHED)) {
     it(`passes ${file}, ${reached} of its ${operations} operations answered a valid request with success`, async () => {
@@ -62,6 +78,14 @@ describe('the contract suite on third-party documents, against the mock (the ref
       expect(report.failures.map(describeFinding)).toEqual([]);
       const accepted = new Set(report.outcomes.filter((o) => o.check === 'positive_data_acceptance' && o.passed > 0).map((o) => o.operationId));
       expect([accepted.size, new Set(report.outcomes.map((o) => o.operationId)).size]).toEqual([reached, operations]);
+    });
+
+    it(`judges every case of ${file} with the document's validator before sending it: each valid one found valid, each invalid one breaking its rule`, async () => {
+      const report = await contractOf(file);
+      expect(report.confirmed).toEqual({ ...judgedCounts(sent), unconfirmed: report.unconfirmed.length });
+      // What was not sent is a fault no case could be confirmed for (the rule does not hold where the suite broke it), never a valid request.
+      expect(report.unconfirmed.filter((n) => !/^no case of .* that the document's validator confirms/.test(n.reason))).toEqual([]);
+      expect(report.unconfirmed.length).toBe(NOT_CONFIRMED[file] ?? 0);
     });
   }
 

@@ -8,6 +8,7 @@
  */
 import { unmappedReason } from '../src/operations/infer-collections.js';
 import type { CheckId, Finding } from './case.js';
+import type { ConfirmedCounts, UnsentCase } from './confirmation.js';
 import { checkRegistry } from './checks/index.js';
 import { ContractContext, DeadlineError, UnsafeRequestError, type ContractOptions } from './context.js';
 import { compareSnapshot, takeSnapshot, type Harm, type Snapshot } from './harm.js';
@@ -71,6 +72,10 @@ export interface ContractReport {
   leftBehind: string[];
   /** Why the run stopped before its end (its --timeout), if it did; what it did not reach is skipped. */
   incomplete?: string;
+  /** How many cases the document's request validator confirmed before they were sent (valid, or invalid for the rule they break), and how many it did not (not sent). */
+  confirmed: ConfirmedCounts;
+  /** The cases not sent because the validator did not confirm them, and why: a "valid" one it found invalid, or an "invalid" one not breaking its rule. */
+  unconfirmed: UnsentCase[];
   /** Operations the suite could not map to a collection or one of its records, and why: only the response checks judge them. */
   unmapped: Array<{ operationId: string; operation: string; reason: string }>;
   /** True when nothing failed (and, with `strict`, no gap was found). */
@@ -86,6 +91,7 @@ async function checkCredentials(ctx: ContractContext): Promise<void> {
   const probe = ctx.operations.find((op) => op.method === 'get' && !op.path.includes('{') && op.security.length > 0 && op.security.every((a) => a.length > 0));
   if (!probe) return;
   const exchange = await ctx.request(probe, { label: 'check that the token is accepted' });
+  if (!ctx.sent(exchange)) return;
   if (exchange.error) throw new ContractSetupError(`Cannot talk to ${ctx.options.baseUrl}: ${exchange.error.replace(/^the connection failed \((.*)\)$/, '$1')}.`);
   if (exchange.status === 401 || exchange.status === 403) {
     throw new ContractSetupError(`The server refused the credentials: ${probe.method.toUpperCase()} ${probe.path} answered ${exchange.status} with the token given (--token); nothing was checked.`);
@@ -161,6 +167,8 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
     harmCheckOff: harmCheckOff ?? nothingToCompare,
     notSent,
     leftBehind: ctx.leftBehind,
+    confirmed: ctx.confirmation.counts,
+    unconfirmed: ctx.confirmation.unconfirmed,
     incomplete,
     unmapped: unmapped(ctx),
     conforms: failures.length === 0 && !harm?.length && (!strict || gaps.length === 0),

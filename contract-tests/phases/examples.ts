@@ -1,11 +1,13 @@
 /**
- * Valid requests to every operation the other phases do not already cover: every GET, and
+ * Valid requests to every operation the other phases do not already cover: every GET (then once
+ * with each of its optional query parameters, see optional-parameters.ts), and
  * (unless read-only) updates of the suite's own records and operations no collection explains.
  * A change is only ever aimed at a record the suite created (safety.ts): otherwise, the operation
  * is skipped with the reason.
  */
 import { RESPONSE_CHECKS } from '../checks/index.js';
 import type { Phase } from './phase.js';
+import { sendOptionalParameters } from './optional-parameters.js';
 import { notSafe, validBodyFor } from './phase.js';
 
 export const examplesPhase: Phase = {
@@ -30,6 +32,7 @@ export const examplesPhase: Phase = {
         continue;
       }
       await ctx.request(op, { label: guessed ? 'a valid request to a record the suite could not find' : 'a valid request', params, body, intent: guessed ? 'guessed' : 'valid' });
+      await sendOptionalParameters(ctx, op, params, guessed ? 'guessed' : 'valid');
       // The token is also sent as each other way of authenticating the operation declares (an apiKey in a query parameter, a cookie, basic...).
       for (let alternative = 1; alternative < op.security.length && safe && !guessed; alternative++) {
         if (op.security[alternative].length === 0) continue;

@@ -75,7 +75,7 @@ async function update(ctx: ContractContext, collection: Collection, record: Row,
       body,
       expect: { check: 'update_persists', status: successStatuses(op), documented: `${successStatuses(op).join(' or ')} for a valid ${op.method.toUpperCase()}` },
     });
-    if (exchange.status < 300) {
+    if (exchange.status >= 200 && exchange.status < 300) {
       const fields = Object.keys(body).filter((f) => f in mergedProperties(collection.schema) && f !== collection.keyProperty);
       await readBack(ctx, collection, record, 'update_persists', body, fields);
     }
@@ -98,6 +98,7 @@ async function findInList(ctx: ContractContext, collection: Collection, record: 
   for (let page = 0; page < 50; page++) {
     const query = [limit && `${limit.name}=${size}`, offset && `${offset.name}=${page * size}`].filter(Boolean).join('&');
     const exchange = await ctx.request(list, { label: 'look for the created record in the list', params: scopeOf(record), query });
+    if (!ctx.sent(exchange)) return;
     if (has(exchange.json)) return ctx.passed(list, 'list_contains_created');
     if (!offset || listItems(collection, exchange.json).length < size) break;
   }
@@ -221,7 +222,7 @@ async function remove(ctx: ContractContext, collection: Collection, record: Row)
   if (!del) return;
   const params = recordParams(collection, record);
   const deleted = await ctx.request(del, { label: 'delete the record', params, expect: { check: 'use_after_delete', status: successStatuses(del), documented: `${successStatuses(del).join(' or ')} for the DELETE of an existing record` } });
-  if (deleted.status >= 300) return;
+  if (deleted.status < 200 || deleted.status >= 300) return;
   const read = ctx.operation(collection, 'read');
   if (read) await ctx.request(read, { label: 'read after delete', params, expect: { check: 'use_after_delete', status: [404], documented: '404 after DELETE' } });
   await ctx.request(del, { label: 'delete again', params, expect: { check: 'repeated_delete', status: [404], documented: '404 for a second DELETE' } });

@@ -2,111 +2,62 @@
  * negative_data_rejection: for every operation, each way its input can be wrong is refused.
  * Body: not JSON, no Content-Type, a required field missing, a wrong type, a value outside the
  * enum, a number or a length out of bounds, a size over the limit the document states.
- * Parameters: wrong type, out of bounds, outside the enum. Each case breaks exactly one rule of
- * an otherwise valid request (its references point at records that exist), aimed at the suite's
- * own record.
+ * Parameters: wrong type, out of bounds, outside the enum; a JSON-encoded one also not JSON, JSON
+ * of the wrong type, a property breaking its schema. Each case breaks one rule of an otherwise
+ * valid request (its references point at records that exist), aimed at the suite's own record,
+ * and is sent only once the document's validator finds that rule broken there (see
+ * mutations.ts: another property or branch is tried, else the fault is skipped and said).
  *
  * Any 4xx is a refusal (whether the document declares that status is status_code_conformance's
  * business: an undeclared one is a gap of the document). Accepting the input is a failure when
  * the operation declares a client error that fits the fault (400 or 422; 404 too for a path
  * parameter; 415 for the media type; 413 for the size), and a gap when it declares none.
  */
-import type { SchemaObject } from '../../src/document/schema.js';
-import { mergedProperties, requiredProperties } from '../../src/operations/infer-collections.js';
+import { branchesOf } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
-import type { ContractContext } from '../context.js';
+import { jsonMediaType } from '../../src/validation/media-type.js';
+import { breaks } from '../confirmation.js';
+import { requestSchema, type ContractContext, type RequestSpec } from '../context.js';
+import { bodyMutations, oversized, parameterMutations, type Family, type Mutation } from './mutations.js';
 import type { Phase } from './phase.js';
 import { notSafe, refusedChangesNothing, shownFree, statusRange, validBodyFor } from './phase.js';
 
-const BAD_INPUT = [400, 422];
-
-interface Mutation {
-  label: string;
-  /** The client errors that fit this fault. */
-  fits: number[];
-  body?: unknown;
-  rawBody?: string | Uint8Array;
-  headers?: Record<string, string>;
-  query?: string;
-  params?: Record<string, unknown>;
-}
-
-const typeOf = (schema: SchemaObject): string | undefined => (Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type);
-
-/** A value of the wrong JSON type for a schema. */
-function wrongType(schema: SchemaObject): unknown {
-  return ({ string: 12345, integer: 'not-a-number', number: 'not-a-number', boolean: 'yes', array: 'not-an-array', object: 'not-an-object' } as Record<string, unknown>)[typeOf(schema) ?? ''];
-}
-
-/** One value that breaks a bound of a schema, with the rule it breaks. */
-function outOfBounds(schema: SchemaObject): Array<{ rule: string; value: unknown }> {
-  const found: Array<{ rule: string; value: unknown }> = [];
-  if (typeof schema.maximum === 'number') found.push({ rule: `maximum ${schema.maximum}`, value: schema.maximum + 1 });
-  if (typeof schema.minimum === 'number') found.push({ rule: `minimum ${schema.minimum}`, value: schema.minimum - 1 });
-  if (typeof schema.maxLength === 'number' && schema.maxLength < 10_000) found.push({ rule: `maxLength ${schema.maxLength}`, value: 'x'.repeat(schema.maxLength + 1) });
-  if (typeof schema.minLength === 'number' && schema.minLength > 0) found.push({ rule: `minLength ${schema.minLength}`, value: '' });
-  return found;
-}
-
+type Row = Record<string, unknown>;
 
 /**
- * A valid body padded one byte over the size the document states (`x-max-body-bytes`), for
- * operations that declare 413: the padding is a field the schema does not declare, so only the
- * size is wrong (none when the body schema forbids other fields).
+ * Valid bodies to break: the phase's, then, for a `oneOf`/`anyOf` body, one drawn from each
+ * branch, with the first one's references and key (they name records that exist).
  */
-function oversized(ctx: ContractContext, op: Operation, valid: Record<string, unknown> | undefined, schema: SchemaObject): Mutation[] {
-  const limit = Number(ctx.options.document.api['x-max-body-bytes']);
-  if (!valid || typeof valid !== 'object' || Array.isArray(valid) || !Number.isInteger(limit) || !op.responses.some((r) => r.status === '413')) return [];
-  if (schema.additionalProperties === false) return [];
-  const base = JSON.stringify({ ...valid, contractSuitePadding: '' });
-  const text = JSON.stringify({ ...valid, contractSuitePadding: 'x'.repeat(Math.max(0, limit + 1 - Buffer.byteLength(base))) });
-  return [{ label: `a valid body of ${Buffer.byteLength(text)} bytes, over the limit of ${limit}`, fits: [413], rawBody: text, headers: { 'Content-Type': 'application/json' } }];
+function validBodies(ctx: ContractContext, op: Operation, valid: Row | undefined): Row[] {
+  const schema = requestSchema(op);
+  if (!valid || !schema || typeof valid !== 'object' || Array.isArray(valid)) return valid ? [valid] : [];
+  const binding = ctx.binding(op);
+  const names = [...(binding?.keyFromBody ? [binding.collection.keyProperty] : []), ...(binding?.collection.references.map((r) => r.property) ?? [])];
+  const pinned = Object.fromEntries(names.filter((name) => name in valid).map((name) => [name, valid[name]]));
+  const others = branchesOf(schema).map((branch) => ctx.validBody(op, {}, pinned, branch));
+  return [valid, ...others.filter((body): body is Row => body !== undefined && ctx.isValidBody(op, body))];
 }
 
-/** The body cases. The record's key is never the field broken: a server that took the bad value could name someone else's record with it. */
-function bodyMutations(valid: Record<string, unknown> | undefined, op: Operation, key: string | undefined): Mutation[] {
-  const media = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/i.test(m));
-  if (!valid || !media) return [];
-  const schema = op.requestBody!.content[media].schema ?? {};
-  const properties = Object.entries(mergedProperties(schema)).filter(([name, s]) => s && !s.readOnly && name !== key);
-  const mutations: Mutation[] = [
-    { label: 'a body that is not JSON', fits: BAD_INPUT, rawBody: '{"truncated": ', headers: { 'Content-Type': 'application/json' } },
-    { label: 'a body without Content-Type', fits: [...BAD_INPUT, 415], rawBody: new TextEncoder().encode(JSON.stringify(valid)) },
-  ];
-  const required = requiredProperties(schema)[0];
-  if (required) mutations.push({ label: `body.${required} missing (required)`, fits: BAD_INPUT, body: omit(valid, required) });
-  const typed = properties.find(([, s]) => wrongType(s) !== undefined);
-  if (typed) mutations.push({ label: `body.${typed[0]} of the wrong type`, fits: BAD_INPUT, body: { ...valid, [typed[0]]: wrongType(typed[1]) } });
-  const enumerated = properties.find(([, s]) => Array.isArray(s.enum) && typeOf(s) === 'string');
-  if (enumerated) mutations.push({ label: `body.${enumerated[0]} outside its enum`, fits: BAD_INPUT, body: { ...valid, [enumerated[0]]: 'not-in-the-enum' } });
-  const numeric = properties.map(([name, s]) => ({ name, bounds: outOfBounds(s).filter((b) => typeof b.value === 'number') })).find((p) => p.bounds.length);
-  if (numeric) mutations.push({ label: `body.${numeric.name} beyond its ${numeric.bounds[0].rule}`, fits: BAD_INPUT, body: { ...valid, [numeric.name]: numeric.bounds[0].value } });
-  const textual = properties.map(([name, s]) => ({ name, bounds: outOfBounds(s).filter((b) => typeof b.value === 'string') })).find((p) => p.bounds.length);
-  if (textual) mutations.push({ label: `body.${textual.name} beyond its ${textual.bounds[0].rule}`, fits: BAD_INPUT, body: { ...valid, [textual.name]: textual.bounds[0].value } });
-  return mutations;
+/** The request a mutation makes of an otherwise valid one. */
+function specOf(mutation: Mutation, params: Row, valid: Row | undefined): RequestSpec {
+  return {
+    label: mutation.label,
+    params: mutation.params ?? params,
+    query: mutation.query,
+    body: mutation.rawBody === undefined ? (mutation.body ?? valid) : undefined,
+    rawBody: mutation.rawBody,
+    headers: mutation.headers,
+    intent: 'invalid',
+    breaks: mutation.breaks,
+  };
 }
 
-function parameterMutations(ctx: ContractContext, op: Operation, params: Record<string, unknown>): Mutation[] {
-  const mutations: Mutation[] = [];
-  for (const p of op.parameters) {
-    const schema = typeOf(p.schema) === 'array' ? (p.schema.items ?? {}) : p.schema;
-    const values: Array<{ label: string; value: unknown }> = [];
-    if (typeOf(schema) === 'integer' || typeOf(schema) === 'number') values.push({ label: 'of the wrong type', value: 'abc' });
-    for (const bound of outOfBounds(schema)) values.push({ label: `beyond its ${bound.rule}`, value: bound.value });
-    if (Array.isArray(schema.enum) && typeOf(schema) === 'string') values.push({ label: 'outside its enum', value: 'not-in-the-enum' });
-    for (const { label, value } of values) {
-      if (p.in === 'path') mutations.push({ label: `path.${p.name} ${label}`, fits: [...BAD_INPUT, 404], params: { ...params, [p.name]: value } });
-      if (p.in === 'query') mutations.push({ label: `query.${p.name} ${label}`, fits: BAD_INPUT, query: `${encodeURIComponent(p.name)}=${encodeURIComponent(String(value))}` });
-      if (p.in === 'header') mutations.push({ label: `header.${p.name} ${label}`, fits: BAD_INPUT, headers: { [p.name]: String(value) } });
-    }
+/** The first candidate of a family the document's validator finds breaking its rule, or why there is none. */
+async function confirmed(ctx: ContractContext, op: Operation, family: Family, params: Row, valid: Row | undefined): Promise<Mutation | string> {
+  for (const candidate of family.candidates) {
+    if (breaks(await ctx.problems(op, specOf(candidate, params, valid)), candidate.breaks)) return candidate;
   }
-  return mutations;
-}
-
-function omit(body: Record<string, unknown>, key: string): Record<string, unknown> {
-  const copy = { ...body };
-  delete copy[key];
-  return copy;
+  return `no case of ${family.what} that the document's validator confirms (${family.candidates.length} tried: the rule does not hold where the suite broke it)`;
 }
 
 /** Every client error: which of them the document declares is status_code_conformance's business. */
@@ -130,12 +81,22 @@ export const negativePhase: Phase = {
       // A server that accepted the bad input would change the record it aims at: the suite's own, or none is sent.
       if (notSafe(ctx, op, params, 'negative_data_rejection')) continue;
       const valid = await validBodyFor(ctx, targets, op);
-      const media = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/i.test(m));
-      const schema = media ? (op.requestBody!.content[media].schema ?? {}) : {};
-      const mutations = [...bodyMutations(valid, op, ctx.binding(op)?.collection.keyProperty), ...parameterMutations(ctx, op, params), ...oversized(ctx, op, valid, schema)];
-      if (mutations.length === 0) ctx.skip('negative_data_rejection', op, 'it takes no input the suite can break (no JSON body, no constrained parameter)');
+      const media = jsonMediaType(Object.keys(op.requestBody?.content ?? {}));
+      const schema = requestSchema(op);
+      const families = [
+        ...(media ? bodyMutations(schema, validBodies(ctx, op, valid), ctx.binding(op)?.collection.keyProperty, media) : []),
+        ...parameterMutations(ctx, op, params),
+        ...(media ? oversized(ctx, op, valid, schema, media) : []),
+      ];
+      if (families.length === 0) ctx.skip('negative_data_rejection', op, 'it takes no input the suite can break (no JSON body, no constrained parameter)');
       const declared = op.responses.map((r) => Number(r.status));
-      for (const mutation of mutations) {
+      for (const family of families) {
+        const mutation = await confirmed(ctx, op, family, params, valid);
+        if (typeof mutation === 'string') {
+          ctx.confirmation.refused({ operation: `${op.method.toUpperCase()} ${op.path}`, label: family.what, reason: mutation });
+          ctx.skip('negative_data_rejection', op, mutation);
+          continue;
+        }
         // A broken path parameter of a write names no record of the suite's: sent only once a read shows no record has it.
         if (mutation.params && !(await shownFree(ctx, op, mutation.params))) {
           ctx.skip('negative_data_rejection', op, `${mutation.label}: not sent, as no read showed that no record has that key`);
@@ -143,13 +104,7 @@ export const negativePhase: Phase = {
         }
         const fitting = mutation.fits.filter((s) => declared.includes(s));
         await refusedChangesNothing(ctx, targets, op, 'negative_data_rejection', () => ctx.request(op, {
-          label: mutation.label,
-          params: mutation.params ?? params,
-          query: mutation.query,
-          body: mutation.rawBody === undefined ? (mutation.body ?? valid) : undefined,
-          rawBody: mutation.rawBody,
-          headers: mutation.headers,
-          intent: 'invalid',
+          ...specOf(mutation, params, valid),
           expect: {
             check: 'negative_data_rejection',
             status: REFUSED,

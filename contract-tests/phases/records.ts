@@ -2,6 +2,8 @@
  * Records the phases work on: created by the suite (with the records they reference created
  * first), or found through the list when the suite must not change anything.
  */
+import { schemaType, type SchemaObject } from '../../src/document/schema.js';
+import { integerFormatRange } from '../../src/generate/from-schema.js';
 import { propertyNamed, type Collection } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
 import type { ContractContext } from '../context.js';
@@ -125,16 +127,39 @@ export async function listedRecord(ctx: ContractContext, collection: Collection,
   return items[0];
 }
 
-/** A key no record has: near the top of the key's range (as the record and the path parameter both allow), or a generated string. */
+/**
+ * A key no record has that fits both the record's key schema and the item path's parameter: their
+ * types, formats (`int32` up to 2147483647, `int64` up to the largest exact integer), bounds, and
+ * for a string their patterns and lengths. An integer is drawn near the top of the range both
+ * allow; anything else is generated. Both validators must accept it (a few draws).
+ */
 export function missingKey(ctx: ContractContext, collection: Collection): unknown {
-  const schema = collection.keySchema;
   const parameter = ctx.operations.find((op) => op.path === collection.itemPath)?.parameters.find((p) => p.in === 'path' && p.name === collection.keyParam)?.schema;
-  if (schema.type === 'integer' || schema.type === 'number') {
-    const maxima = [schema.maximum, parameter?.maximum].filter((m): m is number => typeof m === 'number');
-    const max = maxima.length ? Math.min(...maxima) : Number.MAX_SAFE_INTEGER;
-    return max - ctx.faker.number.int({ min: 1, max: Math.min(1000, Math.max(1, Math.floor(max / 2))) });
+  const schemas = [collection.keySchema, parameter].filter((s): s is SchemaObject => s !== undefined);
+  const numeric = schemas.every((s) => ['integer', 'number'].includes(schemaType(s) ?? ''));
+  let key: unknown;
+  for (let draw = 0; draw < 10; draw++) {
+    key = numeric ? nearTheTop(ctx, schemas) : ctx.generate(parameter ?? collection.keySchema, { propertyName: collection.keyProperty });
+    if (schemas.every((s) => ctx.requestValidator(s)?.(key) !== false)) return key;
   }
-  return ctx.generate(parameter ?? schema, { propertyName: collection.keyProperty });
+  return key;
+}
+
+/** An integer a little below the highest value every schema allows (and above the lowest). */
+function nearTheTop(ctx: ContractContext, schemas: SchemaObject[]): number {
+  const high = Math.min(...schemas.map((s) => bound(s, 'maximum', 'exclusiveMaximum', -1)));
+  const low = Math.max(...schemas.map((s) => bound(s, 'minimum', 'exclusiveMinimum', 1)));
+  return high - ctx.faker.number.int({ min: 0, max: Math.max(0, Math.min(1000, Math.floor((high - low) / 2))) });
+}
+
+/** A schema's highest (`step` -1) or lowest (+1) integer: its bound, exclusive (3.0's boolean or 3.1's number), its format's range, the exact integers. */
+function bound(s: SchemaObject, inclusive: string, exclusive: string, step: -1 | 1): number {
+  const edge = step < 0 ? Math.min : Math.max;
+  const range = integerFormatRange(s.format) ?? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+  const candidates = [range[step < 0 ? 1 : 0]];
+  if (typeof s[inclusive] === 'number') candidates.push(s[exclusive] === true ? s[inclusive] + step : s[inclusive]);
+  if (typeof s[exclusive] === 'number') candidates.push(s[exclusive] + step);
+  return step < 0 ? Math.floor(edge(...candidates)) : Math.ceil(edge(...candidates));
 }
 
 /**

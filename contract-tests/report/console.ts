@@ -91,6 +91,12 @@ export function formatHarm(report: ContractReport): string {
   return `HARM: ${report.harm.length} record(s) the suite did not create changed or gone after the run:\n${report.harm.map((h) => `  ✗ ${describeHarm(h)}`).join('\n')}\n`;
 }
 
+/** How the document's validator judged the cases before they were sent, and those it did not confirm (not sent), with why. */
+export function formatConfirmed({ confirmed, unconfirmed }: ContractReport): string {
+  const line = `Judged by the document's validator before sending: ${confirmed.valid} valid, ${confirmed.invalid} invalid for the rule they break; ${confirmed.unjudged} not judged (clean-up, edge probes); ${confirmed.unconfirmed} not sent\n`;
+  return line + unconfirmed.map((n) => `  · not sent: ${n.operation} (${n.label}): ${n.reason}\n`).join('');
+}
+
 export function formatReport(report: ContractReport): string {
   return [
     formatHarm(report),
@@ -104,6 +110,7 @@ export function formatReport(report: ContractReport): string {
     report.notSent.length
       ? `Never sent (they could change records the suite did not create):\n${report.notSent.map((u) => `  · ${u.operation} (${u.operationId}): ${u.reason}`).join('\n')}\n`
       : '',
+    formatConfirmed(report),
     report.leftBehind.length ? `Left behind (created by the suite, or maybe created, and not deleted):\n${report.leftBehind.map((what) => `  - ${what}`).join('\n')}\n` : '',
     formatCoverage(report.coverage),
     formatSummary(report),

@@ -17,6 +17,13 @@ export interface ParameterSpec {
   style: string;
   /** True by default for `form`, false for the other styles. */
   explode: boolean;
-  /** The parameter's schema; `{}` when it has only `content` or nothing. */
+  /** The parameter's schema, or its `content` entry's schema; `{}` when it has neither. */
   schema: SchemaObject;
+  /** The media type of a parameter given as `content` (`application/json` for LoopBack's `filter`): its value is that encoding of the schema, not a style. */
+  mediaType?: string;
+}
+
+/** The type a schema names: `type`, or the first non-null one of a 3.1 list (`[string, null]` → `string`). */
+export function schemaType(schema: SchemaObject): string | undefined {
+  return Array.isArray(schema.type) ? schema.type.find((t: unknown): t is string => typeof t === 'string' && t !== 'null') : schema.type;
 }

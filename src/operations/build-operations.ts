@@ -50,14 +50,16 @@ function mergeParameters(pathLevel: unknown, operationLevel: unknown): Parameter
 
 function normaliseParameter(p: SchemaObject): ParameterSpec {
   const style = p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple');
-  const contentSchema = p.content ? (Object.values<SchemaObject>(p.content)[0]?.schema ?? {}) : undefined;
+  // OpenAPI: a parameter has `schema` or `content`, and `content` has exactly one entry.
+  const [mediaType, content] = p.schema || !p.content ? [] : (Object.entries<SchemaObject>(p.content)[0] ?? []);
   return {
     name: p.name,
     in: p.in,
     required: p.in === 'path' || p.required === true,
     style,
     explode: typeof p.explode === 'boolean' ? p.explode : style === 'form',
-    schema: p.schema ?? contentSchema ?? {},
+    schema: p.schema ?? content?.schema ?? {},
+    ...(mediaType === undefined ? {} : { mediaType }),
   };
 }
 

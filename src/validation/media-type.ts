@@ -34,3 +34,13 @@ export function matchMediaType(declared: string[], received: string): string | u
   const any = lower.indexOf('*/*');
   return any >= 0 ? declared[any] : undefined;
 }
+
+/**
+ * The declared media type a JSON body is sent as: `application/json` when the operation takes it,
+ * else the first JSON type it declares (`application/merge-patch+json`); undefined when none is.
+ */
+export function jsonMediaType(declared: string[]): string | undefined {
+  const essences = declared.map((d) => parseMediaType(d)?.essence ?? '');
+  const index = [essences.indexOf('application/json'), essences.findIndex((e) => /^application\/(?:[\w.+-]+\+)?json$/.test(e)), essences.findIndex((e) => /json/.test(e))].find((i) => i >= 0);
+  return index === undefined ? undefined : declared[index];
+}

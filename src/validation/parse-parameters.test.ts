@@ -221,6 +221,36 @@ describe('coercion', () => {
   });
 });
 
+describe('content parameters (JSON-encoded)', () => {
+  const filter = param('query', 'filter', { type: 'object', properties: { limit: integer } }, { mediaType: 'application/json' });
+
+  it('parses the whole value as JSON, whatever its schema\'s shape', () => {
+    expect(parse([filter], { query: `filter=${encodeURIComponent('{"limit":2,"fields":["a","b"]}')}` }).values.query).toEqual({ filter: { limit: 2, fields: ['a', 'b'] } });
+    const ids = param('query', 'ids', integers, { mediaType: 'application/json' });
+    expect(parse([ids], { query: 'ids=[1,2]' }).values.query).toEqual({ ids: [1, 2] });
+  });
+
+  it('reports a value that is not JSON at the parameter, with the rule json', () => {
+    expect(parse([filter], { query: 'filter={"limit":' }).problems).toEqual([{ path: 'query.filter', rule: 'json', message: 'is not valid JSON' }]);
+  });
+
+  it('reads JSON from headers, cookies and path segments too', () => {
+    const where = (location: ParameterSpec['in']) => param(location, 'w', { type: 'object' }, { mediaType: 'application/json' });
+    expect(parse([where('header')], { headers: { w: '{"a":1}' } }).values.header).toEqual({ w: { a: 1 } });
+    expect(parse([where('cookie')], { headers: { cookie: `w=${encodeURIComponent('{"a":1}')}` } }).values.cookie).toEqual({ w: { a: 1 } });
+    expect(parse([where('path')], { path: { w: '{"a":1}' } }).values.path).toEqual({ w: { a: 1 } });
+  });
+
+  it('keeps a value of another media type as its text', () => {
+    const text = param('query', 'q', { type: 'object' }, { mediaType: 'text/plain' });
+    expect(parse([text], { query: 'q=a,b' }).values.query).toEqual({ q: 'a,b' });
+  });
+
+  it('reports JSON nested deeper than a body may be, without parsing it', () => {
+    expect(parse([filter], { query: `filter=${'['.repeat(100)}${']'.repeat(100)}` }).problems.map((p) => p.rule)).toEqual(['json']);
+  });
+});
+
 describe('path parameters', () => {
   it('coerces a simple primitive', () => {
     expect(parse([param('path', 'petId', integer)], { path: { petId: '12' } }).values.path).toEqual({ petId: 12 });

@@ -7,6 +7,9 @@
  * Everything that depends on the operation is decided once in `compileParameterParser`; the
  * function it returns only splits, decodes and converts strings.
  *
+ * A parameter given as `content` rather than `schema` is one value in that media type: a JSON one
+ * is parsed (its text is not taken apart by a style), any other kept as text.
+ *
  * `allowEmptyValue` (deprecated) and `allowReserved` are ignored: an empty value is kept as ''
  * for Ajv to judge, and every value is percent-decoded whether reserved characters were escaped
  * or not. Delimiters are looked for after decoding, so `%2C` splits like `,` (as most clients
@@ -16,6 +19,8 @@ import type { ParameterSpec, SchemaObject } from '../document/schema.js';
 import type { Problem } from './problem.js';
 import { setOwn } from '../own-property.js';
 import { append, decodeComponent, decodeQueryComponent, QueryString, type Multimap } from './query-string.js';
+import { jsonDepth, MAX_JSON_DEPTH } from './body-decoders.js';
+import { isJsonMediaType, parseMediaType } from './media-type.js';
 
 export interface RawParameters {
   /** Path parameters by name, already percent-decoded by the router. */
@@ -131,8 +136,7 @@ function compileReader(spec: ParameterSpec): Reader | undefined {
 
 /** Path and header parameters: one string, taken apart by the style. */
 function compileText(spec: ParameterSpec, at: string, style: TextStyle, get: (state: RequestState) => string | undefined): Read {
-  const shape = typeOf(spec.schema);
-  const coerce = compileCoerce(shape === 'array' ? spec.schema.items : spec.schema);
+  const { shape, coerce } = compileValue(spec);
   const plan = compileObject(spec.schema);
   return (state) => {
     const text = get(state);
@@ -146,8 +150,7 @@ function compileText(spec: ParameterSpec, at: string, style: TextStyle, get: (st
 /** Query (`form`, `spaceDelimited`, `pipeDelimited`, `deepObject`) and cookie (`form`) parameters. */
 function compileFormLike(spec: ParameterSpec, at: string, source: 'query' | 'cookie'): Read {
   const { name, schema, style, explode } = spec;
-  const shape = typeOf(schema);
-  const coerce = compileCoerce(shape === 'array' ? schema.items : schema);
+  const { shape, coerce } = compileValue(spec);
   const plan = compileObject(schema);
   const decode = source === 'query' ? decodeQueryComponent : decodeComponent;
   const delimiter = source === 'cookie' ? ',' : style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
@@ -281,6 +284,27 @@ function compileObject(schema: SchemaObject): ObjectPlan {
 function compileField(schema: unknown): Field {
   const array = typeOf(schema) === 'array';
   return { array, coerce: compileCoerce(array ? (schema as SchemaObject).items : schema) };
+}
+
+/**
+ * How a parameter's text becomes its value: taken apart by the shape of its schema and coerced, or,
+ * for a `content` parameter, read whole as its media type (`?filter={"limit":2}`, JSON-encoded).
+ */
+function compileValue(spec: ParameterSpec): { shape: string | undefined; coerce: Coerce } {
+  if (spec.mediaType !== undefined) return { shape: undefined, coerce: isJsonMediaType(parseMediaType(spec.mediaType)?.essence ?? '') ? coerceJson : keepString };
+  const shape = typeOf(spec.schema);
+  return { shape, coerce: compileCoerce(shape === 'array' ? spec.schema.items : spec.schema) };
+}
+
+/** A JSON-encoded value, parsed (nested no deeper than a body may be), or a problem. */
+function coerceJson(text: string, at: string, problems: Problem[]): unknown {
+  try {
+    if (jsonDepth(text) <= MAX_JSON_DEPTH) return JSON.parse(text);
+  } catch {
+    // reported below
+  }
+  problems.push({ path: at, rule: 'json', message: 'is not valid JSON' });
+  return text;
 }
 
 function compileCoerce(schema: unknown): Coerce {
