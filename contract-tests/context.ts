@@ -18,8 +18,9 @@ import { createAjv } from '../src/validation/ajv-instance.js';
 import { schemaCompiler } from '../src/validation/compile-schema.js';
 import { SchemaConverter } from '../src/validation/to-json-schema.js';
 import { createResponseChecker } from '../src/validation/validate-response.js';
-import type { Case, CheckId, Exchange, Expectation, Finding, Intent } from './case.js';
+import { FITS_OF_INTENT, type Case, type CheckId, type Exchange, type Finding, type Intent } from './case.js';
 import type { Check, CheckContext, Verdict } from './checks/check.js';
+import type { Purpose } from './purpose.js';
 import { reproOf } from './repro.js';
 import { matchOperation, OwnRecords } from './own-records.js';
 import { exchangeOf, type Fetch } from './transport.js';
@@ -69,9 +70,12 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** Leave out the credentials the document asks for (or replace them through `headers`). */
   anonymous?: boolean;
-  expect?: Expectation;
-  /** Why it is sent (default: inferred from `anonymous` and `expect`; see Intent). */
+  /** What the case is sent to show, for the check that judges it. */
+  purpose?: Purpose;
+  /** Why it is sent (default: `unauthenticated` when `anonymous`, else `valid`; see Intent). */
   intent?: Intent;
+  /** The client errors that fit what the case breaks on purpose (default: those of its intent, FITS_OF_INTENT). */
+  fits?: readonly number[];
   /** Which of the operation's security alternatives to send the token as (default: the first). */
   alternative?: number;
 }
@@ -175,8 +179,8 @@ export class ContractContext {
       body = JSON.stringify(spec.body);
       headers['Content-Type'] ??= 'application/json';
     }
-    const intent = spec.intent ?? (spec.anonymous ? 'unauthenticated' : spec.expect?.status && spec.expect.status.every((s) => s >= 300) ? 'invalid' : 'valid');
-    const c: Case = { operation: op, method: op.method.toUpperCase(), path: `${path}${query ? `?${query}` : ''}`, headers, body, label: spec.label, intent, expect: spec.expect };
+    const intent = spec.intent ?? (spec.anonymous ? 'unauthenticated' : 'valid');
+    const c: Case = { operation: op, method: op.method.toUpperCase(), path: `${path}${query ? `?${query}` : ''}`, headers, body, label: spec.label, intent, fits: spec.fits ?? FITS_OF_INTENT[intent], purpose: spec.purpose };
     return this.send(c);
   }
 

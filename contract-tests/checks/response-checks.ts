@@ -99,11 +99,12 @@ function sunsetVerdict(ctx: CheckContext, ex: Exchange): Verdict | undefined {
  * A request the suite built valid (by the document's schemas, pointing at records that exist) is
  * accepted. Refusing it as bad input, unauthenticated or unknown is a failure; a conflict (409)
  * may come from a rule of state the document describes only in prose, so it is a gap. A request
- * to a record the suite could not find may get a 404.
+ * to a record the suite could not find may get a 404. A case sent for another check (a read
+ * back, a DELETE) is judged by that check.
  */
 export const positive_data_acceptance: Check = (_ctx, ex) => {
   const guessed = ex.case.intent === 'guessed';
-  if ((ex.case.intent !== 'valid' && !guessed) || ex.case.expect?.status || ex.status >= 500 || (guessed && ex.status === 404)) return undefined;
+  if ((ex.case.intent !== 'valid' && !guessed) || ex.case.purpose || ex.status >= 500 || (guessed && ex.status === 404)) return undefined;
   if (ex.status < 400) return [];
   return [{ received: `${ex.status} ${ex.text.slice(0, 80)}`.trim(), documented: `a success for ${ex.case.label}, valid by the document`, kind: ex.status === 409 ? 'gap' : 'failure' }];
 };

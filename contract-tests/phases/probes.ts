@@ -7,13 +7,12 @@
  */
 import type { Collection } from '../../src/operations/infer-collections.js';
 import { paginationOf } from '../../src/operations/pagination.js';
+import type { CheckId } from '../check-id.js';
 import type { ContractContext } from '../context.js';
-import { statusRange, type Phase, type Targets } from './phase.js';
+import type { Phase, Targets } from './phase.js';
 import { createRecord, missingKey } from './records.js';
 
-const CHECKS = ['edge_cases'];
-const NOT_5XX = statusRange(100, 499);
-const expect = (label: string) => ({ check: 'edge_cases', status: NOT_5XX, documented: `no 5xx for ${label}` });
+const CHECKS: CheckId[] = ['edge_cases'];
 
 /** A child whose reference names a parent no record is: refused or accepted, never a 5xx. */
 async function danglingReference(ctx: ContractContext, targets: Targets, child: Collection, property: string, parent: Collection): Promise<void> {
@@ -21,7 +20,7 @@ async function danglingReference(ctx: ContractContext, targets: Targets, child: 
   if (!create || !ctx.canBuildValidBody(create)) return;
   const body = ctx.validBody(create, {}, { ...(await targets.prepare[child.name]?.(ctx)), [property]: missingKey(ctx, parent) });
   const label = `a ${child.name} record whose ${property} names no ${parent.name} record`;
-  await ctx.request(create, { label, body, intent: 'invalid', expect: expect(label) });
+  await ctx.request(create, { label, body, intent: 'invalid', purpose: { check: 'edge_cases', edge: 'dangling-reference' } });
 }
 
 /**
@@ -42,7 +41,7 @@ async function parentInUse(ctx: ContractContext, targets: Targets, child: Collec
   const kid = await createRecord(ctx, child, { ...prepared, [property]: parentKey });
   if (!kid) return;
   const label = `delete a ${parent.name} record that a ${child.name} record still points at`;
-  await ctx.request(remove, { label, params: { [parent.keyParam]: parentKey }, intent: 'invalid', expect: expect(label) });
+  await ctx.request(remove, { label, params: { [parent.keyParam]: parentKey }, intent: 'invalid', purpose: { check: 'edge_cases', edge: 'parent-in-use' } });
 }
 
 /** Page sizes and offsets past their bounds (or, where none is declared, absurd): a 4xx or a page, never a 5xx. */
@@ -55,7 +54,7 @@ async function pagingBounds(ctx: ContractContext, collection: Collection): Promi
     const max = typeof parameter.schema?.maximum === 'number' ? parameter.schema.maximum : 1_000_000;
     for (const value of [-1, max * 10 + 1]) {
       const label = `query.${parameter.name}=${value}, past its bounds`;
-      await ctx.request(list, { label, query: `${encodeURIComponent(parameter.name)}=${value}`, intent: 'invalid', expect: expect(label) });
+      await ctx.request(list, { label, query: `${encodeURIComponent(parameter.name)}=${value}`, intent: 'invalid', purpose: { check: 'edge_cases', edge: 'paging-bounds' } });
     }
   }
 }

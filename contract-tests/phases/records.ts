@@ -5,6 +5,7 @@
 import type { Collection } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
 import type { ContractContext } from '../context.js';
+import { listItems } from '../list-items.js';
 import { collectionNamedBy, pathParams } from './phase.js';
 
 type Row = Record<string, unknown>;
@@ -90,11 +91,8 @@ export async function listedRecord(ctx: ContractContext, collection: Collection,
   return items[0];
 }
 
-/** The records of a list response, bare or wrapped (`{items: [...]}`). */
-export function listItems(collection: Collection, json: unknown): Row[] {
-  const items = collection.listWrapper ? (json as Row | undefined)?.[collection.listWrapper.items] : json;
-  return Array.isArray(items) ? (items as Row[]) : [];
-}
+/** The records of a list response (moved to list-items.ts, which the checks share; exported here as before). */
+export { listItems };
 
 /** A key no record has: near the top of the key's range (as the record and the path parameter both allow), or a generated string. */
 export function missingKey(ctx: ContractContext, collection: Collection): unknown {
