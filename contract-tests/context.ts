@@ -229,13 +229,15 @@ export class ContractContext {
 
   private finding(check: CheckId, exchange: Exchange, verdict: Verdict): Finding {
     const c = exchange.case;
+    const { received, documented, kind, ...evidence } = verdict;
     return {
+      ...evidence,
       check,
-      kind: verdict.kind ?? 'failure',
+      kind: kind ?? 'failure',
       operation: `${c.operation.method.toUpperCase()} ${c.operation.path}`,
       operationId: c.operation.id,
-      received: verdict.received,
-      documented: verdict.documented,
+      received,
+      documented,
       label: c.label,
       request: `${c.method} ${c.path}`,
       response: `${exchange.status} ${exchange.text.slice(0, 200)}`.trim(),

@@ -112,6 +112,23 @@ describe('proof of strength: broken implementations', () => {
 });
 
 describe('findings', () => {
+  const findingsOf = async (fault: string, only: RunOptions['only']) => {
+    const mock = await petstore();
+    return (await petstoreRun({ baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(FAULTS.find((f) => f.name === fault)!.wrap(mock)), only })).failures;
+  };
+
+  it('carry typed facts straight from the validator: the status, what is declared, the path, the keyword and its place in the schema', async () => {
+    const [status] = await findingsOf('created-with-200', ['status_code_conformance']);
+    expect(status).toMatchObject({ check: 'status_code_conformance', status: 200, path: 'status', rule: 'declared', declared: expect.arrayContaining(['201', '400', '401']) });
+    expect(status.declared).not.toContain('200');
+    const [media] = await findingsOf('wrong-content-type', ['content_type_conformance']);
+    expect(media).toMatchObject({ path: 'header.Content-Type', rule: 'declared', declared: ['application/json'] });
+    const body = (await findingsOf('pet-without-name', ['response_schema_conformance'])).find((f) => f.operationId === 'getPet');
+    expect(body).toMatchObject({ status: 200, path: 'body.name', rule: 'required', schemaPath: expect.stringMatching(/^#.*\/required$/) });
+    const [unknown] = await findingsOf('repeated-delete-succeeds', ['repeated_delete']);
+    expect(unknown).toMatchObject({ status: 204, expected: ['404'], received: '204 for delete again', documented: '404 for a second DELETE' });
+  });
+
   it('carry a curl that sends the same request again, the token written as $TOKEN', async () => {
     const mock = await petstore();
     const upstream = await startServer({ fetch: FAULTS.find((f) => f.name === 'pet-without-name')!.wrap(mock) }, { port: 0, host: '127.0.0.1' });

@@ -4,7 +4,7 @@
  * and headers.
  */
 import type { Problem } from '../../src/validation/problem.js';
-import type { Exchange } from '../case.js';
+import type { Evidence, Exchange } from '../case.js';
 import type { Check, CheckContext, Verdict } from './check.js';
 import { valueAt } from './check.js';
 
@@ -28,14 +28,14 @@ export const status_code_conformance: Check = (ctx, ex) => {
   const problem = ctx.problems(ex).find((p) => p.path === 'status');
   if (!problem) return [];
   const refusedOnPurpose = ex.case.intent !== 'valid' && ex.status >= 400 && ex.status < 500;
-  const documented = `one of ${problem.message.replace(/^.*\(declared: (.*)\)$/, '$1')}`;
-  return [{ received: String(ex.status), documented: refusedOnPurpose ? `${documented}: the document declares no ${ex.status} for ${ex.case.label}` : documented, kind: refusedOnPurpose ? 'gap' : 'failure' }];
+  const documented = `one of ${problem.declared?.join(', ')}`;
+  return [{ ...evidence(problem), status: ex.status, received: String(ex.status), documented: refusedOnPurpose ? `${documented}: the document declares no ${ex.status} for ${ex.case.label}` : documented, kind: refusedOnPurpose ? 'gap' : 'failure' }];
 };
 
 /** The Content-Type is a media type declared for that status. */
 export const content_type_conformance: Check = (ctx, ex) => {
   const problem = ctx.problems(ex).find((p) => p.path === 'header.Content-Type');
-  return problem ? [{ received: `${ex.status} with Content-Type ${ex.headers.get('content-type') ?? '(none)'}`, documented: problem.message.replace(/^.*\(declared: (.*)\)$/, '$1') }] : [];
+  return problem ? [{ ...evidence(problem), status: ex.status, received: `${ex.status} with Content-Type ${ex.headers.get('content-type') ?? '(none)'}`, documented: problem.declared?.join(', ') ?? problem.message }] : [];
 };
 
 /** A success (or redirect) body validates against the schema declared for its status and media type. */
@@ -62,9 +62,15 @@ function bodyVerdicts(ctx: CheckContext, ex: Exchange): Verdict[] {
 }
 
 function bodyVerdict(ex: Exchange, problem: Problem): Verdict {
-  if (problem.rule === 'required') return { received: `${ex.status} without ${problem.path}`, documented: `${ex.status} requires field \`${problem.path.split('.').pop()}\`` };
-  if (problem.rule === 'json' || problem.rule === 'empty') return { received: `${ex.status} with a body that ${problem.message}`, documented: `${ex.status} ${problem.rule === 'json' ? 'has a JSON body' : 'has no body'}` };
-  return { received: `${ex.status} with ${problem.path} = ${valueAt(ex.json, problem.path)}`, documented: `${problem.path} ${problem.message}` };
+  const facts = { ...evidence(problem), status: ex.status };
+  if (problem.rule === 'required') return { ...facts, received: `${ex.status} without ${problem.path}`, documented: `${ex.status} requires field \`${problem.path.split('.').pop()}\`` };
+  if (problem.rule === 'json' || problem.rule === 'empty') return { ...facts, received: `${ex.status} with a body that ${problem.message}`, documented: `${ex.status} ${problem.rule === 'json' ? 'has a JSON body' : 'has no body'}` };
+  return { ...facts, received: `${ex.status} with ${problem.path} = ${valueAt(ex.json, problem.path)}`, documented: `${problem.path} ${problem.message}` };
+}
+
+/** The typed facts of a problem, as the validator set them. */
+function evidence({ path, rule, declared, schemaPath }: Problem): Evidence {
+  return { path, rule, declared, schemaPath };
 }
 
 /**
@@ -79,7 +85,7 @@ export const response_headers_conformance: Check = (ctx, ex) => {
     .map((problem) => {
       const name = problem.path.slice('header.'.length);
       const value = ex.headers.get(name);
-      return { received: value === null ? `${ex.status} without ${name}` : `${ex.status} with ${name}: ${value}`, documented: `${name} ${problem.message}` };
+      return { ...evidence(problem), status: ex.status, received: value === null ? `${ex.status} without ${name}` : `${ex.status} with ${name}: ${value}`, documented: `${name} ${problem.message}` };
     });
   const sunset = sunsetVerdict(ctx, ex);
   if (sunset) verdicts.push(sunset);
