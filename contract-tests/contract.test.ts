@@ -111,6 +111,23 @@ describe('proof of strength: broken implementations', () => {
   }
 });
 
+describe('the one status rule', () => {
+  it('fails a server that refuses missing credentials with 403 where the document declares only 401, and files no gap for it', async () => {
+    const mock = await petstore();
+    const report = await petstoreRun({ baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(FAULTS.find((f) => f.name === 'forbidden-for-no-credentials')!.wrap(mock)), operations: ['getPet'] });
+    expect(report.gaps).toEqual([]);
+    expect(new Set(report.failures.map((f) => `${f.check}: received ${f.received}, documented ${f.documented}`))).toEqual(new Set([
+      'auth_enforced: received 403 for no credentials, documented 401 (a 401 with WWW-Authenticate) for no credentials',
+      'auth_enforced: received 403 for an unknown key, documented 401 (a 401 with WWW-Authenticate) for an unknown key',
+      'auth_enforced: received 403 for another scheme (Basic), documented 401 (a 401 with WWW-Authenticate) for another scheme (Basic)',
+      'status_code_conformance: received 403, documented 401 for no credentials, as the operation declares',
+      'status_code_conformance: received 403, documented 401 for an unknown key, as the operation declares',
+      'status_code_conformance: received 403, documented 401 for another scheme (Basic), as the operation declares',
+    ]));
+    expect(report.failures.find((f) => f.check === 'status_code_conformance')).toMatchObject({ status: 403, expected: ['401'], declared: expect.arrayContaining(['200', '401', '404']) });
+  });
+});
+
 describe('findings', () => {
   const findingsOf = async (fault: string, only: RunOptions['only']) => {
     const mock = await petstore();

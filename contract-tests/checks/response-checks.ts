@@ -7,6 +7,7 @@ import type { Problem } from '../../src/validation/problem.js';
 import type { Evidence, Exchange } from '../case.js';
 import type { Check, CheckContext, Verdict } from './check.js';
 import { valueAt } from './check.js';
+import { describeRefusals, statusRule } from './status-rule.js';
 
 const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 /** At most this many problems of one body are reported (a list of 100 bad records is one fault). */
@@ -20,16 +21,20 @@ export const not_a_server_error: Check = (_ctx, ex) =>
   ex.status >= 500 ? [{ received: `${ex.status} ${ex.text.slice(0, 80)}`.trim(), documented: 'no 5xx for any request' }] : [];
 
 /**
- * Every status is one the operation declares (exactly, as a range like 4XX, or as default). A
- * valid request answered with an undeclared status is a failure; a request the suite sent wrong
- * on purpose, refused with a 4xx the document does not declare, is a gap of the document.
+ * Every status is one the operation declares (exactly, as a range like 4XX, or as default). An
+ * undeclared status is a failure, but for a request the suite sent wrong on purpose and refused
+ * with a 4xx where the operation declares no status that fits the fault: a gap of the document
+ * (the one status rule, status-rule.ts).
  */
 export const status_code_conformance: Check = (ctx, ex) => {
   const problem = ctx.problems(ex).find((p) => p.path === 'status');
   if (!problem) return [];
-  const refusedOnPurpose = ex.case.intent !== 'valid' && ex.status >= 400 && ex.status < 500;
+  const facts = { ...evidence(problem), status: ex.status, received: String(ex.status) };
+  const rule = ex.status >= 400 && ex.status < 500 ? statusRule(ex.case) : undefined;
+  if (rule && rule.open.length === 0) return [{ ...facts, expected: rule.promised.map(String), documented: `${describeRefusals(rule)} for ${ex.case.label}, as the operation declares` }];
   const documented = `one of ${problem.declared?.join(', ')}`;
-  return [{ ...evidence(problem), status: ex.status, received: String(ex.status), documented: refusedOnPurpose ? `${documented}: the document declares no ${ex.status} for ${ex.case.label}` : documented, kind: refusedOnPurpose ? 'gap' : 'failure' }];
+  if (rule) return [{ ...facts, kind: 'gap', documented: `${documented}: the document declares no ${ex.status} for ${ex.case.label}` }];
+  return [{ ...facts, documented }];
 };
 
 /** The Content-Type is a media type declared for that status. */

@@ -6,10 +6,9 @@
  * an otherwise valid request (its references point at records that exist), aimed at the suite's
  * own record.
  *
- * Any 4xx is a refusal (whether the document declares that status is status_code_conformance's
- * business: an undeclared one is a gap of the document). Accepting the input is a failure when
- * the operation declares a client error that fits the fault (400 or 422; 404 too for a path
- * parameter; 415 for the media type; 413 for the size), and a gap when it declares none.
+ * Each case carries the client errors that fit its fault (400 or 422; 404 too for a path
+ * parameter; 415 for the media type; 413 for the size); the check judges the answer by the one
+ * status rule (checks/status-rule.ts).
  */
 import type { SchemaObject } from '../../src/document/schema.js';
 import { mergedProperties, requiredProperties } from '../../src/operations/infer-collections.js';
@@ -143,7 +142,8 @@ export const negativePhase: Phase = {
           rawBody: mutation.rawBody,
           headers: mutation.headers,
           intent: 'invalid',
-          fits: mutation.fits,
+          // A record the suite could not find may be answered 404 as well.
+          fits: targets.guessed(params) ? [...mutation.fits, 404] : mutation.fits,
           purpose: { check: 'negative_data_rejection', kind: 'invalid-input' },
         }));
       }

@@ -20,7 +20,7 @@ async function danglingReference(ctx: ContractContext, targets: Targets, child: 
   if (!create || !ctx.canBuildValidBody(create)) return;
   const body = ctx.validBody(create, {}, { ...(await targets.prepare[child.name]?.(ctx)), [property]: missingKey(ctx, parent) });
   const label = `a ${child.name} record whose ${property} names no ${parent.name} record`;
-  await ctx.request(create, { label, body, intent: 'invalid', purpose: { check: 'edge_cases', edge: 'dangling-reference' } });
+  await ctx.request(create, { label, body, intent: 'invalid', fits: [400, 404, 409, 422], purpose: { check: 'edge_cases', edge: 'dangling-reference' } });
 }
 
 /**
@@ -41,7 +41,7 @@ async function parentInUse(ctx: ContractContext, targets: Targets, child: Collec
   const kid = await createRecord(ctx, child, { ...prepared, [property]: parentKey });
   if (!kid) return;
   const label = `delete a ${parent.name} record that a ${child.name} record still points at`;
-  await ctx.request(remove, { label, params: { [parent.keyParam]: parentKey }, intent: 'invalid', purpose: { check: 'edge_cases', edge: 'parent-in-use' } });
+  await ctx.request(remove, { label, params: { [parent.keyParam]: parentKey }, intent: 'invalid', fits: [409], purpose: { check: 'edge_cases', edge: 'parent-in-use' } });
 }
 
 /** Page sizes and offsets past their bounds (or, where none is declared, absurd): a 4xx or a page, never a 5xx. */
