@@ -19,7 +19,7 @@ import { schemaCompiler } from '../src/validation/compile-schema.js';
 import { SchemaConverter } from '../src/validation/to-json-schema.js';
 import { createResponseChecker } from '../src/validation/validate-response.js';
 import { FITS_OF_INTENT, type Case, type CheckId, type Exchange, type Finding, type Intent } from './case.js';
-import type { Check, CheckContext, Verdict } from './checks/check.js';
+import { excerpt, type Check, type CheckContext, type Verdict } from './checks/check.js';
 import type { Purpose } from './purpose.js';
 import { reproOf } from './repro.js';
 import { matchOperation, OwnRecords } from './own-records.js';
@@ -240,7 +240,7 @@ export class ContractContext {
       documented,
       label: c.label,
       request: `${c.method} ${c.path}`,
-      response: `${exchange.status} ${exchange.text.slice(0, 200)}`.trim(),
+      response: `${exchange.status} ${excerpt(exchange.text, 200)}`.trim(),
       repro: reproOf(c, this.baseUrl, this.options.token),
     };
   }

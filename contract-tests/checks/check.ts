@@ -54,6 +54,13 @@ export function statusVerdicts(ex: Exchange, expected: readonly StatusPattern[],
 export function valueAt(json: unknown, path: string): string {
   let node: unknown = json;
   for (const part of path.split('.').slice(1)) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
-  const text = node === undefined ? 'nothing' : JSON.stringify(node);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return excerpt(node === undefined ? 'nothing' : JSON.stringify(node), 60);
+}
+
+/**
+ * At most `max` characters of a text, a cut marked with `...` (so that the run's mask, report/mask.ts,
+ * can tell a secret cut short from other text).
+ */
+export function excerpt(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }

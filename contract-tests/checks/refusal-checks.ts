@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Exchange } from '../case.js';
 import type { Unchanged } from '../purpose.js';
-import { caseCheck, statusVerdicts, type Verdict } from './check.js';
+import { caseCheck, excerpt, statusVerdicts, type Verdict } from './check.js';
 import { describeRefusals, statusRule, type StatusRule } from './status-rule.js';
 
 /** The rule of a case its phase sent wrong on purpose (one without `fits` is a bug of the phase). */
@@ -56,5 +56,5 @@ function unchangedVerdicts(ex: Exchange, { before, refused }: Unchanged): Verdic
   const documented = `a refused ${refused.method} changes nothing (${refused.label} was answered ${refused.status})`;
   const wrong = statusVerdicts(ex, [200], documented);
   if (wrong.length || isDeepStrictEqual(ex.json, before)) return wrong;
-  return [{ received: `${ex.status} with the record changed: ${JSON.stringify(ex.json).slice(0, 120)} instead of ${JSON.stringify(before).slice(0, 120)}`, documented, path: 'body' }];
+  return [{ received: `${ex.status} with the record changed: ${excerpt(JSON.stringify(ex.json), 120)} instead of ${excerpt(JSON.stringify(before), 120)}`, documented, path: 'body' }];
 }

@@ -6,7 +6,7 @@
 import type { Problem } from '../../src/validation/problem.js';
 import type { Evidence, Exchange } from '../case.js';
 import type { Check, CheckContext, Verdict } from './check.js';
-import { valueAt } from './check.js';
+import { excerpt, valueAt } from './check.js';
 import { describeRefusals, statusRule } from './status-rule.js';
 
 const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
@@ -18,7 +18,7 @@ export const response_received: Check = (_ctx, ex) => (ex.error ? [{ received: e
 
 /** No request the suite sends may get a 5xx. */
 export const not_a_server_error: Check = (_ctx, ex) =>
-  ex.status >= 500 ? [{ received: `${ex.status} ${ex.text.slice(0, 80)}`.trim(), documented: 'no 5xx for any request' }] : [];
+  ex.status >= 500 ? [{ received: `${ex.status} ${excerpt(ex.text, 80)}`.trim(), documented: 'no 5xx for any request' }] : [];
 
 /**
  * Every status is one the operation declares (exactly, as a range like 4XX, or as default). An
@@ -117,5 +117,5 @@ export const positive_data_acceptance: Check = (_ctx, ex) => {
   const guessed = ex.case.intent === 'guessed';
   if ((ex.case.intent !== 'valid' && !guessed) || ex.case.purpose || ex.status >= 500 || (guessed && ex.status === 404)) return undefined;
   if (ex.status < 400) return [];
-  return [{ received: `${ex.status} ${ex.text.slice(0, 80)}`.trim(), documented: `a success for ${ex.case.label}, valid by the document`, kind: ex.status === 409 ? 'gap' : 'failure' }];
+  return [{ received: `${ex.status} ${excerpt(ex.text, 80)}`.trim(), documented: `a success for ${ex.case.label}, valid by the document`, kind: ex.status === 409 ? 'gap' : 'failure' }];
 };
