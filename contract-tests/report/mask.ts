@@ -41,7 +41,11 @@ export function secretMask({ token, headers = {} }: { token?: string; headers?: 
     }
     return input;
   };
-  const headersOf = (source: Headers) => new Headers([...source].map(([name, item]) => [name, text(item)]));
+  const headersOf = (source: Headers) => {
+    const masked = new Headers();
+    source.forEach((item, name) => masked.append(name, text(item)));
+    return masked;
+  };
   return {
     text,
     value,
