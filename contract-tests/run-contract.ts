@@ -87,12 +87,7 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
   try {
     return mask.value(await run({ ...options, onExchange: onExchange && ((exchange, sent) => onExchange(mask.exchange(exchange), sent)) }));
   } catch (error) {
-    if (error instanceof Error) {
-      error.message = mask.text(error.message);
-      const cause = error.cause as { message?: unknown } | undefined;
-      if (cause && typeof cause.message === 'string') cause.message = mask.text(cause.message);
-    }
-    throw error;
+    throw mask.error(error);
   }
 }
 

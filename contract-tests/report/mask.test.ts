@@ -23,6 +23,12 @@ describe('the mask of a run\'s secrets', () => {
     expect(mask.text('X-Trace: 42, status 422')).toBe('X-Trace: 42, status 422');
   });
 
+  it('masks the message of an error and of its cause, and leaves one it cannot set', () => {
+    const error = mask.error(new TypeError('fetch failed for a/b+c=token', { cause: new Error('Bearer a/b+c=token is invalid') })) as Error;
+    expect([error.message, (error.cause as Error).message]).toEqual(['fetch failed for ***', 'Bearer *** is invalid']);
+    expect((mask.error(new DOMException('aborted', 'AbortError')) as DOMException).message).toBe('aborted');
+  });
+
   it('copies plain data with every string masked, and leaves what it does not own', () => {
     const date = new Date(0);
     expect(mask.value({ list: ['a/b+c=token', 3, { deep: 'x a/b+c=token' }], date })).toEqual({ list: ['***', 3, { deep: 'x ***' }], date });

@@ -25,6 +25,8 @@ export interface Mask {
   value: <T>(value: T) => T;
   /** The exchange as others may see it: request and response masked, without the case's purpose (the data of its check). */
   exchange: (exchange: Exchange) => Exchange;
+  /** The error, its message and its cause's masked where they can be set (in place). */
+  error: (error: unknown) => unknown;
 }
 
 export function secretMask({ token, headers = {} }: { token?: string; headers?: Record<string, string> }): Mask {
@@ -57,6 +59,17 @@ export function secretMask({ token, headers = {} }: { token?: string; headers?: 
       error: ex.error === undefined ? undefined : text(ex.error),
       case: { ...ex.case, path: text(ex.case.path), label: text(ex.case.label), headers: value(ex.case.headers), body: typeof ex.case.body === 'string' ? text(ex.case.body) : ex.case.body && utf8(text(fromUtf8(ex.case.body))), purpose: undefined },
     }),
+    error: (error) => {
+      for (const holder of [error, (error as { cause?: unknown } | undefined)?.cause]) {
+        const message = (holder as { message?: unknown } | undefined)?.message;
+        try {
+          if (typeof message === 'string') (holder as { message: string }).message = text(message);
+        } catch {
+          // A message with only a getter (a DOMException's) cannot be set; it names no request.
+        }
+      }
+      return error;
+    },
   };
 }
 
