@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_FLAGS, CONTRACT_USAGE, parseContractArgs } from './args.js';
+import type { CheckId } from './check-id.js';
 import { toJUnit } from './report/junit.js';
 
 describe('parseContractArgs', () => {
@@ -63,8 +64,8 @@ describe('parseContractArgs', () => {
 });
 
 describe('toJUnit', () => {
-  const finding = { check: 'error_shape', kind: 'failure' as const, operation: 'GET /pets', operationId: 'listPets', received: '400 with code = "<x>"', documented: 'an Error & more', request: 'GET /pets?a=1&b=2', label: "it's", repro: "curl -sS -i -X GET 'http://h/pets?a=1&b=2'" };
-  const outcome = (check: string, operationId: string, counts: Partial<{ passed: number; failed: number; gaps: number; skipped: string[] }>) => ({ check, operationId, operation: operationId === 'listPets' ? 'GET /pets' : 'POST /pets', passed: 0, failed: 0, gaps: 0, skipped: [], ...counts });
+  const finding = { check: 'error_shape' as const, kind: 'failure' as const, operation: 'GET /pets', operationId: 'listPets', received: '400 with code = "<x>"', documented: 'an Error & more', request: 'GET /pets?a=1&b=2', label: "it's", repro: "curl -sS -i -X GET 'http://h/pets?a=1&b=2'" };
+  const outcome = (check: CheckId, operationId: string, counts: Partial<{ passed: number; failed: number; gaps: number; skipped: string[] }>) => ({ check, operationId, operation: operationId === 'listPets' ? 'GET /pets' : 'POST /pets', passed: 0, failed: 0, gaps: 0, skipped: [], ...counts });
   const report = (strict: boolean) =>
     toJUnit({
       requests: 2,

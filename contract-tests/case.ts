@@ -3,52 +3,10 @@
  * that request with the response it got, a finding is what a check found wrong in an exchange.
  */
 import type { Operation } from '../src/operations/operation.js';
+import type { CheckId } from './check-id.js';
+import type { Purpose } from './purpose.js';
 
-/** Checks that judge every response, whatever the case. */
-export const RESPONSE_CHECK_IDS = [
-  'response_received',
-  'not_a_server_error',
-  'status_code_conformance',
-  'content_type_conformance',
-  'response_schema_conformance',
-  'response_headers_conformance',
-  'error_shape',
-  'positive_data_acceptance',
-] as const;
-
-/** The built-in checks, by the id used on the command line (`--only`) and in reports. Profiles add theirs. */
-export const CHECK_IDS: readonly string[] = [
-  ...RESPONSE_CHECK_IDS,
-  'auth_enforced',
-  'negative_data_rejection',
-  'unknown_resource',
-  'create_read_back',
-  'update_persists',
-  'list_contains_created',
-  'filter_conformance',
-  'pagination_conformance',
-  'use_after_delete',
-  'repeated_delete',
-  'edge_cases',
-];
-/** A check's id: one of CHECK_IDS or one a profile registers. */
-export type CheckId = string;
-
-/**
- * What a case expects beyond the document: a check id that judges it, the statuses that would be
- * right, and optionally a test of the body that returns what is wrong (or undefined).
- */
-export interface Expectation {
-  check: CheckId;
-  /** What the document (or the rule) says, for the message: `404 after DELETE`. */
-  documented: string;
-  status?: number[];
-  body?: (body: unknown, exchange: Exchange) => string | undefined;
-  /** A required response header, e.g. WWW-Authenticate on a 401. */
-  header?: string;
-  /** What a breach is when the document does not make the promise itself (default: a failure). */
-  kind?: FindingKind;
-}
+export { CHECK_IDS, RESPONSE_CHECK_IDS, type CheckId } from './check-id.js';
 
 /**
  * Why a request is sent, which decides how an unexpected answer counts: a valid request must
@@ -61,6 +19,9 @@ export interface Expectation {
  */
 export type Intent = 'valid' | 'retry' | 'guessed' | 'invalid' | 'unauthenticated' | 'unknown' | 'cleanup';
 
+/** The client errors that fit a case of each intent (a case may name its own: 415 for a missing Content-Type). */
+export const FITS_OF_INTENT: Record<Intent, readonly number[]> = { valid: [], retry: [], cleanup: [], guessed: [404], invalid: [400, 422], unauthenticated: [401, 403], unknown: [404] };
+
 export interface Case {
   operation: Operation;
   method: string;
@@ -72,7 +33,14 @@ export interface Case {
   /** What this case is about, for reports: `missing required field body.name`. */
   label: string;
   intent: Intent;
-  expect?: Expectation;
+  /**
+   * For a case wrong on purpose, the client errors that fit its fault: `[401, 403]` for
+   * credentials, `[400, 422]` for input, `[404]` for an unknown record, `[413]`, `[415]`; empty
+   * for a valid case.
+   */
+  fits: readonly number[];
+  /** What the case is sent to show, for the check that judges it. */
+  purpose?: Purpose;
 }
 
 export interface Exchange {
@@ -94,7 +62,27 @@ export interface Exchange {
  */
 export type FindingKind = 'failure' | 'gap';
 
-export interface Finding {
+/**
+ * What a check found, as typed facts straight from the validator or the rule, besides the
+ * sentences: the status received, the statuses the rule allowed, what the document declares,
+ * where in the response and which schema keyword.
+ */
+export interface Evidence {
+  /** The status received. */
+  status?: number;
+  /** The statuses the rule allowed, written as the document writes them: `['404']` after a DELETE, `['4XX']` for any refusal. */
+  expected?: string[];
+  /** What the document declares at that point: statuses (`200`, `4XX`, `default`) or media types. */
+  declared?: string[];
+  /** Where in the response: `body.name`, `header.Location`, `status`. */
+  path?: string;
+  /** The JSON Schema keyword or rule broken: `required`, `type`, `declared`... */
+  rule?: string;
+  /** The schema location of the keyword (`#/properties/name/type`), for schema problems. */
+  schemaPath?: string;
+}
+
+export interface Finding extends Evidence {
   check: CheckId;
   kind: FindingKind;
   /** `GET /pets/{petId}` */

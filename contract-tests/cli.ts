@@ -10,6 +10,7 @@ import { DEFAULT_EXTENSIONS } from '../src/extensions/index.js';
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../src/bundled.js';
 import { CONTRACT_USAGE, parseContractArgs, type ContractArgs } from './args.js';
 import type { Exchange } from './case.js';
+import type { CheckId } from './check-id.js';
 import type { Profile } from './profiles/profile.js';
 import { formatReport } from './report/console.js';
 import { toJUnit } from './report/junit.js';
@@ -42,8 +43,8 @@ export async function contractCommand(argv: string[], env: Record<string, string
     process.stderr.write(`${selection}\n`);
     return 2;
   }
-  const { profiles } = selection;
-  if (args.dryRun) return dryRun(args, document, profiles);
+  const { profiles, only } = selection;
+  if (args.dryRun) return dryRun(args, document, selection);
   process.stdout.write(`Checking ${args.baseUrl} against ${document.api.info?.title ?? 'the document'} ${document.api.info?.version ?? ''}${profiles.length ? ` with the ${profiles.map((p) => p.name).join(', ')} profile` : ''}${args.readOnly ? ' (read-only)' : ''}\n`);
   let report;
   try {
@@ -51,7 +52,7 @@ export async function contractCommand(argv: string[], env: Record<string, string
       document,
       baseUrl: args.baseUrl,
       token: args.token,
-      only: args.only,
+      only,
       operations: args.operations,
       readOnly: args.readOnly,
       seed: args.seed,
@@ -100,7 +101,7 @@ function progress(): ((exchange: Exchange, sent: number) => void) | undefined {
  * printing each request it sends; nothing goes to --base-url. Against a real server the requests
  * that depend on answers (the ids of created records) may differ.
  */
-async function dryRun(args: ContractArgs, document: LoadedDocument, profiles: Profile[]): Promise<number> {
+async function dryRun(args: ContractArgs, document: LoadedDocument, { profiles, only }: { profiles: Profile[]; only?: CheckId[] }): Promise<number> {
   const key = args.token ?? DEMO_API_KEY;
   const mock = buildMock(document, { apiKeys: [key], fixtures: args.spec === undefined ? BUNDLED_FIXTURES : undefined, onWarning: () => undefined, extensions: DEFAULT_EXTENSIONS });
   const lines: string[] = [];
@@ -108,7 +109,7 @@ async function dryRun(args: ContractArgs, document: LoadedDocument, profiles: Pr
     document,
     baseUrl: args.baseUrl,
     token: key,
-    only: args.only,
+    only,
     operations: args.operations,
     readOnly: args.readOnly,
     seed: args.seed,

@@ -22,9 +22,10 @@ import { createResponseChecker } from '../src/validation/validate-response.js';
 import { jsonMediaType } from '../src/validation/media-type.js';
 import type { PlainRequest } from '../src/validation/judge-request.js';
 import type { Problem } from '../src/validation/problem.js';
-import type { Case, CheckId, Exchange, Expectation, Finding, Intent } from './case.js';
-import type { Check, CheckContext, Verdict } from './checks/check.js';
+import { FITS_OF_INTENT, type Case, type CheckId, type Exchange, type Finding, type Intent } from './case.js';
+import { excerpt, type Check, type CheckContext, type Verdict } from './checks/check.js';
 import { Confirmation, type Breach, type Claim } from './confirmation.js';
+import type { Purpose } from './purpose.js';
 import { writeParameter, type Written } from './write-parameter.js';
 import { reproOf } from './repro.js';
 import { cleanUp } from './clean-up.js';
@@ -94,9 +95,12 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** Leave out the credentials the document asks for (or replace them through `headers`). */
   anonymous?: boolean;
-  expect?: Expectation;
-  /** Why it is sent (default: inferred from `anonymous` and `expect`; see Intent). */
+  /** What the case is sent to show, for the check that judges it. */
+  purpose?: Purpose;
+  /** Why it is sent (default: `unauthenticated` when `anonymous`, else `valid`; see Intent). */
   intent?: Intent;
+  /** The client errors that fit what the case breaks on purpose (default: those of its intent, FITS_OF_INTENT). */
+  fits?: readonly number[];
   /** Which of the operation's security alternatives to send the token as (default: the first). */
   alternative?: number;
   /** The one rule a negative case breaks, and where: it is sent only if the document's validator finds exactly that broken. */
@@ -206,7 +210,7 @@ export class ContractContext {
     const claim: Claim = c.intent === 'cleanup' ? { unjudged: 'a clean-up' } : spec.unjudged ? { unjudged: spec.unjudged } : spec.breaks ? { breaks: spec.breaks } : { valid: true };
     const refusal = await this.confirmation.refusal(op, plain, claim);
     if (refusal) {
-      this.skip(c.expect?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${refusal}`);
+      this.skip(c.purpose?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${refusal}`);
       return this.confirmation.unsent(c, refusal);
     }
     const exchange = await this.send(c);
@@ -242,8 +246,8 @@ export class ContractContext {
       // A declared media type: `application/merge-patch+json` where the document takes only that.
       headers['Content-Type'] ??= jsonMediaType(Object.keys(op.requestBody?.content ?? {})) ?? 'application/json';
     }
-    const intent = spec.intent ?? (spec.anonymous ? 'unauthenticated' : spec.expect?.status && spec.expect.status.every((s) => s >= 300) ? 'invalid' : 'valid');
-    const c: Case = { operation: op, method: op.method.toUpperCase(), path: `${path}${query ? `?${query}` : ''}`, headers, body, label: spec.label, intent, expect: spec.expect };
+    const intent = spec.intent ?? (spec.anonymous ? 'unauthenticated' : 'valid');
+    const c: Case = { operation: op, method: op.method.toUpperCase(), path: `${path}${query ? `?${query}` : ''}`, headers, body, label: spec.label, intent, fits: spec.fits ?? FITS_OF_INTENT[intent], purpose: spec.purpose };
     return { c, plain: { path: pathValues, query, headers, body } };
   }
 
@@ -292,16 +296,18 @@ export class ContractContext {
 
   private finding(check: CheckId, exchange: Exchange, verdict: Verdict): Finding {
     const c = exchange.case;
+    const { received, documented, kind, ...evidence } = verdict;
     return {
+      ...evidence,
       check,
-      kind: verdict.kind ?? 'failure',
+      kind: kind ?? 'failure',
       operation: `${c.operation.method.toUpperCase()} ${c.operation.path}`,
       operationId: c.operation.id,
-      received: verdict.received,
-      documented: verdict.documented,
+      received,
+      documented,
       label: c.label,
       request: `${c.method} ${c.path}`,
-      response: `${exchange.status} ${exchange.text.slice(0, 200)}`.trim(),
+      response: `${exchange.status} ${excerpt(exchange.text, 200)}`.trim(),
       repro: reproOf(c, this.baseUrl, this.options.token),
     };
   }

@@ -116,7 +116,41 @@ describe('proof of strength: broken implementations', () => {
   }
 });
 
+describe('the one status rule', () => {
+  it('fails a server that refuses missing credentials with 403 where the document declares only 401, and files no gap for it', async () => {
+    const mock = await petstore();
+    const report = await petstoreRun({ baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(FAULTS.find((f) => f.name === 'forbidden-for-no-credentials')!.wrap(mock)), operations: ['getPet'] });
+    expect(report.gaps).toEqual([]);
+    expect(new Set(report.failures.map((f) => `${f.check}: received ${f.received}, documented ${f.documented}`))).toEqual(new Set([
+      'auth_enforced: received 403 for no credentials, documented 401 (a 401 with WWW-Authenticate) for no credentials',
+      'auth_enforced: received 403 for an unknown key, documented 401 (a 401 with WWW-Authenticate) for an unknown key',
+      'auth_enforced: received 403 for another scheme (Basic), documented 401 (a 401 with WWW-Authenticate) for another scheme (Basic)',
+      'status_code_conformance: received 403, documented 401 for no credentials, as the operation declares',
+      'status_code_conformance: received 403, documented 401 for an unknown key, as the operation declares',
+      'status_code_conformance: received 403, documented 401 for another scheme (Basic), as the operation declares',
+    ]));
+    expect(report.failures.find((f) => f.check === 'status_code_conformance')).toMatchObject({ status: 403, expected: ['401'], declared: expect.arrayContaining(['200', '401', '404']) });
+  });
+});
+
 describe('findings', () => {
+  const findingsOf = async (fault: string, only: RunOptions['only']) => {
+    const mock = await petstore();
+    return (await petstoreRun({ baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(FAULTS.find((f) => f.name === fault)!.wrap(mock)), only })).failures;
+  };
+
+  it('carry typed facts straight from the validator: the status, what is declared, the path, the keyword and its place in the schema', async () => {
+    const [status] = await findingsOf('created-with-200', ['status_code_conformance']);
+    expect(status).toMatchObject({ check: 'status_code_conformance', status: 200, path: 'status', rule: 'declared', declared: expect.arrayContaining(['201', '400', '401']) });
+    expect(status.declared).not.toContain('200');
+    const [media] = await findingsOf('wrong-content-type', ['content_type_conformance']);
+    expect(media).toMatchObject({ path: 'header.Content-Type', rule: 'declared', declared: ['application/json'] });
+    const body = (await findingsOf('pet-without-name', ['response_schema_conformance'])).find((f) => f.operationId === 'getPet');
+    expect(body).toMatchObject({ status: 200, path: 'body.name', rule: 'required', schemaPath: expect.stringMatching(/^#.*\/required$/) });
+    const [unknown] = await findingsOf('repeated-delete-succeeds', ['repeated_delete']);
+    expect(unknown).toMatchObject({ status: 204, expected: ['404'], received: '204 for delete again', documented: '404 for a second DELETE' });
+  });
+
   it('carry a curl that sends the same request again, the token written as $TOKEN', async () => {
     const mock = await petstore();
     const upstream = await startServer({ fetch: FAULTS.find((f) => f.name === 'pet-without-name')!.wrap(mock) }, { port: 0, host: '127.0.0.1' });

@@ -93,6 +93,15 @@ export const FAULTS: Fault[] = [
     },
   },
   {
+    name: 'forbidden-for-no-credentials',
+    breaks: 'missing or unknown credentials are answered 403, which the document does not declare, instead of its 401',
+    caughtBy: 'auth_enforced',
+    wrap: (mock) => async (request) => {
+      const response = await mock.app.fetch(request);
+      return response.status === 401 ? editJson(response, (body) => ({ ...body, status: 403 }), 403) : response;
+    },
+  },
+  {
     name: 'invalid-input-accepted',
     breaks: 'invalid input is answered with success instead of 400',
     caughtBy: 'negative_data_rejection',

@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Collection } from '../src/operations/infer-collections.js';
 import type { ContractContext } from './context.js';
-import { listItems } from './list-reader.js';
+import { listItems } from './list-items.js';
 
 type Row = Record<string, unknown>;
 

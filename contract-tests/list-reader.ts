@@ -1,21 +1,16 @@
 /**
- * Reading a collection's list: its records, bare or wrapped (`{items: [...]}`), page by page by
- * its paging parameters (bounded), and the record a create stored under the run's marker.
+ * Reading a collection's list through the API, page by page by its paging parameters (bounded),
+ * and finding in it the record a failed create stored under the run's marker.
  */
 import type { Collection } from '../src/operations/infer-collections.js';
 import { paginationOf } from '../src/operations/pagination.js';
 import type { ContractContext } from './context.js';
+import { listItems } from './list-items.js';
 
 type Row = Record<string, unknown>;
 
 /** Pages of a list read at most (to find the run's records). */
 const MAX_PAGES = 10;
-
-/** The records of a list response, bare or wrapped (`{items: [...]}`). */
-export function listItems(collection: Collection, json: unknown): Row[] {
-  const items = collection.listWrapper ? (json as Row | undefined)?.[collection.listWrapper.items] : json;
-  return Array.isArray(items) ? (items as Row[]) : [];
-}
 
 /** The records of a list, page by page (never judged: bookkeeping), and whether it was read to its end; undefined without a list. */
 export async function readList(ctx: ContractContext, collection: Collection, scope: Row, label: string): Promise<{ rows: Row[]; complete: boolean } | undefined> {

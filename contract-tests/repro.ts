@@ -1,6 +1,6 @@
 /**
  * A curl command that sends the same request again, so a finding can be reproduced by hand. The
- * token is written as `$TOKEN`, never in clear.
+ * token is written as `$TOKEN`, never in clear (in a header, or in the query for an API key sent there).
  */
 import type { Case } from './case.js';
 
@@ -12,7 +12,9 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 const withToken = (text: string, token: string) => `"${text.split(token).map((part) => part.replace(/[$`"\\]/g, '\\$&')).join('$TOKEN')}"`;
 
 export function reproOf(c: Case, baseUrl: string, token: string | undefined): string {
-  const parts = ['curl', '-sS', '-i', '-X', c.method, quote(`${baseUrl}${c.path}`)];
+  const url = `${baseUrl}${c.path}`;
+  const encoded = token && url.includes(encodeURIComponent(token)) ? url.split(encodeURIComponent(token)).join(token) : url;
+  const parts = ['curl', '-sS', '-i', '-X', c.method, token && encoded.includes(token) ? withToken(encoded, token) : quote(url)];
   for (const [name, value] of Object.entries(c.headers)) {
     const header = `${name}: ${value}`;
     parts.push('-H', token && header.includes(token) ? withToken(header, token) : quote(header));

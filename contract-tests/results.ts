@@ -4,9 +4,10 @@
  * out, or that no request of the run fell in its scope). Nothing that did not run counts as passed.
  */
 import type { Finding } from './case.js';
+import type { CheckId } from './check-id.js';
 
 export interface CheckOutcome {
-  check: string;
+  check: CheckId;
   operationId: string;
   /** `GET /pets/{petId}` */
   operation: string;
@@ -31,7 +32,7 @@ export class Results {
   readonly findings: Finding[] = [];
 
   constructor(
-    checks: string[],
+    checks: CheckId[],
     operations: Array<{ id: string; method: string; path: string }>,
   ) {
     for (const check of checks) {
@@ -41,11 +42,11 @@ export class Results {
     }
   }
 
-  private outcome(check: string, operationId: string): CheckOutcome | undefined {
+  private outcome(check: CheckId, operationId: string): CheckOutcome | undefined {
     return this.outcomes.get(`${check}\u0000${operationId}`);
   }
 
-  pass(check: string, operationId: string): void {
+  pass(check: CheckId, operationId: string): void {
     const outcome = this.outcome(check, operationId);
     if (outcome) outcome.passed++;
   }
@@ -59,13 +60,13 @@ export class Results {
   }
 
   /** Says why a check did not judge an operation (kept only if nothing judged it in the end). */
-  skip(check: string, operationId: string, reason: string): void {
+  skip(check: CheckId, operationId: string, reason: string): void {
     const outcome = this.outcome(check, operationId);
     if (outcome && !outcome.skipped.includes(reason)) outcome.skipped.push(reason);
   }
 
   /** Every check x operation, those nothing judged with a reason (the default one if no phase gave any). */
-  rows(defaultReason: (check: string) => string): CheckOutcome[] {
+  rows(defaultReason: (check: CheckId) => string): CheckOutcome[] {
     return [...this.outcomes.values()].map((o) => {
       const judged = o.passed + o.failed + o.gaps > 0;
       return { ...o, skipped: judged ? [] : o.skipped.length ? o.skipped : [defaultReason(o.check)] };

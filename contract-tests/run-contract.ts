@@ -21,6 +21,7 @@ import { probesPhase } from './phases/probes.js';
 import { Targets, type Phase } from './phases/phase.js';
 import { unknownPhase } from './phases/unknown.js';
 import type { Profile } from './profiles/profile.js';
+import { secretMask } from './report/mask.js';
 import type { CheckOutcome } from './results.js';
 
 export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, probesPhase];
@@ -98,7 +99,21 @@ async function checkCredentials(ctx: ContractContext): Promise<void> {
   }
 }
 
+/**
+ * The run, its secrets masked (report/mask.ts) in all it gives back: the report, the exchanges
+ * `onExchange` sees, the message of an error it throws.
+ */
 export async function runContract(options: RunOptions): Promise<ContractReport> {
+  const mask = secretMask(options);
+  const onExchange = options.onExchange;
+  try {
+    return mask.value(await run({ ...options, onExchange: onExchange && ((exchange, sent) => onExchange(mask.exchange(exchange), sent)) }));
+  } catch (error) {
+    throw mask.error(error);
+  }
+}
+
+async function run(options: RunOptions): Promise<ContractReport> {
   const started = performance.now();
   const profiles = options.profiles ?? [];
   const ctx = new ContractContext(options, checkRegistry(profiles));

@@ -3,8 +3,8 @@
  */
 import type { Collection } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
-import { isDeepStrictEqual } from 'node:util';
 import type { CheckId, Exchange } from '../case.js';
+import type { Breach } from '../confirmation.js';
 import type { ContractContext } from '../context.js';
 import { ownersOf } from '../safety.js';
 import { listedRecord, missingKey, recordParams, someRecord, type CreatePreparation } from './records.js';
@@ -115,16 +115,18 @@ export async function freeItemParams(ctx: ContractContext, targets: Targets, op:
 }
 
 /**
- * True when a request of the operation with these path parameters is safe to send (safety.ts),
- * after a read of the same key where it was not yet: a read that finds no record there (404, or a
- * refusal of the key itself) shows the key free.
+ * True when a request of the operation with these broken path parameters is safe to send
+ * (safety.ts), after a read of the same key where it was not yet: the read is a negative case of
+ * its own (the same rule broken at the same place), and its refusal (404, 400, 422) shows that no
+ * record has that key.
  */
-export async function shownFree(ctx: ContractContext, op: Operation, params: Record<string, unknown>): Promise<boolean> {
+export async function shownFree(ctx: ContractContext, op: Operation, params: Record<string, unknown>, breaks: Breach): Promise<boolean> {
   if (!ctx.unsafe(op, params)) return true;
   const collection = ctx.collections.find((c) => c.itemPath === op.path);
   const read = collection && ctx.operation(collection, 'read');
   if (!read) return false;
-  await ctx.request(read, { label: `check that ${collection.keyParam} ${JSON.stringify(params[collection.keyParam])} names no record`, params, intent: 'unknown', unjudged: 'a read that shows a broken key names no record' });
+  const label = `check that ${collection.keyParam} ${JSON.stringify(params[collection.keyParam])} names no record`;
+  await ctx.request(read, { label, params, intent: 'invalid', breaks, fits: [400, 404, 422], purpose: { check: 'negative_data_rejection', kind: 'invalid-input' } });
   return !ctx.unsafe(op, params);
 }
 
@@ -154,7 +156,7 @@ export async function validBodyFor(ctx: ContractContext, targets: Targets, op: O
  * a PUT answered 400 that stored half of its body). `records`: the target only, or every record
  * of the collection the suite created. Reported under `check`.
  */
-export async function refusedChangesNothing(ctx: ContractContext, targets: Targets, op: Operation, check: CheckId, send: () => Promise<Exchange>, records: 'target' | 'all' = 'target'): Promise<Exchange> {
+export async function refusedChangesNothing(ctx: ContractContext, targets: Targets, op: Operation, check: 'negative_data_rejection' | 'unknown_resource', send: () => Promise<Exchange>, records: 'target' | 'all' = 'target'): Promise<Exchange> {
   const collection = ctx.collections.find((c) => c.itemPath === op.path || c.path === op.path);
   const read = collection && ctx.operation(collection, 'read');
   if (op.method === 'get' || op.method === 'head' || !collection || !read || collection.scopeParams.length) return send();
@@ -169,12 +171,7 @@ export async function refusedChangesNothing(ctx: ContractContext, targets: Targe
     await ctx.request(read, {
       label: `read the suite's record ${String(key)} after ${exchange.case.label} was refused`,
       params: { [collection.keyParam]: key },
-      expect: {
-        check,
-        status: [200],
-        documented: `a refused ${exchange.case.method} changes nothing (${exchange.case.label} was answered ${exchange.status})`,
-        body: (body) => (isDeepStrictEqual(body, was.json) ? undefined : `with the record changed: ${JSON.stringify(body).slice(0, 120)} instead of ${was.text.slice(0, 120)}`),
-      },
+      purpose: { check, kind: 'unchanged', before: was.json, refused: { method: exchange.case.method, label: exchange.case.label, status: exchange.status } },
     });
   }
   return exchange;
@@ -185,16 +182,6 @@ export function pathParams(ctx: ContractContext, op: Operation, overrides: Recor
   const params: Record<string, unknown> = {};
   for (const p of op.parameters.filter((p) => p.in === 'path')) params[p.name] = ctx.generate(p.schema, { propertyName: p.name });
   return { ...params, ...overrides };
-}
-
-/** Every status from `first` to `last`, for expectations that accept a whole range (any 4xx, anything below 500). */
-export function statusRange(first: number, last: number): number[] {
-  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
-}
-
-/** The statuses of 2xx responses an operation declares. */
-export function successStatuses(op: Operation): number[] {
-  return op.responses.filter((r) => /^2\d\d$/.test(r.status)).map((r) => Number(r.status));
 }
 
 export function isItemOperation(ctx: ContractContext, op: Operation): boolean {

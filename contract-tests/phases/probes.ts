@@ -7,13 +7,12 @@
  */
 import type { Collection } from '../../src/operations/infer-collections.js';
 import { paginationOf } from '../../src/operations/pagination.js';
+import type { CheckId } from '../check-id.js';
 import type { ContractContext } from '../context.js';
-import { statusRange, type Phase, type Targets } from './phase.js';
+import type { Phase, Targets } from './phase.js';
 import { createRecord, missingKey } from './records.js';
 
-const CHECKS = ['edge_cases'];
-const NOT_5XX = statusRange(100, 499);
-const expect = (label: string) => ({ check: 'edge_cases', status: NOT_5XX, documented: `no 5xx for ${label}` });
+const CHECKS: CheckId[] = ['edge_cases'];
 /** Probes claim nothing the document's validator could confirm: a bound the schema may or may not state, a reference to nothing. */
 const UNJUDGED = 'an edge probe: only a 5xx is wrong';
 
@@ -23,7 +22,7 @@ async function danglingReference(ctx: ContractContext, targets: Targets, child: 
   if (!create || !ctx.canBuildValidBody(create)) return;
   const body = ctx.validBody(create, {}, { ...(await targets.prepare[child.name]?.(ctx)), [property]: missingKey(ctx, parent) });
   const label = `a ${child.name} record whose ${property} names no ${parent.name} record`;
-  await ctx.request(create, { label, body, intent: 'invalid', unjudged: UNJUDGED, expect: expect(label) });
+  await ctx.request(create, { label, body, intent: 'invalid', unjudged: UNJUDGED, fits: [400, 404, 409, 422], purpose: { check: 'edge_cases', edge: 'dangling-reference' } });
 }
 
 /**
@@ -44,7 +43,7 @@ async function parentInUse(ctx: ContractContext, targets: Targets, child: Collec
   const kid = await createRecord(ctx, child, { ...prepared, [property]: parentKey });
   if (!kid) return;
   const label = `delete a ${parent.name} record that a ${child.name} record still points at`;
-  await ctx.request(remove, { label, params: { [parent.keyParam]: parentKey }, intent: 'invalid', unjudged: UNJUDGED, expect: expect(label) });
+  await ctx.request(remove, { label, params: { [parent.keyParam]: parentKey }, intent: 'invalid', unjudged: UNJUDGED, fits: [409], purpose: { check: 'edge_cases', edge: 'parent-in-use' } });
 }
 
 /** Page sizes and offsets past their bounds (or, where none is declared, absurd): a 4xx or a page, never a 5xx. */
@@ -57,7 +56,7 @@ async function pagingBounds(ctx: ContractContext, collection: Collection): Promi
     const max = typeof parameter.schema?.maximum === 'number' ? parameter.schema.maximum : 1_000_000;
     for (const value of [-1, max * 10 + 1]) {
       const label = `query.${parameter.name}=${value}, past its bounds`;
-      await ctx.request(list, { label, query: `${encodeURIComponent(parameter.name)}=${value}`, intent: 'invalid', unjudged: UNJUDGED, expect: expect(label) });
+      await ctx.request(list, { label, query: `${encodeURIComponent(parameter.name)}=${value}`, intent: 'invalid', unjudged: UNJUDGED, purpose: { check: 'edge_cases', edge: 'paging-bounds' } });
     }
   }
 }

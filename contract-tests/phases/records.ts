@@ -7,7 +7,8 @@ import { integerFormatRange } from '../../src/generate/from-schema.js';
 import { propertyNamed, type Collection } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
 import type { ContractContext } from '../context.js';
-import { listItems, storedAnyway } from '../list-reader.js';
+import { listItems } from '../list-items.js';
+import { storedAnyway } from '../list-reader.js';
 import { collectionNamedBy, pathParams } from './phase.js';
 
 type Row = Record<string, unknown>;

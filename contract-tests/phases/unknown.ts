@@ -38,7 +38,7 @@ export const unknownPhase: Phase = {
           params,
           body: ctx.validBody(op),
           intent: 'unknown',
-          expect: { check: 'unknown_resource', status: [404], documented: `404 for a ${collection.keyParam} no record has` },
+          purpose: { check: 'unknown_resource', kind: 'unknown-key', param: collection.keyParam },
         }),
         'all',
       );

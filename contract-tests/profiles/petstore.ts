@@ -5,10 +5,11 @@
  * operation. On for the bundled document; for another, only with --profile petstore, and then its
  * phase runs only if the document has every operation it names.
  */
-import type { CheckId, Exchange } from '../case.js';
-import type { Check } from '../checks/check.js';
-import { judge } from '../checks/expectation-checks.js';
+import type { Exchange } from '../case.js';
+import type { CheckId } from '../check-id.js';
+import { caseCheck, statusVerdicts, type Check, type Verdict } from '../checks/check.js';
 import type { ContractContext } from '../context.js';
+import type { PurposeOf } from '../purpose.js';
 import type { Phase } from '../phases/phase.js';
 import type { CreatePreparation } from '../phases/records.js';
 import type { Profile } from './profile.js';
@@ -17,16 +18,49 @@ const OPERATIONS = ['createPet', 'replacePet', 'updatePet', 'deletePet', 'create
 
 type Row = Record<string, unknown>;
 
+/**
+ * A rule the document states in prose: the status it promises and, optionally, the value of a
+ * field of the body (of its first item, for a list): `422` with `code: CATEGORY_NOT_FOUND`.
+ */
+interface ProseRule {
+  status: number;
+  /** The promise in words, for the report: `409 CATEGORY_IN_USE`, `stock 1 after an order of 1 out of 2`. */
+  promise: string;
+  field?: { name: string; value: unknown; inFirstItem?: boolean };
+}
+
+declare module '../check-id.js' {
+  interface CheckIds {
+    referential_integrity: true;
+    state_transitions: true;
+  }
+}
+
+declare module '../purpose.js' {
+  interface Purposes {
+    referential_integrity: ProseRule;
+    state_transitions: ProseRule;
+  }
+}
+
+type RulePurpose = PurposeOf<'referential_integrity'> | PurposeOf<'state_transitions'>;
+
 function isPetstore(ctx: ContractContext): boolean {
   const ids = new Set(ctx.operations.map((op) => op.id));
   return OPERATIONS.every((id) => ids.has(id));
 }
 
-/** A body test: the field has the expected value. */
-const field = (name: string, expected: unknown) => (body: unknown) => {
-  const actual = (body as Row | undefined)?.[name];
-  return actual === expected ? undefined : `with ${name} = ${JSON.stringify(actual)}`;
-};
+/** The answer has the promised status and, where the rule names one, the promised value of a field. */
+function keepsProseRule(ex: Exchange, { status, promise, field }: ProseRule): Verdict[] {
+  const wrong = statusVerdicts(ex, [status], promise);
+  if (wrong.length || !field) return wrong;
+  const body = field.inFirstItem ? (Array.isArray(ex.json) ? ex.json[0] : undefined) : ex.json;
+  const actual = (body as Row | undefined)?.[field.name];
+  return actual === field.value ? [] : [{ received: `${ex.status} with ${field.name} = ${JSON.stringify(actual)}`, documented: promise, path: `body.${field.inFirstItem ? '0.' : ''}${field.name}` }];
+}
+
+/** A rule of the Petstore's prose for one step: `rule('referential_integrity', 422, '422 CATEGORY_NOT_FOUND', 'code', 'CATEGORY_NOT_FOUND')`. */
+const rule = (check: RulePurpose['check'], status: number, promise: string, name?: string, value?: unknown): RulePurpose => ({ check, status, promise, field: name === undefined ? undefined : { name, value } });
 
 /** A scenario cannot go on without a record a step failed to create (that step's answer is judged by the response checks). */
 class ScenarioBroken extends Error {}
@@ -39,8 +73,9 @@ function created(exchange: Exchange, what: string): Row {
 /** A small DSL over the operations: each step sends one request and may state what it expects. */
 function steps(ctx: ContractContext) {
   const op = (id: string) => ctx.operations.find((o) => o.id === id)!;
-  const send = (id: string, label: string, params: Row, body?: unknown, check?: CheckId, status?: number[], documented?: string, expectBody?: (b: unknown) => string | undefined) =>
-    ctx.request(op(id), { label, params, body, expect: check ? { check, status, documented: documented ?? `${status?.join(' or ')} for ${label}`, body: expectBody } : undefined });
+  /** One request; a rule whose status is a refusal makes it a case sent wrong on purpose, refused with that status. */
+  const send = (id: string, label: string, params: Row, body?: unknown, purpose?: RulePurpose) =>
+    ctx.request(op(id), { label, params, body, purpose, ...(purpose && purpose.status >= 400 ? { intent: 'invalid' as const, fits: [purpose.status] } : {}) });
   return {
     async category(): Promise<Row> {
       return created(await send('createCategory', 'a category for a scenario', {}, { name: 'Scenario' }), 'a category');
@@ -50,22 +85,20 @@ function steps(ctx: ContractContext) {
       await send('updateInventoryItem', `stock the pet with ${stock}`, { petId: pet.id }, { quantity: stock });
       return pet;
     },
-    order: (petId: unknown, quantity: number, check?: CheckId, status?: number[], documented?: string, expectBody?: (b: unknown) => string | undefined) =>
-      send('placeOrder', `order ${quantity} of pet ${String(petId)}`, {}, { petId, quantity }, check, status, documented, expectBody),
-    complete: (orderId: unknown, status = [200], documented?: string) =>
-      send('updateOrder', `complete order ${String(orderId)}`, { orderId }, { complete: true }, 'state_transitions', status, documented, status[0] === 200 ? field('complete', true) : undefined),
-    reopen: (orderId: unknown) => send('updateOrder', `reopen order ${String(orderId)}`, { orderId }, { complete: false }, 'state_transitions', [409], '409 ORDER_TRANSITION_NOT_ALLOWED for reopening a complete order', field('code', 'ORDER_TRANSITION_NOT_ALLOWED')),
-    cancel: (orderId: unknown) => send('deleteOrder', `cancel open order ${String(orderId)} by deleting it`, { orderId }, undefined, 'state_transitions', [204]),
+    order: (petId: unknown, quantity: number, purpose?: RulePurpose) => send('placeOrder', `order ${quantity} of pet ${String(petId)}`, {}, { petId, quantity }, purpose),
+    complete: (orderId: unknown) => send('updateOrder', `complete order ${String(orderId)}`, { orderId }, { complete: true }, rule('state_transitions', 200, `200 for complete order ${String(orderId)}`, 'complete', true)),
+    reopen: (orderId: unknown) => send('updateOrder', `reopen order ${String(orderId)}`, { orderId }, { complete: false }, rule('state_transitions', 409, '409 ORDER_TRANSITION_NOT_ALLOWED for reopening a complete order', 'code', 'ORDER_TRANSITION_NOT_ALLOWED')),
+    cancel: (orderId: unknown) => send('deleteOrder', `cancel open order ${String(orderId)} by deleting it`, { orderId }, undefined, rule('state_transitions', 204, `204 for cancel open order ${String(orderId)} by deleting it`)),
     expectStock: (petId: unknown, quantity: number, why: string) =>
-      send('getInventoryItem', `stock of pet ${String(petId)} ${why}`, { petId }, undefined, 'state_transitions', [200], `stock ${quantity} ${why}`, field('quantity', quantity)),
+      send('getInventoryItem', `stock of pet ${String(petId)} ${why}`, { petId }, undefined, rule('state_transitions', 200, `stock ${quantity} ${why}`, 'quantity', quantity)),
     /** The pet's status, and its inventory item's, which the document keeps in step with it. */
     async expectStatus(petId: unknown, status: string, why: string): Promise<void> {
       await ctx.request(op('listPets'), {
         label: `status of pet ${String(petId)} ${why}`,
         query: `id=${String(petId)}`,
-        expect: { check: 'state_transitions', status: [200], documented: `pet status ${status} ${why}`, body: (b) => field('status', status)(Array.isArray(b) ? b[0] : undefined) },
+        purpose: { check: 'state_transitions', status: 200, promise: `pet status ${status} ${why}`, field: { name: 'status', value: status, inFirstItem: true } },
       });
-      await send('getInventoryItem', `inventory status of pet ${String(petId)} ${why}`, { petId }, undefined, 'state_transitions', [200], `inventory item status ${status} (the pet's) ${why}`, field('status', status));
+      await send('getInventoryItem', `inventory status of pet ${String(petId)} ${why}`, { petId }, undefined, rule('state_transitions', 200, `inventory item status ${status} (the pet's) ${why}`, 'status', status));
     },
     send,
   };
@@ -87,7 +120,7 @@ const preparations: Record<string, CreatePreparation> = {
   'orders:merge': async () => ({ complete: true }),
 };
 
-const RULE_CHECKS = ['referential_integrity', 'state_transitions'];
+const RULE_CHECKS: CheckId[] = ['referential_integrity', 'state_transitions'];
 
 const rulesPhase: Phase = {
   name: 'petstore rules',
@@ -113,28 +146,28 @@ async function scenarios(ctx: ContractContext): Promise<void> {
   const missing = 9_007_199_254_740_000;
 
   // References.
-  await s.send('createPet', 'a pet in a category that does not exist', {}, { name: 'Ghost', categoryId: missing }, 'referential_integrity', [422], '422 CATEGORY_NOT_FOUND', field('code', 'CATEGORY_NOT_FOUND'));
-  await s.order(missing, 1, 'referential_integrity', [422], '422 PET_NOT_FOUND for an order of a pet that does not exist');
+  await s.send('createPet', 'a pet in a category that does not exist', {}, { name: 'Ghost', categoryId: missing }, rule('referential_integrity', 422, '422 CATEGORY_NOT_FOUND', 'code', 'CATEGORY_NOT_FOUND'));
+  await s.order(missing, 1, rule('referential_integrity', 422, '422 PET_NOT_FOUND for an order of a pet that does not exist'));
   const category = await s.category();
   const member = await s.pet(0, category.id);
-  await s.send('deleteCategory', 'delete a category that a pet uses', { categoryId: category.id }, undefined, 'referential_integrity', [409], '409 CATEGORY_IN_USE', field('code', 'CATEGORY_IN_USE'));
-  await s.send('updatePet', 'move the pet to a category that does not exist', { petId: member.id }, { categoryId: missing }, 'referential_integrity', [422], '422 CATEGORY_NOT_FOUND');
-  await s.send('replacePet', 'replace the pet with one in a category that does not exist', { petId: member.id }, { name: 'Scenario', categoryId: missing }, 'referential_integrity', [422], '422 CATEGORY_NOT_FOUND');
+  await s.send('deleteCategory', 'delete a category that a pet uses', { categoryId: category.id }, undefined, rule('referential_integrity', 409, '409 CATEGORY_IN_USE', 'code', 'CATEGORY_IN_USE'));
+  await s.send('updatePet', 'move the pet to a category that does not exist', { petId: member.id }, { categoryId: missing }, rule('referential_integrity', 422, '422 CATEGORY_NOT_FOUND'));
+  await s.send('replacePet', 'replace the pet with one in a category that does not exist', { petId: member.id }, { name: 'Scenario', categoryId: missing }, rule('referential_integrity', 422, '422 CATEGORY_NOT_FOUND'));
 
   // A pet's status set directly shows on its inventory item too.
-  await s.send('updatePet', 'take the pet off sale', { petId: member.id }, { status: 'sold' }, 'state_transitions', [200], '200 for a status set directly', field('status', 'sold'));
+  await s.send('updatePet', 'take the pet off sale', { petId: member.id }, { status: 'sold' }, rule('state_transitions', 200, '200 for a status set directly', 'status', 'sold'));
   await s.expectStatus(member.id, 'sold', 'after its status was set directly');
 
   // Placing orders takes stock; the last unit makes the pet pending.
   const pet = await s.pet(2, category.id);
-  const first = (await s.order(pet.id, 1, 'state_transitions', [201], '201 for an order within the stock', field('complete', false))).json as Row;
+  const first = (await s.order(pet.id, 1, rule('state_transitions', 201, '201 for an order within the stock', 'complete', false))).json as Row;
   await s.expectStock(pet.id, 1, 'after an order of 1 out of 2');
   await s.expectStatus(pet.id, 'available', 'while stock remains');
-  const second = (await s.order(pet.id, 1, 'state_transitions', [201], '201 for an order of the last unit')).json as Row;
+  const second = (await s.order(pet.id, 1, rule('state_transitions', 201, '201 for an order of the last unit'))).json as Row;
   await s.expectStock(pet.id, 0, 'after the last unit was ordered');
   await s.expectStatus(pet.id, 'pending', 'once its last unit is in an open order');
-  await s.order(pet.id, 1, 'state_transitions', [409], '409 PET_NOT_AVAILABLE for an order of a pending pet');
-  await s.send('deletePet', 'delete a pet with open orders', { petId: pet.id }, undefined, 'referential_integrity', [409], '409 PET_HAS_OPEN_ORDERS');
+  await s.order(pet.id, 1, rule('state_transitions', 409, '409 PET_NOT_AVAILABLE for an order of a pending pet'));
+  await s.send('deletePet', 'delete a pet with open orders', { petId: pet.id }, undefined, rule('referential_integrity', 409, '409 PET_HAS_OPEN_ORDERS'));
 
   // Completing the last open order sells the pet; a complete order is never reopened.
   await s.complete(first?.id);
@@ -149,7 +182,7 @@ async function scenarios(ctx: ContractContext): Promise<void> {
 
   // Cancelling (deleting an open order) puts the stock back; too large an order is refused and takes nothing.
   const other = await s.pet(1, category.id);
-  await s.order(other.id, 2, 'state_transitions', [409], '409 INSUFFICIENT_STOCK for an order above the stock');
+  await s.order(other.id, 2, rule('state_transitions', 409, '409 INSUFFICIENT_STOCK for an order above the stock'));
   await s.expectStock(other.id, 1, 'after a refused order');
   const third = (await s.order(other.id, 1)).json as Row;
   await s.expectStatus(other.id, 'pending', 'once its last unit is in an open order');
@@ -177,8 +210,8 @@ export const petstoreProfile: Profile = {
   name: 'petstore',
   description: 'the rules the Petstore document states in prose: references, stock and pet status, Error.status, the deprecation Link',
   checks: {
-    referential_integrity: { check: judge('referential_integrity'), scope: 'applies to the requests of the Petstore\'s reference rules (categories, pets, orders)' },
-    state_transitions: { check: judge('state_transitions'), scope: 'applies to the requests of the Petstore\'s stock and status rules' },
+    referential_integrity: { check: caseCheck('referential_integrity', keepsProseRule), scope: 'applies to the requests of the Petstore\'s reference rules (categories, pets, orders)' },
+    state_transitions: { check: caseCheck('state_transitions', keepsProseRule), scope: 'applies to the requests of the Petstore\'s stock and status rules' },
     error_shape: { check: errorStatus },
     response_headers_conformance: { check: deprecationLink },
   },

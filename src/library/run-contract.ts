@@ -38,5 +38,5 @@ export async function runContract(options: RunContractOptions): Promise<Contract
   const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec);
   const selected = selectRun({ profiles: names, only: options.only, operations: options.operations, allowWrites: options.allowWrites }, document, bundled);
   if (typeof selected === 'string') throw new ContractSetupError(selected);
-  return run({ ...rest, document, profiles: selected.profiles });
+  return run({ ...rest, document, profiles: selected.profiles, only: selected.only });
 }

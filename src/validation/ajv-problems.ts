@@ -7,12 +7,15 @@ import type { Problem } from './problem.js';
 
 const MAX_PROBLEMS = 20;
 
-/** @param root the name of the validated value (`body`), or '' when its top level is already a location. */
-export function toProblems(errors: ErrorObject[] | null | undefined, root: string): Problem[] {
+/**
+ * @param root the name of the validated value (`body`), or '' when its top level is already a location.
+ * @param withSchemaPath add each keyword's place in the schema (for a client's report; a 400 of the mock leaves it out).
+ */
+export function toProblems(errors: ErrorObject[] | null | undefined, root: string, withSchemaPath = false): Problem[] {
   const problems: Problem[] = [];
   const seen = new Set<string>();
   for (const error of errors ?? []) {
-    const problem = toProblem(error, root);
+    const problem = withSchemaPath ? { ...toProblem(error, root), schemaPath: error.schemaPath } : toProblem(error, root);
     const key = `${problem.path}\u0000${problem.message}`;
     if (seen.has(key)) continue;
     seen.add(key);

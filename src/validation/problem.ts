@@ -10,6 +10,10 @@ export interface Problem {
   rule: string;
   /** What is wrong, without the path: `must be string`. */
   message: string;
+  /** What the document declares where a value is not declared: the statuses, or the media types, of a response. */
+  declared?: string[];
+  /** Where in the schema the keyword failed (`#/properties/name/type`), when asked for (responses). */
+  schemaPath?: string;
 }
 
 /** `body.name: must be string` */

@@ -18,8 +18,8 @@ describe('the response checker', () => {
     expect(check(op('getPet'), json(200, pet, deprecation))).toEqual([]);
   });
 
-  it('reports an undeclared status, with the declared ones', () => {
-    expect(check(op('createPet'), json(200, pet))).toEqual([{ path: 'status', rule: 'declared', message: '200 is not declared (declared: 201, 400, 401, 413, 422)' }]);
+  it('reports an undeclared status, with the declared ones as a list of their own', () => {
+    expect(check(op('createPet'), json(200, pet))).toEqual([{ path: 'status', rule: 'declared', message: '200 is not declared (declared: 201, 400, 401, 413, 422)', declared: ['201', '400', '401', '413', '422'] }]);
   });
 
   it('reports a missing required field, a wrong type and an enum violation in the body', () => {
@@ -49,7 +49,7 @@ describe('the response checker', () => {
     expect(check(op('deletePet'), { status: 204, headers: new Headers(), text: '{}' })[0].rule).toBe('empty');
   });
 
-  it('checks error bodies against the Error schema', () => {
-    expect(check(op('getPet'), json(404, { code: 'NOT_FOUND', message: 'gone' }, deprecation))).toEqual([{ path: 'body.status', rule: 'required', message: 'is required' }]);
+  it('checks error bodies against the Error schema, naming the failed keyword\'s place in it', () => {
+    expect(check(op('getPet'), json(404, { code: 'NOT_FOUND', message: 'gone' }, deprecation))).toEqual([{ path: 'body.status', rule: 'required', message: 'is required', schemaPath: '#/required' }]);
   });
 });

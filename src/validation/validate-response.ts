@@ -28,7 +28,8 @@ export function createResponseChecker(ajv: AjvCore, converter: SchemaConverter):
     if (operation.responses.length === 0) return []; // 3.1 allows an operation without responses
     const declared = findResponse(operation, response.status);
     if (!declared) {
-      return [{ path: 'status', rule: 'declared', message: `${response.status} is not declared (declared: ${operation.responses.map((r) => r.status).join(', ')})` }];
+      const statuses = operation.responses.map((r) => r.status);
+      return [{ path: 'status', rule: 'declared', message: `${response.status} is not declared (declared: ${statuses.join(', ')})`, declared: statuses }];
     }
     const problems: Problem[] = [];
     for (const [name, header] of Object.entries(declared.headers)) {
@@ -39,7 +40,7 @@ export function createResponseChecker(ajv: AjvCore, converter: SchemaConverter):
       }
       const validate = validatorFor(header.schema);
       const typed = coerceHeader(value, header.schema);
-      if (validate && !validate(typed)) problems.push(...toProblems(validate.errors, `header.${name}`));
+      if (validate && !validate(typed)) problems.push(...toProblems(validate.errors, `header.${name}`, true));
     }
     const mediaTypes = Object.keys(declared.content);
     if (mediaTypes.length === 0) {
@@ -50,7 +51,7 @@ export function createResponseChecker(ajv: AjvCore, converter: SchemaConverter):
     const media = parseMediaType(contentType);
     const match = media && matchMediaType(mediaTypes, media.essence);
     if (!match) {
-      problems.push({ path: 'header.Content-Type', rule: 'declared', message: `${contentType ?? '(none)'} is not declared (declared: ${mediaTypes.join(', ')})` });
+      problems.push({ path: 'header.Content-Type', rule: 'declared', message: `${contentType ?? '(none)'} is not declared (declared: ${mediaTypes.join(', ')})`, declared: mediaTypes });
       return problems;
     }
     const schema = declared.content[match].schema;
@@ -62,7 +63,7 @@ export function createResponseChecker(ajv: AjvCore, converter: SchemaConverter):
       return [...problems, { path: 'body', rule: 'json', message: 'is not valid JSON' }];
     }
     const validate = validatorFor(schema);
-    if (validate && !validate(body)) problems.push(...toProblems(validate.errors, 'body'));
+    if (validate && !validate(body)) problems.push(...toProblems(validate.errors, 'body', true));
     return problems;
   };
 }
