@@ -55,7 +55,7 @@ function describe(record: OwnRecord): string {
 async function adoptMarked(ctx: ContractContext): Promise<string[]> {
   const left: string[] = [];
   const searched = new Map<Collection, string | undefined>();
-  for (const collection of ctx.createdIn) {
+  for (const collection of ctx.own.createdIn) {
     const list = ctx.operation(collection, 'list');
     if (!list) {
       searched.set(collection, 'the document has no list to look in');
@@ -74,7 +74,7 @@ async function adoptMarked(ctx: ContractContext): Promise<string[]> {
       }
     }
   }
-  for (const exchange of ctx.possibleCreates) {
+  for (const exchange of ctx.own.possibleCreates) {
     if (exchange.status >= 300 && exchange.status < 500) continue; // a refusal stored nothing, or the list above found what it did
     const binding = ctx.binding(exchange.case.operation);
     const collection = binding?.action === 'create' ? binding.collection : undefined;

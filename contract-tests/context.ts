@@ -11,7 +11,7 @@ import type { LoadedDocument } from '../src/document/document.js';
 import type { SchemaObject } from '../src/document/schema.js';
 import { createGenerator } from '../src/generate/from-schema.js';
 import { buildOperations } from '../src/operations/build-operations.js';
-import { inferCollections, mergedProperties, requiredProperties, type Collection, type CrudAction } from '../src/operations/infer-collections.js';
+import { inferCollections, type Collection, type CrudAction } from '../src/operations/infer-collections.js';
 import type { Operation } from '../src/operations/operation.js';
 import { serverBasePath } from '../src/routing/server-base-path.js';
 import { credentialFor } from '../src/security/credential-hint.js';
@@ -30,7 +30,8 @@ import { writeParameter, type Written } from './write-parameter.js';
 import { reproOf } from './repro.js';
 import { cleanUp } from './clean-up.js';
 import { RunMarker } from './marker.js';
-import { matchOperation, OwnRecords, pathParamsOf } from './own-records.js';
+import { RequestBodies } from './request-bodies.js';
+import { matchOperation, OwnRecords } from './own-records.js';
 import { isCreate, isRead, unprovenTarget, unsafeWrite } from './safety.js';
 import { exchangeOf, type Fetch } from './transport.js';
 import { Results } from './results.js';
@@ -122,7 +123,7 @@ export class ContractContext {
   readonly faker: Faker;
   private readonly bindings: ReturnType<typeof inferCollections>['bindings'];
   /** Every record a request of the suite created. */
-  readonly own = new OwnRecords();
+  readonly own: OwnRecords;
   /** The value the suite writes into a free text field of what it creates, to find its records in lists. */
   readonly marker = new RunMarker();
   /** Records created that the clean-up could not delete (no DELETE for them, or it was refused). */
@@ -136,6 +137,8 @@ export class ContractContext {
   private readonly baseUrl: string;
   /** Judges every case with the document's request validator before it is sent (see Confirmation). */
   readonly confirmation: Confirmation;
+  /** Valid request bodies, made safe and confirmed by the document's schemas (see request-bodies.ts). */
+  readonly bodies: RequestBodies;
 
   constructor(
     readonly options: ContractOptions,
@@ -149,6 +152,7 @@ export class ContractContext {
       this.operations.filter((op) => this.inScope(op)),
     );
     ({ collections: this.collections, bindings: this.bindings } = inferCollections(this.operations));
+    this.own = new OwnRecords(this.collections, (op) => this.binding(op), this.marker);
     this.ajv = createAjv(document.dialect);
     this.converter = new SchemaConverter(document.api, this.ajv, document.dialect);
     const checkResponse = createResponseChecker(this.ajv, this.converter);
@@ -166,6 +170,7 @@ export class ContractContext {
     this.faker = createFaker();
     this.faker.seed(options.seed ?? 1);
     this.generate = createGenerator(this.faker);
+    this.bodies = new RequestBodies({ generate: this.generate, validator: this.requestValidator, binding: (op) => this.binding(op), marker: this.marker });
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
@@ -266,7 +271,7 @@ export class ContractContext {
       if (!this.received.has(c.operation.id)) this.received.set(c.operation.id, new Set());
       this.received.get(c.operation.id)!.add(exchange.status);
     }
-    this.remember(exchange);
+    this.own.observe(exchange);
     this.evaluate(exchange);
     this.options.onExchange?.(exchange, this.exchanges.length);
     return exchange;
@@ -341,40 +346,6 @@ export class ContractContext {
     return allowed.includes('all') || allowed.includes(op.id);
   }
 
-  /**
-   * Keeps the account of the suite's records from every exchange: a create that may have stored
-   * something (whatever its status: by the key in the answer or a Location, else it is looked for
-   * by the run's marker at the end), a record gone (its DELETE answered), a key a read found free.
-   */
-  private remember(exchange: Exchange): void {
-    const op = exchange.case.operation;
-    const binding = this.bindings.get(op.id);
-    const item = this.collections.find((c) => c.itemPath === op.path);
-    const params = pathParamsOf(exchange);
-    if (item && op.method === 'delete' && ((exchange.status >= 200 && exchange.status < 300) || exchange.status === 404)) this.own.forget(item, params[item.keyParam], params);
-    // A read that finds no record at a key (404), or refuses the key itself (400, 422), shows it free.
-    if (item && isRead(op) && [400, 404, 422].includes(exchange.status) && exchange.case.intent !== 'valid') this.own.markFree(item, params[item.keyParam], params);
-    if (exchange.case.intent === 'cleanup') return;
-    const create = binding?.action === 'create' && binding.collection.path === op.path ? binding.collection : undefined;
-    if (create) this.createdIn.add(create);
-    if (exchange.status >= 200 && exchange.status < 300) {
-      const before = this.own.size;
-      this.own.remember(exchange, create, this.collections);
-      // A create whose answer names no key and no Location: looked for by its marker at the end, or said to be left.
-      if (this.own.size === before && isCreate(op, binding) && !exchange.headers.get('location')) this.possibleCreates.push(exchange);
-      return;
-    }
-    if (!create) return;
-    // A refused or failed create is the suite's only by proof: a Location, or an answer that echoes the run's marker.
-    if (exchange.headers.get('location') || this.marker.carries(exchange.json)) this.own.remember(exchange, create, this.collections);
-    else this.possibleCreates.push(exchange);
-  }
-
-  /** Collections the suite sent a create to (whatever the answer): the clean-up looks in their lists for its marker. */
-  readonly createdIn = new Set<Collection>();
-  /** Creates that stored, or may have stored, a record whose key the answer did not give (a 2xx without one, a 5xx, a timeout). */
-  readonly possibleCreates: Exchange[] = [];
-
   /** The keys of the records of a collection the suite created and has not deleted yet. */
   ownKeys(collection: Collection): unknown[] {
     return this.own.keys(collection);
@@ -441,126 +412,6 @@ export class ContractContext {
     return { headers, query: query.join('&') };
   }
 
-
-  /** A body that satisfies the operation's JSON request schema, references pointing at `refs`; drawn from one branch of a `oneOf`/`anyOf` body when given. */
-  validBody(op: Operation, refs: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}, branch?: SchemaObject): Record<string, unknown> | undefined {
-    const schema = requestSchema(op);
-    if (!schema) return undefined;
-    const from = branch ? { ...schema, [Array.isArray(schema.oneOf) ? 'oneOf' : 'anyOf']: [branch] } : schema;
-    const sample = this.generate(from, { collection: this.binding(op)?.collection.name });
-    // A body that is not an object (a JSON Patch array, a string) is sent as generated.
-    if (!sample || typeof sample !== 'object' || Array.isArray(sample)) {
-      if (branch) return undefined;
-      const validate = this.requestValidator(schema);
-      if (!validate || !validate(sample)) this.invalid.add(op);
-      return sample as Record<string, unknown>;
-    }
-    // Once the server refused generated bodies and took another kind (its example), the suite keeps to that kind.
-    const recipe = branch ? undefined : this.recipes.get(op);
-    const preferred = recipe && this.otherValidBodies(op, refs, overrides).find((other) => other.why === recipe);
-    return preferred ? preferred.body : this.validObject(op, schema, refs, overrides, { from });
-  }
-
-  /** Notes the kind of body (see otherValidBodies) the server accepted after it refused a generated one. */
-  preferBodies(op: Operation, why: string): void {
-    this.recipes.set(op, why);
-  }
-
-  /** The kind of body each operation's server accepted after refusing a generated one. */
-  private readonly recipes = new Map<Operation, string>();
-
-  /**
-   * Operations for which no body could be built that its schema is known to accept: the schema may
-   * allow none (`oneOf` branches that overlap...), or not compile at all (`type: str`), so that no
-   * body can be confirmed.
-   */
-  private readonly invalid = new WeakSet<Operation>();
-
-  /** False when a body built for the operation is not known to be valid (a request carrying it would not be a valid one). */
-  isValidBody(op: Operation, body: unknown): boolean {
-    return body === undefined || (!this.invalid.has(op) && !(body !== null && typeof body === 'object' && this.invalidBodies.has(body)));
-  }
-
-  private readonly invalidBodies = new WeakSet<object>();
-
-  /** False when no body the schema accepts could be built for the operation: its "valid" requests would not be. */
-  canBuildValidBody(op: Operation): boolean {
-    return !op.requestBody || this.isValidBody(op, this.validBody(op));
-  }
-
-  /**
-   * Never a value the suite did not choose safely: `readOnly` properties are left out, and so is
-   * the record's key unless the schema requires it (then a create's key is checked free first, by
-   * createRecord; an update's is the key of the record it targets).
-   */
-  private validObject(op: Operation, schema: SchemaObject, refs: Record<string, unknown>, overrides: Record<string, unknown>, source: { from?: SchemaObject; base?: Record<string, unknown> } = {}): Record<string, unknown> {
-    const { from = schema, base } = source;
-    const validate = this.requestValidator(schema);
-    const properties = mergedProperties(schema);
-    const required = new Set(requiredProperties(schema));
-    const collection = this.binding(op)?.collection;
-    // A key given in refs was chosen safely by the caller (the suite's own record, for a body that names it).
-    const unsafe = Object.keys(properties).filter((name) => !(name in refs) && (properties[name]?.readOnly || (name === collection?.keyProperty && !required.has(name))));
-    const marked = this.markerField(op, schema, refs, overrides);
-    if (marked) overrides = { ...overrides, [marked]: this.marker.next() };
-    let body: Record<string, unknown> = {};
-    for (let attempt = 0; attempt < (base ? 1 : 10); attempt++) {
-      body = { ...((base ?? this.generate(from, { collection: collection?.name })) as Record<string, unknown>) };
-      for (const name of unsafe) delete body[name];
-      for (const [property, value] of Object.entries(refs)) if (property in body || property === collection?.keyProperty || attempt > 4 || base) body[property] = value;
-      for (const [property, value] of Object.entries(refs)) if (value === undefined) delete body[property];
-      Object.assign(body, overrides);
-      if (!validate) break;
-      if (validate(body)) return body;
-    }
-    if (!validate) this.invalid.add(op);
-    this.invalidBodies.add(body);
-    return body;
-  }
-
-  /**
-   * Other valid bodies for an operation, for when the server refused the first (a constraint the
-   * document does not state): its examples, the generated body with each property's own example
-   * or default, and fresh draws. Each is made safe as validBody's (references, no `readOnly` field,
-   * the run's marker) and confirmed by the validator; those it does not confirm are left out.
-   */
-  otherValidBodies(op: Operation, refs: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}): Array<{ why: string; body: Record<string, unknown> }> {
-    const media = jsonMediaType(Object.keys(op.requestBody?.content ?? {}));
-    const content = media ? op.requestBody!.content[media] : undefined;
-    const schema = content?.schema;
-    if (!schema) return [];
-    const objects = (values: unknown[]) => values.filter((v): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v));
-    const examples = objects([content.example, ...Object.values(content.examples ?? {}).map((e) => e?.value), schema.example, ...(Array.isArray(schema.examples) ? schema.examples : [])]);
-    const generated = this.generate(schema, { collection: this.binding(op)?.collection.name });
-    const typical = Object.fromEntries(
-      Object.entries(mergedProperties(schema))
-        .map(([name, p]) => [name, p?.example ?? (Array.isArray(p?.examples) ? p.examples[0] : undefined) ?? p?.default ?? (Array.isArray(p?.enum) ? p.enum[0] : undefined)])
-        .filter(([, value]) => value !== undefined),
-    );
-    const candidates = [
-      ...examples.map((body) => ({ why: 'the document\'s example', body })),
-      ...(Object.keys(typical).length ? objects([generated]).map((body) => ({ why: 'each property\'s example or default', body: { ...body, ...typical } })) : []),
-      ...objects([this.generate(schema, {}), this.generate(schema, {})]).map((body) => ({ why: 'another draw', body })),
-    ];
-    return candidates
-      .map(({ why, body }) => ({ why, body: this.validObject(op, schema, refs, overrides, { base: body }) }))
-      .filter(({ body }) => this.isValidBody(op, body));
-  }
-
-  /** The field of a create's body that carries the run's marker (none for other operations, or when no field can hold it). */
-  private markerField(op: Operation, schema: SchemaObject, refs: Record<string, unknown>, overrides: Record<string, unknown>): string | undefined {
-    const binding = this.binding(op);
-    if (binding?.action !== 'create') return undefined;
-    if (!this.markerFields.has(op)) {
-      const exclude = new Set([binding.collection.keyProperty, ...binding.collection.references.map((r) => r.property)]);
-      this.markerFields.set(op, this.marker.field(schema, exclude, (property, value) => this.requestValidator(property)?.(value) !== false));
-    }
-    const field = this.markerFields.get(op);
-    return field && !(field in refs) && !(field in overrides) ? field : undefined;
-  }
-
-  private readonly markerFields = new Map<Operation, string | undefined>();
-
   /** The path prefix of the document's server, for `Location` headers that include it. */
   get basePath(): string {
     return serverBasePath(this.options.document.api);
@@ -580,10 +431,4 @@ function withoutCredentials(headers: Record<string, string>, op: Operation): Rec
   const names = new Set(['authorization', 'cookie']);
   for (const alternative of op.security) for (const { scheme } of alternative) names.add(credentialFor(scheme, '').header?.[0].toLowerCase() ?? 'cookie');
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(name.toLowerCase())));
-}
-
-/** The schema of an operation's JSON request body, in the media type a JSON body is sent as. */
-export function requestSchema(op: Operation): SchemaObject | undefined {
-  const media = jsonMediaType(Object.keys(op.requestBody?.content ?? {}));
-  return media ? op.requestBody!.content[media]?.schema : undefined;
 }

@@ -3,7 +3,9 @@
  * again at the end. A record is known by its collection and key, or only by the `Location` of the
  * 201 that created it (a create the suite did not recognise as one).
  */
-import type { Collection } from '../src/operations/infer-collections.js';
+import type { Collection, CrudBinding } from '../src/operations/infer-collections.js';
+import type { RunMarker } from './marker.js';
+import { isCreate, isRead } from './safety.js';
 import type { Operation } from '../src/operations/operation.js';
 import type { Exchange } from './case.js';
 
@@ -16,6 +18,46 @@ export interface OwnRecord {
 }
 
 export class OwnRecords {
+  constructor(
+    private readonly collections: Collection[],
+    private readonly binding: (op: Operation) => CrudBinding | undefined,
+    private readonly marker: RunMarker,
+  ) {}
+
+  /**
+   * Keeps the account of the suite's records from every exchange: a create that may have stored
+   * something (whatever its status: by the key in the answer or a Location, else it is looked for
+   * by the run's marker at the end), a record gone (its DELETE answered), a key a read found free.
+   */
+  observe(exchange: Exchange): void {
+    const op = exchange.case.operation;
+    const binding = this.binding(op);
+    const item = this.collections.find((c) => c.itemPath === op.path);
+    const params = pathParamsOf(exchange);
+    if (item && op.method === 'delete' && ((exchange.status >= 200 && exchange.status < 300) || exchange.status === 404)) this.forget(item, params[item.keyParam], params);
+    // A read that finds no record at a key (404), or refuses the key itself (400, 422), shows it free.
+    if (item && isRead(op) && [400, 404, 422].includes(exchange.status) && exchange.case.intent !== 'valid') this.markFree(item, params[item.keyParam], params);
+    if (exchange.case.intent === 'cleanup') return;
+    const create = binding?.action === 'create' && binding.collection.path === op.path ? binding.collection : undefined;
+    if (create) this.createdIn.add(create);
+    if (exchange.status >= 200 && exchange.status < 300) {
+      const before = this.size;
+      this.remember(exchange, create);
+      // A create whose answer names no key and no Location: looked for by its marker at the end, or said to be left.
+      if (this.size === before && isCreate(op, binding) && !exchange.headers.get('location')) this.possibleCreates.push(exchange);
+      return;
+    }
+    if (!create) return;
+    // A refused or failed create is the suite's only by proof: a Location, or an answer that echoes the run's marker.
+    if (exchange.headers.get('location') || this.marker.carries(exchange.json)) this.remember(exchange, create);
+    else this.possibleCreates.push(exchange);
+  }
+
+  /** Collections the suite sent a create to (whatever the answer): the clean-up looks in their lists for its marker. */
+  readonly createdIn = new Set<Collection>();
+  /** Creates that stored, or may have stored, a record whose key the answer did not give (a 2xx without one, a 5xx, a timeout). */
+  readonly possibleCreates: Exchange[] = [];
+
   /** Oldest first. */
   private readonly records: OwnRecord[] = [];
   /** Keys a read answered 404 for, or the suite itself deleted: a write there can only make a record of its own. */
@@ -27,11 +69,11 @@ export class OwnRecords {
    * the path of a PUT that created at that key. A key the suite already holds (a server that
    * reuses the keys of deleted records) moves to the newest place, with its new parents.
    */
-  remember(exchange: Exchange, create: Collection | undefined, collections: Collection[]): void {
+  remember(exchange: Exchange, create: Collection | undefined): void {
     if (!create && exchange.status !== 201) return;
     const location = exchange.headers.get('location') ?? undefined;
     const body = exchange.json as Record<string, unknown> | undefined;
-    const collection = create ?? collections.find((c) => c.itemPath === exchange.case.operation.path && exchange.case.method === 'PUT');
+    const collection = create ?? this.collections.find((c) => c.itemPath === exchange.case.operation.path && exchange.case.method === 'PUT');
     const answered = body && typeof body === 'object' && !Array.isArray(body) ? body[collection?.keyProperty ?? ''] : undefined;
     const key = collection ? (answered ?? (create ? lastSegment(location) : undefined) ?? pathKey(exchange, collection)) : undefined;
     if ((key === undefined || key === null) && !location) return;

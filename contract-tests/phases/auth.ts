@@ -59,7 +59,7 @@ export const authPhase: Phase = {
           label: variant.label,
           params,
           query: variant.query,
-          body: ctx.validBody(op),
+          body: ctx.bodies.valid(op),
           anonymous: true,
           headers: variant.headers,
           intent: 'unauthenticated',

@@ -27,7 +27,7 @@ export const examplesPhase: Phase = {
       if (notSafe(ctx, op, params, RESPONSE_CHECKS)) continue;
       const guessed = targets.guessed(params);
       const body = await validBodyFor(ctx, targets, op);
-      if (!ctx.isValidBody(op, body)) {
+      if (!ctx.bodies.isValid(op, body)) {
         ctx.skip(RESPONSE_CHECKS, op, 'no body could be built that its schema is known to accept (the schema allows none, or does not compile)');
         continue;
       }

@@ -60,7 +60,7 @@ async function update(ctx: ContractContext, collection: Collection, record: Row,
     const refs = Object.fromEntries(collection.references.map((r) => [r.property, record[r.property]]));
     // A body that names the record it changes (`PUT /pet`, sent only when vouched for) names this one, the suite's own.
     if (ctx.binding(op)?.keyFromBody) refs[collection.keyProperty] = record[collection.keyProperty];
-    const body = ctx.validBody(op, refs, await targets.prepare[`${collection.name}:${action}`]?.(ctx));
+    const body = ctx.bodies.valid(op, refs, await targets.prepare[`${collection.name}:${action}`]?.(ctx));
     if (!body) continue;
     const exchange = await ctx.request(op, {
       label: `${action} the record`,
@@ -219,7 +219,7 @@ export const lifecyclePhase: Phase = {
         continue;
       }
       const create = ctx.operation(collection, 'create')!;
-      if (!ctx.canBuildValidBody(create)) {
+      if (!ctx.bodies.canBuildValid(create)) {
         for (const op of ctx.operations.filter((o) => ctx.binding(o)?.collection === collection)) ctx.skip(LIFECYCLE_CHECKS, op, 'no create body could be built that its schema is known to accept (the schema allows none, or does not compile)');
         continue;
       }
@@ -229,7 +229,6 @@ export const lifecyclePhase: Phase = {
         for (const op of ctx.operations.filter((o) => ctx.binding(o)?.collection === collection)) ctx.skip(LIFECYCLE_CHECKS, op, 'no record of the collection could be created: the valid creates the suite sent were refused');
         continue;
       }
-      const key = record[collection.keyProperty];
       const creation = creationOf(record);
       // What the create answered, and over it what was sent: a server may add fields, never drop or change one it was sent.
       await readBack(ctx, collection, record, 'create_read_back', { ...record, ...sentFields(collection, creation?.body) });

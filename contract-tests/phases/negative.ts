@@ -16,7 +16,8 @@ import { branchesOf } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
 import { jsonMediaType } from '../../src/validation/media-type.js';
 import { breaks } from '../confirmation.js';
-import { requestSchema, type ContractContext, type RequestSpec } from '../context.js';
+import type { ContractContext, RequestSpec } from '../context.js';
+import { requestSchema } from '../request-bodies.js';
 import { bodyMutations, oversized, parameterMutations, type Family, type Mutation } from './mutations.js';
 import type { Phase } from './phase.js';
 import { notSafe, refusedChangesNothing, shownFree, validBodyFor } from './phase.js';
@@ -33,8 +34,8 @@ function validBodies(ctx: ContractContext, op: Operation, valid: Row | undefined
   const binding = ctx.binding(op);
   const names = [...(binding?.keyFromBody ? [binding.collection.keyProperty] : []), ...(binding?.collection.references.map((r) => r.property) ?? [])];
   const pinned = Object.fromEntries(names.filter((name) => name in valid).map((name) => [name, valid[name]]));
-  const others = branchesOf(schema).map((branch) => ctx.validBody(op, {}, pinned, branch));
-  return [valid, ...others.filter((body): body is Row => body !== undefined && ctx.isValidBody(op, body))];
+  const others = branchesOf(schema).map((branch) => ctx.bodies.valid(op, {}, pinned, branch));
+  return [valid, ...others.filter((body): body is Row => body !== undefined && ctx.bodies.isValid(op, body))];
 }
 
 /** The request a mutation makes of an otherwise valid one. */

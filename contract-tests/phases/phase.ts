@@ -147,7 +147,7 @@ export async function validBodyFor(ctx: ContractContext, targets: Targets, op: O
     const record = await targets.record(target);
     if (record) refs[reference.property] = record[target.keyProperty];
   }
-  return ctx.validBody(op, refs);
+  return ctx.bodies.valid(op, refs);
 }
 
 /**

@@ -19,8 +19,8 @@ const UNJUDGED = 'an edge probe: only a 5xx is wrong';
 /** A child whose reference names a parent no record is: refused or accepted, never a 5xx. */
 async function danglingReference(ctx: ContractContext, targets: Targets, child: Collection, property: string, parent: Collection): Promise<void> {
   const create = ctx.operation(child, 'create');
-  if (!create || !ctx.canBuildValidBody(create)) return;
-  const body = ctx.validBody(create, {}, { ...(await targets.prepare[child.name]?.(ctx)), [property]: missingKey(ctx, parent) });
+  if (!create || !ctx.bodies.canBuildValid(create)) return;
+  const body = ctx.bodies.valid(create, {}, { ...(await targets.prepare[child.name]?.(ctx)), [property]: missingKey(ctx, parent) });
   const label = `a ${child.name} record whose ${property} names no ${parent.name} record`;
   await ctx.request(create, { label, body, intent: 'invalid', unjudged: UNJUDGED, fits: [400, 404, 409, 422], purpose: { check: 'edge_cases', edge: 'dangling-reference' } });
 }

@@ -28,13 +28,13 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
     refs[reference.property] = record?.[target.keyProperty];
   }
   Object.assign(overrides, { ...(await prepare[collection.name]?.(ctx)), ...overrides });
-  const body = ctx.validBody(create, refs, overrides);
-  if (!ctx.isValidBody(create, body)) return undefined; // a create that is not known to be valid would not make a record to work with
+  const body = ctx.bodies.valid(create, refs, overrides);
+  if (!ctx.bodies.isValid(create, body)) return undefined; // a create that is not known to be valid would not make a record to work with
   const params = await scopeParams(ctx, collection, create, prepare);
   if (body && typeof body === 'object' && body[collection.keyProperty] !== undefined && !(await isFree(ctx, collection, body[collection.keyProperty], params))) return undefined;
   // A valid body refused (a constraint the document does not state) is reported once; other valid bodies are tried, so the record's operations still run.
   // Once another kind of body worked, validBody gives that kind first (the refusal was reported once).
-  const tries = [{ why: 'generated', body }, ...ctx.otherValidBodies(create, refs, overrides)].slice(0, MAX_RETRIES + 1);
+  const tries = [{ why: 'generated', body }, ...ctx.bodies.others(create, refs, overrides)].slice(0, MAX_RETRIES + 1);
   for (const [i, attempt] of tries.entries()) {
     if (i > 0 && attempt.body && attempt.body[collection.keyProperty] !== undefined && !(await isFree(ctx, collection, attempt.body[collection.keyProperty], params))) continue;
     const label = i === 0 ? `create a ${collection.name} record` : `create a ${collection.name} record, another valid body after a refusal (${attempt.why})`;
@@ -51,7 +51,7 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
       ctx.own.add({ collection, key, params: { ...params, [collection.keyParam]: key } });
     }
     if (!stored && (exchange.status >= 300 || !exchange.json || typeof exchange.json !== 'object')) continue;
-    if (i > 0) ctx.preferBodies(create, attempt.why);
+    if (i > 0) ctx.bodies.prefer(create, attempt.why);
     const record = stored ?? (exchange.json as Row);
     creations.set(record, { params, body: attempt.body as Row | undefined, location: exchange.headers.get('location') ?? undefined });
     return record;

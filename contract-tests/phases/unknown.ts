@@ -36,7 +36,7 @@ export const unknownPhase: Phase = {
         ctx.request(op, {
           label: `${collection.keyParam} ${String(key)}, which no record has`,
           params,
-          body: ctx.validBody(op),
+          body: ctx.bodies.valid(op),
           intent: 'unknown',
           purpose: { check: 'unknown_resource', kind: 'unknown-key', param: collection.keyParam },
         }),
