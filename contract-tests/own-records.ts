@@ -58,6 +58,9 @@ export class OwnRecords {
   /** Creates that stored, or may have stored, a record whose key the answer did not give (a 2xx without one, a 5xx, a timeout). */
   readonly possibleCreates: Exchange[] = [];
 
+  /** Collections whose failed creates store records without a key: no more creates go to them (each would leave one more behind). */
+  readonly keylessCreates = new Set<Collection>();
+
   /** Oldest first. */
   private readonly records: OwnRecord[] = [];
   /** Keys a read answered 404 for, or the suite itself deleted: a write there can only make a record of its own. */

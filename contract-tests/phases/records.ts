@@ -19,7 +19,7 @@ export type CreatePreparation = (ctx: ContractContext) => Promise<Row | undefine
 /** Creates a record through the API, creating what it references first. Undefined if the create fails. */
 export async function createRecord(ctx: ContractContext, collection: Collection, overrides: Row = {}, prepare: Record<string, CreatePreparation> = {}): Promise<Row | undefined> {
   const create = ctx.operation(collection, 'create');
-  if (!create || brokenCreates.has(collection)) return undefined;
+  if (!create || ctx.own.keylessCreates.has(collection)) return undefined;
   const refs: Row = {};
   for (const reference of collection.references) {
     const target = ctx.collections.find((c) => c.name === reference.collection);
@@ -45,7 +45,7 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
     if (stored) {
       const key = stored[collection.keyProperty];
       if (key === undefined || key === null) {
-        brokenCreates.add(collection);
+        ctx.own.keylessCreates.add(collection);
         return undefined;
       }
       ctx.own.add({ collection, key, params: { ...params, [collection.keyParam]: key } });
@@ -61,8 +61,6 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
 
 /** At most this many other bodies after a refused create. */
 const MAX_RETRIES = 5;
-/** Collections whose failed creates store records without a key: no more is sent to them (each would leave one more behind). */
-const brokenCreates = new WeakSet<Collection>();
 
 /** How a record was created: the path parameters it lives under (`vaultUuid` of `/vaults/{vaultUuid}/items`), the body sent, the Location answered. */
 export interface Creation {
