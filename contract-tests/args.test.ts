@@ -13,8 +13,8 @@ describe('parseContractArgs', () => {
     });
   });
 
-  it('takes the token from CONTRACT_TOKEN and writes coverage to contract-coverage.json by default', () => {
-    expect(parseContractArgs(['--base-url', 'https://x.example'], { CONTRACT_TOKEN: 'env' })).toMatchObject({ token: 'env', coverage: 'contract-coverage.json', readOnly: false });
+  it('takes the token from CONTRACT_TOKEN, and writes coverage only when asked', () => {
+    expect(parseContractArgs(['--base-url', 'https://x.example'], { CONTRACT_TOKEN: 'env' })).toMatchObject({ token: 'env', coverage: undefined, readOnly: false });
   });
 
   it('explains what is wrong in one line naming the flag and what it accepts', () => {
@@ -65,7 +65,7 @@ describe('parseContractArgs', () => {
 
 describe('toJUnit', () => {
   const finding = { check: 'error_shape' as const, kind: 'failure' as const, operation: 'GET /pets', operationId: 'listPets', received: '400 with code = "<x>"', documented: 'an Error & more', request: 'GET /pets?a=1&b=2', label: "it's", repro: "curl -sS -i -X GET 'http://h/pets?a=1&b=2'" };
-  const outcome = (check: CheckId, operationId: string, counts: Partial<{ passed: number; failed: number; gaps: number; skipped: string[] }>) => ({ check, operationId, operation: operationId === 'listPets' ? 'GET /pets' : 'POST /pets', passed: 0, failed: 0, gaps: 0, skipped: [], ...counts });
+  const outcome = (check: CheckId, operationId: string, counts: Partial<{ passed: number; failed: number; gaps: number; skipped: string[]; ms: number }>) => ({ check, operationId, operation: operationId === 'listPets' ? 'GET /pets' : 'POST /pets', passed: 0, failed: 0, gaps: 0, skipped: [], ms: 0, ...counts });
   const report = (strict: boolean) =>
     toJUnit({
       requests: 2,
@@ -83,25 +83,26 @@ describe('toJUnit', () => {
       failures: [finding],
       gaps: [{ ...finding, check: 'auth_enforced', kind: 'gap', operationId: 'createPet', operation: 'POST /pets', received: '401', documented: 'one of 201, 400' }],
       outcomes: [
-        outcome('error_shape', 'listPets', { passed: 3, failed: 1 }),
-        outcome('error_shape', 'createPet', { passed: 2 }),
+        outcome('error_shape', 'listPets', { passed: 3, failed: 1, ms: 120 }),
+        outcome('error_shape', 'createPet', { passed: 2, ms: 35 }),
         outcome('auth_enforced', 'listPets', { skipped: ['the operation declares no security'] }),
-        outcome('auth_enforced', 'createPet', { passed: 1, gaps: 1 }),
+        outcome('auth_enforced', 'createPet', { passed: 1, gaps: 1, ms: 7 }),
       ],
     });
 
   it('escapes what it quotes, gives each failure its case and repro, and counts per suite', () => {
     const xml = report(false);
     expect(xml).toContain('<testsuites name="contract" tests="5" failures="1" skipped="2" time="1.500">');
-    expect(xml).toContain('<testsuite name="error_shape" tests="2" failures="1" skipped="0">');
+    expect(xml).toContain('<testsuite name="error_shape" tests="2" failures="1" skipped="0" time="0.155">');
     expect(xml).toContain('<failure message="GET /pets: received 400 with code = &quot;&lt;x&gt;&quot;, documented an Error &amp; more" type="error_shape">GET /pets: received 400 with code = &quot;&lt;x&gt;&quot;, documented an Error &amp; more\ncase: it&apos;s\nrequest: GET /pets?a=1&amp;b=2\nrepro: curl -sS -i -X GET &apos;http://h/pets?a=1&amp;b=2&apos;</failure>');
-    expect(xml).toContain('<testcase classname="error_shape" name="POST /pets (createPet)"/>');
+    expect(xml).toContain('<testcase classname="error_shape" name="POST /pets (createPet)" time="0.035"/>');
+    expect(xml).toContain('<testcase classname="error_shape" name="GET /pets (listPets)" time="0.120">');
   });
 
   it('marks what did not run as skipped with its reason, and gaps as cases of their own (failures with --strict)', () => {
     const xml = report(false);
-    expect(xml).toContain('<testcase classname="auth_enforced" name="GET /pets (listPets)">\n      <skipped message="the operation declares no security"/>');
-    expect(xml).toContain('<testcase classname="auth_enforced" name="POST /pets (createPet): document gap">\n      <skipped message="document gap: POST /pets: received 401, documented one of 201, 400"/>');
+    expect(xml).toContain('<testcase classname="auth_enforced" name="GET /pets (listPets)" time="0.000">\n      <skipped message="the operation declares no security"/>');
+    expect(xml).toContain('<testcase classname="auth_enforced" name="POST /pets (createPet): document gap" time="0.007">\n      <skipped message="document gap: POST /pets: received 401, documented one of 201, 400"/>');
     expect(report(true)).toContain('<failure message="document gap: POST /pets: received 401, documented one of 201, 400" type="document_gap">');
     expect(report(true)).toContain('<testsuites name="contract" tests="5" failures="2" skipped="1"');
   });

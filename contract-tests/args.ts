@@ -11,7 +11,8 @@ export interface ContractArgs {
   token?: string;
   spec?: string;
   junit?: string;
-  coverage: string;
+  /** Where to write the coverage JSON; none unless asked. */
+  coverage?: string;
   /** Check ids as given (checked against the checks of the run's profiles by the CLI). */
   only?: string[];
   /** Operation ids as given (checked against the document by the CLI). */
@@ -48,7 +49,7 @@ Options:
   --spec FILE|URL     the document, a file or an http(s) URL (default: the embedded
                       spec/openapi.yaml)
   --junit FILE        write a JUnit XML report
-  --coverage FILE     write the operation x status coverage as JSON (default contract-coverage.json)
+  --coverage FILE     write the operation x status coverage as JSON (only when asked)
   --only CHECK        run only this check; repeat or separate with commas
   --operation ID      only judge this operation id; repeat or separate with commas
   --profile NAME      add the rules of a profile: petstore (on by default for the embedded
@@ -145,7 +146,7 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
     token: values.token ?? env.CONTRACT_TOKEN,
     spec: values.spec,
     junit: values.junit,
-    coverage: values.coverage ?? 'contract-coverage.json',
+    coverage: values.coverage,
     only: list(values.only),
     operations: list(values.operation),
     profiles: list(values.profile),

@@ -77,7 +77,7 @@ export async function contractCommand(argv: string[], env: Record<string, string
   }
   if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
   process.stdout.write(formatReport(report));
-  writeFileSync(args.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
+  if (args.coverage) writeFileSync(args.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
   if (args.junit) writeFileSync(args.junit, toJUnit(report));
   if (report.harm?.length) return 3; // records the suite did not create changed during the run: first of all
   if (report.failures.length === 0 && report.incomplete) return 2; // nothing wrong found, but not everything checked

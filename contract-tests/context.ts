@@ -294,6 +294,7 @@ export class ContractContext {
         verdicts.push(...found);
       }
       if (!applied) continue;
+      this.results.timed(id, op.id, exchange.ms);
       if (verdicts.length === 0) this.results.pass(id, op.id);
       for (const verdict of verdicts) this.results.find(this.finding(id, exchange, verdict));
     }

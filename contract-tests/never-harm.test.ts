@@ -6,7 +6,7 @@
  * operation (a constraint the document does not state, a path with two keys).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -87,19 +87,21 @@ describe('a LoopBack 4 application: a bulk PATCH and DELETE on the collection, s
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const cli = (extra: string[]) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'contract', '--base-url', http.url, '--spec', `${ROOT}contract-tests/fixtures/todos-api.yaml`, '--coverage', join(dir, 'c.json'), ...extra], { cwd: dir });
+        const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'contract', '--base-url', http.url, '--spec', `${ROOT}contract-tests/fixtures/todos-api.yaml`, ...extra], { cwd: dir });
         let out = '';
         child.stdout.on('data', (c) => (out += c));
         child.stderr.on('data', (c) => (out += c));
         child.on('exit', (code) => resolve({ code, out }));
       });
-    const harmed = await cli(['--junit', join(dir, 'j.xml')]);
+    const harmed = await cli(['--junit', join(dir, 'j.xml'), '--coverage', join(dir, 'c.json')]);
     expect(harmed.code, harmed.out).toBe(3);
     expect(harmed.out.split('\n')[1]).toBe('HARM: 1 record(s) the suite did not create changed or gone after the run:');
     expect(harmed.out).toContain('  ✗ todos 1 changed: {"id":1,"title":"Buy milk"} -> {"id":1,"title":"renamed by a create"}');
     expect(readFileSync(join(dir, 'j.xml'), 'utf8')).toContain('<failure message="todos 1 changed: {&quot;id&quot;:1,&quot;title&quot;:&quot;Buy milk&quot;}');
     const off = await cli(['--no-harm-check']);
     expect(off.code, off.out).toBe(0);
+    // Nothing written that was not asked for: the coverage JSON only with --coverage.
+    expect(readdirSync(dir).sort()).toEqual(['c.json', 'j.xml']);
     expect(off.out).toContain('Records of others: not compared before and after (turned off (--no-harm-check)');
   });
 });

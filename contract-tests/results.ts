@@ -17,6 +17,8 @@ export interface CheckOutcome {
   gaps: number;
   /** Why it did not run for this operation; empty when it ran. */
   skipped: string[];
+  /** How long the answers it judged took, in milliseconds (JUnit's `time`). */
+  ms: number;
 }
 
 export type Verdict = 'passed' | 'failed' | 'gaps' | 'skipped';
@@ -37,7 +39,7 @@ export class Results {
   ) {
     for (const check of checks) {
       for (const op of operations) {
-        this.outcomes.set(`${check}\u0000${op.id}`, { check, operationId: op.id, operation: `${op.method.toUpperCase()} ${op.path}`, passed: 0, failed: 0, gaps: 0, skipped: [] });
+        this.outcomes.set(`${check}\u0000${op.id}`, { check, operationId: op.id, operation: `${op.method.toUpperCase()} ${op.path}`, passed: 0, failed: 0, gaps: 0, skipped: [], ms: 0 });
       }
     }
   }
@@ -49,6 +51,12 @@ export class Results {
   pass(check: CheckId, operationId: string): void {
     const outcome = this.outcome(check, operationId);
     if (outcome) outcome.passed++;
+  }
+
+  /** Adds the time of an answer the check judged for the operation. */
+  timed(check: CheckId, operationId: string, ms: number): void {
+    const outcome = this.outcome(check, operationId);
+    if (outcome) outcome.ms += ms;
   }
 
   find(finding: Finding): void {

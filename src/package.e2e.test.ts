@@ -30,7 +30,7 @@ const compilerOptions = { strict: true, noEmit: true, target: 'es2022', module: 
 const LIBRARY_SECTIONS = /^(Use it in your project|In unit tests)/;
 
 /** What the checkout holds that a build reads: everything but installed, built and version-control files. */
-const NOT_COPIED = new Set(['node_modules', 'dist', '.git', '.tmp', 'coverage', 'contract-coverage.json']);
+const NOT_COPIED = new Set(['node_modules', 'dist', '.git', '.tmp', 'coverage']);
 
 beforeAll(async () => {
   const checkout = join(work, 'checkout');

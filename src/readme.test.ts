@@ -118,7 +118,7 @@ const skipped: string[] = [];
 
 afterAll(async () => {
   await defaultServer?.stop();
-  // What the commands wrote into the checkout (contract.xml, contract-coverage.json, demo-state.json).
+  // What the commands wrote into the checkout (contract.xml, demo-state.json).
   for (const entry of readdirSync(ROOT)) if (!before.has(entry)) rmSync(join(ROOT, entry), { recursive: true, force: true });
   rmSync(workspace, { recursive: true, force: true });
 });

@@ -8,6 +8,9 @@ import { verdictOf } from '../results.js';
 import { describeHarm } from '../harm.js';
 import type { ContractReport } from '../run-contract.js';
 
+/** JUnit's times are seconds with a decimal point. */
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
 const escape = (text: string) => text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /** Distinct findings, each with the case, the response and the repro of its first occurrence. */
@@ -28,42 +31,44 @@ export function toJUnit(report: ContractReport): string {
     let suiteSkipped = 0;
     for (const row of rows) {
       const name = escape(`${row.operation} (${row.operationId})`);
+      const time = seconds(row.ms);
       const mine = (list: Finding[]) => list.filter((f) => f.check === check && f.operationId === row.operationId);
       const failed = mine(report.failures);
       const gaps = mine(report.gaps);
       const verdict = verdictOf(row);
       if (failed.length) {
         suiteFailures++;
-        cases.push(`    <testcase classname="${check}" name="${name}">\n      <failure message="${escape(describeFinding(failed[0]))}" type="${check}">${escape(details(failed))}</failure>\n    </testcase>`);
+        cases.push(`    <testcase classname="${check}" name="${name}" time="${time}">\n      <failure message="${escape(describeFinding(failed[0]))}" type="${check}">${escape(details(failed))}</failure>\n    </testcase>`);
       } else if (verdict === 'skipped') {
         suiteSkipped++;
-        cases.push(`    <testcase classname="${check}" name="${name}">\n      <skipped message="${escape(row.skipped.join('; '))}"/>\n    </testcase>`);
+        cases.push(`    <testcase classname="${check}" name="${name}" time="0.000">\n      <skipped message="${escape(row.skipped.join('; '))}"/>\n    </testcase>`);
       } else if (row.passed) {
-        cases.push(`    <testcase classname="${check}" name="${name}"/>`);
+        cases.push(`    <testcase classname="${check}" name="${name}" time="${time}"/>`);
       }
       if (gaps.length) {
         const gapName = escape(`${row.operation} (${row.operationId}): document gap`);
         const message = escape(`document gap: ${describeFinding(gaps[0])}`);
         if (report.strict) {
           suiteFailures++;
-          cases.push(`    <testcase classname="${check}" name="${gapName}">\n      <failure message="${message}" type="document_gap">${escape(details(gaps))}</failure>\n    </testcase>`);
+          cases.push(`    <testcase classname="${check}" name="${gapName}" time="${time}">\n      <failure message="${message}" type="document_gap">${escape(details(gaps))}</failure>\n    </testcase>`);
         } else {
           suiteSkipped++;
-          cases.push(`    <testcase classname="${check}" name="${gapName}">\n      <skipped message="${message}"/>\n    </testcase>`);
+          cases.push(`    <testcase classname="${check}" name="${gapName}" time="${time}">\n      <skipped message="${message}"/>\n    </testcase>`);
         }
       }
     }
     tests += cases.length;
     failures += suiteFailures;
     skipped += suiteSkipped;
-    return `  <testsuite name="${check}" tests="${cases.length}" failures="${suiteFailures}" skipped="${suiteSkipped}">\n${cases.join('\n')}\n  </testsuite>`;
+    const suiteTime = seconds(rows.reduce((sum, row) => sum + row.ms, 0));
+    return `  <testsuite name="${check}" tests="${cases.length}" failures="${suiteFailures}" skipped="${suiteSkipped}" time="${suiteTime}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   const hygiene = hygieneSuite(report);
   tests += hygiene.tests;
   failures += hygiene.failures;
   skipped += hygiene.skipped;
   if (hygiene.xml) suites.unshift(hygiene.xml);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${seconds(report.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
 /**
@@ -78,18 +83,18 @@ function hygieneSuite(report: ContractReport): { xml: string; tests: number; fai
   const name = 'records of others unchanged by the run';
   if (report.harm === undefined && report.harmCheckOff) {
     skipped++;
-    cases.push(`    <testcase classname="no_harm" name="${escape(name)}">\n      <skipped message="${escape(`not compared: ${report.harmCheckOff}`)}"/>\n    </testcase>`);
+    cases.push(`    <testcase classname="no_harm" name="${escape(name)}" time="0.000">\n      <skipped message="${escape(`not compared: ${report.harmCheckOff}`)}"/>\n    </testcase>`);
   } else if (report.harm?.length === 0) {
-    cases.push(`    <testcase classname="no_harm" name="${escape(name)}"/>`);
+    cases.push(`    <testcase classname="no_harm" name="${escape(name)}" time="0.000"/>`);
   }
   for (const harm of report.harm ?? []) {
     failures++;
-    cases.push(`    <testcase classname="no_harm" name="${escape(`${harm.collection} ${harm.key}`)}">\n      <failure message="${escape(describeHarm(harm))}" type="no_harm"/>\n    </testcase>`);
+    cases.push(`    <testcase classname="no_harm" name="${escape(`${harm.collection} ${harm.key}`)}" time="0.000">\n      <failure message="${escape(describeHarm(harm))}" type="no_harm"/>\n    </testcase>`);
   }
   for (const what of report.leftBehind) {
     skipped++;
-    cases.push(`    <testcase classname="left_behind" name="${escape(what)}">\n      <skipped message="${escape(`left behind: ${what}`)}"/>\n    </testcase>`);
+    cases.push(`    <testcase classname="left_behind" name="${escape(what)}" time="0.000">\n      <skipped message="${escape(`left behind: ${what}`)}"/>\n    </testcase>`);
   }
   if (cases.length === 0) return { xml: '', tests: 0, failures: 0, skipped: 0 };
-  return { xml: `  <testsuite name="run" tests="${cases.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`, tests: cases.length, failures, skipped };
+  return { xml: `  <testsuite name="run" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="0.000">\n${cases.join('\n')}\n  </testsuite>`, tests: cases.length, failures, skipped };
 }
