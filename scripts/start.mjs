@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
- * `npm start`: rebuilds dist/ only when a source is newer than the last build, then runs the CLI
- * (dist/cli.js) in this same process with the arguments given. A built tree starts at once
- * (rebuilding every time took 6 to 7 s), and a clone whose sources were edited still runs what it
- * holds. `npm ci` and `npm install` build through `prepare`. An installed package has no sources
- * and nothing to rebuild.
+ * `npm start` and `npm run contract`: builds dist/ when it is missing (a fresh clone after `npm
+ * ci`, which builds nothing: there is no `prepare`) or when a source is newer than the last build,
+ * then runs the CLI (dist/cli.js) in this same process with the arguments given. A built tree
+ * starts at once (rebuilding every time took 6 to 7 s), and a clone whose sources were edited
+ * still runs what it holds. An installed package has no sources and nothing to rebuild.
  *
  * Plain JavaScript on purpose: it must run before anything is compiled. The CLI is imported rather
  * than spawned, which saves starting Node a second time (about 70 ms measured as a prestart hook).

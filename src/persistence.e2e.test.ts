@@ -9,16 +9,24 @@ import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SPEC } from './test-support/petstore.js';
 import { CLI, startCli } from './test-support/processes.js';
+import { copyCli, reachableTempDir } from './test-support/reachable.js';
 
 const AUTH = { Authorization: 'Bearer petstore-demo-key' };
 const JSON_AUTH = { ...AUTH, 'Content-Type': 'application/json' };
 const children: Array<{ kill: (s: NodeJS.Signals) => boolean }> = [];
 afterEach(() => children.splice(0).forEach((c) => c.kill('SIGKILL')));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const folder = () => mkdtempSync(join(tmpdir(), 'persist-'));
+const folders: string[] = [];
+afterAll(() => folders.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+/** A temporary directory, removed after the tests; one that nobody can reach where the CLI runs as nobody. */
+const folder = (reachable = false) => {
+  const dir = reachable ? reachableTempDir('persist-') : mkdtempSync(join(tmpdir(), 'persist-'));
+  folders.push(dir);
+  return dir;
+};
 const isRoot = process.getuid?.() === 0;
 /** Permissions do not stop root: as root, the CLI is run as nobody where setpriv is there to do it. */
 const asNobody = isRoot && existsSync('/usr/bin/setpriv') ? ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : undefined;
@@ -29,9 +37,9 @@ async function cli(args: string[]) {
   return started;
 }
 
-function run(args: string[], as: string[] = []): Promise<{ code: number | null; stderr: string }> {
+function run(args: string[], as: string[] = [], cli = CLI): Promise<{ code: number | null; stderr: string }> {
   const [command, ...prefix] = [...as, process.execPath];
-  const child = spawn(command, [...prefix, CLI, 'serve', '--port', '0', ...args]);
+  const child = spawn(command, [...prefix, cli, 'serve', '--port', '0', ...args]);
   children.push(child);
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
@@ -54,8 +62,8 @@ async function waitFor(condition: () => Promise<boolean> | boolean, ms = 10_000)
 }
 
 describe('a state file location that cannot be used', () => {
-  const oneLine = async (args: string[], message: RegExp, as?: string[]) => {
-    const { code, stderr } = await run(args, as);
+  const oneLine = async (args: string[], message: RegExp, as?: string[], cli?: string) => {
+    const { code, stderr } = await run(args, as, cli);
     expect(code).toBe(1);
     expect(stderr).toMatch(message);
     expect(stderr.trim().split('\n')).toHaveLength(1);
@@ -73,14 +81,16 @@ describe('a state file location that cannot be used', () => {
   });
 
   it.skipIf(isRoot && !asNobody)('stops the start in one line when its directory is not writable, or not searchable', async () => {
-    const dir = folder();
+    // Nobody reaches neither the checkout nor TMPDIR where they sit under a private folder: a copy of the CLI, in a folder every user reaches.
+    const dir = folder(Boolean(asNobody));
+    const cli = asNobody ? copyCli(dir) : undefined;
     const locked = join(dir, 'locked');
     mkdirSync(locked);
     if (asNobody) for (const path of [dir, locked]) chownSync(path, 65534, 65534);
     chmodSync(locked, 0o500);
-    await oneLine(['--state-file', join(locked, 'state.json')], /^Cannot keep the state in .*: the directory .*locked is not writable by this process\.\n$/, asNobody);
+    await oneLine(['--state-file', join(locked, 'state.json')], /^Cannot keep the state in .*: the directory .*locked is not writable by this process\.\n$/, asNobody, cli);
     chmodSync(locked, 0o600);
-    await oneLine(['--state-file', join(locked, 'state.json')], /^Cannot keep the state in .*: the directory .*locked is not searchable \(x permission\) by this process\.\n$/, asNobody);
+    await oneLine(['--state-file', join(locked, 'state.json')], /^Cannot keep the state in .*: the directory .*locked is not searchable \(x permission\) by this process\.\n$/, asNobody, cli);
     chmodSync(locked, 0o700);
   });
 
