@@ -46,7 +46,7 @@ describe('json-server 0.17 with an honest document', async () => {
     // Its own notes, byte for byte, and nothing of the suite's left behind.
     expect(await (await fetch(`${baseUrl}/notes`)).json()).toEqual(THEIRS);
     expect(report.leftBehind).toEqual([]);
-  }, 60_000);
+  });
 });
 
 async function waitUntilAnswering(url: string): Promise<void> {

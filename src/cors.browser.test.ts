@@ -37,7 +37,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
   pageUrl = `http://127.0.0.1:${(page.address() as { port: number }).port}`;
   browser = await launchChromium();
-}, 30_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -51,7 +51,7 @@ async function fromTheBrowser(options: Parameters<typeof petstore>[0] = {}) {
   mocks.push(server);
   const tab = await browser.newPage();
   await tab.goto(`${pageUrl}/?api=${encodeURIComponent(server.url)}`);
-  await tab.waitForFunction(() => (globalThis as unknown as { result?: unknown }).result !== undefined, undefined, { timeout: 10_000 });
+  await tab.waitForFunction(() => (globalThis as unknown as { result?: unknown }).result !== undefined, undefined, { timeout: 120_000 });
   const result = await tab.evaluate(() => (globalThis as unknown as { result: Record<string, unknown> }).result);
   await tab.close();
   return result;

@@ -128,7 +128,7 @@ describe('--watch', () => {
     writeFileSync(spec, original.replace("      required: [ name, categoryId ]\n      properties:\n        name:\n          type: string\n          minLength: 1\n          maxLength: 100", "      required: [ name, categoryId, species ]\n      properties:\n        species:\n          type: string\n          maxLength: 30\n        name:\n          type: string\n          minLength: 1\n          maxLength: 100"));
     await waitFor(() => (server.output().match(/Reloaded/g) ?? []).length >= 2);
     expect(server.output()).toMatch(/reseeded pets/);
-  }, 30_000);
+  });
 });
 
 async function waitFor(condition: () => boolean, ms = 10_000) {

@@ -44,7 +44,7 @@ beforeAll(async () => {
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'msw@2'], { cwd: project });
-}, 300_000);
+});
 
 afterAll(() => {
   server?.child.kill();
@@ -93,7 +93,7 @@ describe('the packed package', () => {
     for (const asset of ['', '/swagger-ui-bundle.js', '/swagger-ui.css', '/docs-ui.js', '/docs-ui.css']) expect((await fetch(`${url}/__docs${asset}`)).status, asset).toBe(200);
     const contract = await run(NPM, ['exec', '--', 'petstore-mock-kit', 'contract', '--base-url', url, '--token', 'petstore-demo-key', '--coverage', join(work, 'coverage.json')], { cwd: project, maxBuffer: 16 * 1024 * 1024 });
     expect(contract.stdout).toMatch(/conforms/i);
-  }, 120_000);
+  });
 
   it('imports as ESM: createMock with the bundled Petstore, in-process', async () => {
     const script = `
@@ -103,7 +103,7 @@ describe('the packed package', () => {
       console.log(res.status, (await res.json()).length, mock.extensions.join());`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project });
     expect(stdout.trim()).toMatch(/^200 \d+ petstore$/);
-  }, 30_000);
+  });
 
   it('type-checks a program using its types under tsc --strict, and refuses one misusing them', async () => {
     writeFileSync(
@@ -138,7 +138,7 @@ export { server, failed, status, withoutDocs };
     );
     expect(refused).toMatch(/misuses-types\.ts\(2,\d+\): error TS2322/);
     expect(refused).toMatch(/misuses-types\.ts\(3,\d+\): error TS2554/);
-  }, 60_000);
+  });
 
   it("type-checks every TypeScript example of the README's library section, and runs those that print", async () => {
     const examples = readmeBlocks(readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8')).filter((b) => b.lang === 'ts' && LIBRARY_SECTIONS.test(b.heading));
@@ -158,5 +158,5 @@ export { server, failed, status, withoutDocs };
       const printed = stdout.trim().split('\n');
       for (const line of expected) expect(printed, `README line ${block.line}`).toContain(line);
     }
-  }, 120_000);
+  });
 });

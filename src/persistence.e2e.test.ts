@@ -135,7 +135,7 @@ describe('a state file location that stops working while serving', () => {
     expect(ids).toEqual(expect.arrayContaining([before.id, after.id]));
     const names = ((await (await fetch(`${restarted.url}/pets?limit=100`, { headers: AUTH })).json()) as Array<{ name: string }>).map((p) => p.name);
     expect(names).not.toContain('Refused');
-  }, 30_000);
+  });
 });
 
 describe('a kill -9 in the middle of a burst of creates', () => {
@@ -173,7 +173,7 @@ describe('a kill -9 in the middle of a burst of creates', () => {
       expect(taken.has(created.id)).toBe(false);
       expect(created.id).toBeGreaterThan(Math.max(...acknowledged));
     }
-  }, 60_000);
+  });
 });
 
 describe('a partial state file', () => {
@@ -204,7 +204,7 @@ describe('a partial state file', () => {
     const unknown = await run(['--state-file', file]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/does not fit the document: collection "owners" is not in the document/);
-  }, 30_000);
+  });
 });
 
 describe('a --watch reload with a state file', () => {
@@ -222,5 +222,5 @@ describe('a --watch reload with a state file', () => {
     server.child.kill('SIGKILL');
     const restarted = await cli(['--spec', spec, '--state-file', file]);
     expect(await petIds(restarted.url)).toEqual(expect.arrayContaining([before.id, after.id]));
-  }, 30_000);
+  });
 });

@@ -22,7 +22,7 @@ const pages: Server[] = [];
 beforeAll(async () => {
   // The rebinding name resolves to loopback inside the browser only: no DNS is asked.
   browser = await launchChromium([`--host-resolver-rules=MAP ${REBIND} 127.0.0.1`]);
-}, 30_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -60,7 +60,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -74,7 +74,7 @@ describe('the mock in a browser page, behind MSW setupWorker', () => {
     const errors: string[] = [];
     tab.on('pageerror', (error) => errors.push(String(error)));
     await tab.goto(siteUrl);
-    await tab.waitForFunction(() => (globalThis as { ready?: boolean }).ready === true, undefined, { timeout: 20_000 }).catch(() => {
+    await tab.waitForFunction(() => (globalThis as { ready?: boolean }).ready === true, undefined, { timeout: 120_000 }).catch(() => {
       throw new Error(`The page did not start the mock: ${errors.join('; ') || 'no error reported'}`);
     });
     const result = await tab.evaluate(async () => {

@@ -48,7 +48,7 @@ function send(method: string, path: string, body?: unknown): Promise<Reply> {
         resolve({ status: res.statusCode!, headers: res.headers, body: parsed });
       });
     });
-    req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${path}: no answer in 10 s`)));
+    req.setTimeout(120_000, () => req.destroy(new Error(`${method} ${path}: no answer in 120 s`)));
     req.on('error', reject);
     req.end(payload);
   });

@@ -151,7 +151,7 @@ describe('the state journal', () => {
     const file = join(dir, 'state.json');
     // Compacted as soon as the journal outgrows the snapshot, in slices of no time at all (a turn
     // every 64 records): many snapshots, each overlapping writes.
-    const { mock, send } = await journaled(dir, { compactBytes: 1, sliceMs: 0 });
+    const { mock, journal, send } = await journaled(dir, { compactBytes: 1, sliceMs: 0 });
     const acknowledged = new Set<number>();
     const removed = new Set<number>();
     const copies: Array<{ dir: string; acknowledged: number[]; removed: number[] }> = [];
@@ -181,6 +181,8 @@ describe('the state journal', () => {
       copy();
       await sleep(round % 3);
     }
+    // A compaction the last writes started may still be writing its snapshot (a .tmp, renamed when done): once it is done, none is left.
+    await journal.settled();
     expect(readdirSync(dir).some((n) => n.endsWith('.tmp'))).toBe(false);
     const generations = readdirSync(dir).filter((n) => n.endsWith('.journal'));
     expect(Number(/\.(\d+)\.journal$/.exec(generations.at(-1)!)![1])).toBeGreaterThan(3); // it did compact, several times

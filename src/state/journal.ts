@@ -190,6 +190,14 @@ export class StateJournal {
     return { enabled: true, ok: !this.failure, lastWrite: this.lastWrite === undefined ? null : new Date(this.lastWrite).toISOString(), error: this.failure ?? null };
   }
 
+  /** Resolves once no snapshot (a compaction, a rebase) is under way, including those the last writes started. */
+  async settled(): Promise<void> {
+    for (let seen: Promise<unknown> | undefined; seen !== this.busy; ) {
+      seen = this.busy;
+      await seen;
+    }
+  }
+
   /**
    * At shutdown (no request in flight): the journal written, then the whole state as the
    * snapshot, and the journals removed, so the file alone holds the state.

@@ -29,6 +29,6 @@ export async function runSample(lang: string, source: string): Promise<string> {
   const command = COMMANDS[lang];
   if (!command) throw new Error(`No way to run a ${lang} sample.`);
   const [file, args] = command(source);
-  const { stdout } = await run(file, args, { timeout: 15_000 });
+  const { stdout } = await run(file, args, { timeout: 120_000 });
   return stdout;
 }

@@ -20,7 +20,7 @@ export function startProcess(command: string, args: string[], ready: RegExp, env
   let out = '';
   return new Promise((resolve, reject) => {
     // Not ready in time: the child is stopped, not left running after the test.
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${command} was not ready after 30 s: ${out}`))), 30_000);
+    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${command} was not ready after 300 s: ${out}`))), 300_000);
     const onData = (chunk: Buffer) => {
       out += chunk;
       if (ready.test(out)) {
