@@ -1,7 +1,7 @@
 /**
  * Child processes for tests: the CLI on a free port, Prism, any server that prints a ready line.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from './petstore.js';
@@ -14,9 +14,35 @@ export interface StartedProcess {
   output: () => string;
 }
 
-/** Starts a command and resolves once its output matches `ready`; rejects if it exits first or takes 30 s. */
+/**
+ * Every child a test started and that still runs, stopped when the test process exits, whatever
+ * failed: a test that threw before it could stop its server leaves nothing running after the run.
+ * A child started as a process group (`detached`) is stopped with its group (npm and the server under it).
+ */
+const running = new Set<ChildProcess>();
+const groups = new WeakSet<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) {
+    try {
+      if (groups.has(child)) process.kill(-child.pid!, 'SIGKILL');
+      else child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+/** Keeps a child in the list of those stopped at exit (until it exits); `group`: it leads a process group of its own. */
+export function track<T extends ChildProcess>(child: T, group = false): T {
+  if (group) groups.add(child);
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+/** Starts a command and resolves once its output matches `ready`; rejects if it exits first or takes 300 s. */
 export function startProcess(command: string, args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<StartedProcess> {
-  const child = spawn(command, args, { env: { ...process.env, ...env } });
+  const child = track(spawn(command, args, { env: { ...process.env, ...env } }));
   let out = '';
   return new Promise((resolve, reject) => {
     // Not ready in time: the child is stopped, not left running after the test.

@@ -1,0 +1,74 @@
+/**
+ * A newcomer's first minutes, from a fresh clone in a folder only its owner can enter (0700, under
+ * another such folder): the README's CI recipe (`npm ci`, then `npm run contract` with a JUnit
+ * report, against a server of the job's own), then `npm start` serving from the same clone.
+ * Nothing is built by the install (there is no `prepare`): each documented command builds what it
+ * needs first. The install needs the npm registry.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { copyCheckout } from './test-support/checkout-copy.js';
+import { startCli, track } from './test-support/processes.js';
+
+const run = promisify(execFile);
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const outer = mkdtempSync(join(tmpdir(), 'fresh-clone-'));
+const inner = join(outer, 'private');
+const clone = join(inner, 'petstore-mock-kit');
+const cleanups: Array<() => unknown> = [];
+afterAll(async () => {
+  for (const clean of cleanups.reverse()) await clean();
+  rmSync(outer, { recursive: true, force: true });
+});
+
+/** `npm start -- --port 0` in the clone, resolved with its URL once the banner is out; stopped with its process group after the tests. */
+function npmStart(): Promise<{ url: string; output: string }> {
+  const child = track(spawn(NPM, ['start', '--', '--port', '0'], { cwd: clone, detached: true, env: { ...process.env, PORT: '' } }), true);
+  cleanups.push(() => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk;
+      const url = /listening on (http:\/\/\S+)[\s\S]*try /.exec(out)?.[1];
+      if (url) resolve({ url, output: out });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${out}`)));
+  });
+}
+
+describe('a fresh clone in a folder only its owner can enter', () => {
+  it("runs the README's CI recipe (npm ci, then npm run contract, which builds first) and its two commands (npm start serves)", async () => {
+    mkdirSync(inner);
+    chmodSync(outer, 0o700);
+    chmodSync(inner, 0o700);
+    copyCheckout(clone);
+    expect(existsSync(join(clone, 'dist'))).toBe(false);
+    await run(NPM, ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: clone, maxBuffer: 64 * 1024 * 1024 });
+    expect(existsSync(join(clone, 'dist')), 'npm ci builds nothing').toBe(false);
+
+    // The CI recipe right after npm ci, against a server of the job's own (here the checkout's CLI).
+    const server = await startCli([]);
+    cleanups.push(() => server.child.kill('SIGKILL'));
+    const junit = join(inner, 'contract.xml');
+    const contract = await run(NPM, ['run', 'contract', '--', '--base-url', server.url, '--token', 'petstore-demo-key', '--junit', junit], { cwd: clone, maxBuffer: 64 * 1024 * 1024 });
+    expect(contract.stderr).toMatch(/Building first: dist\/cli\.js does not exist/);
+    expect(contract.stdout).toMatch(/PASS: the implementation conforms \(\d+ requests; 21 checks: 21 passed; [\d.]+ s\)/);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<testsuites name="contract" tests="\d+" failures="0"/);
+    // Only what was asked for is written: no coverage file in the clone.
+    expect(existsSync(join(clone, 'contract-coverage.json'))).toBe(false);
+
+    const started = await npmStart();
+    expect(started.output).not.toMatch(/Building first/);
+    const pets = await fetch(`${started.url}/pets`, { headers: { Authorization: 'Bearer petstore-demo-key' } });
+    expect(pets.status).toBe(200);
+    expect(((await pets.json()) as unknown[]).length).toBe(20);
+  });
+});
