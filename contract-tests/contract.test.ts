@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/server.js';
 import { petstore, petstoreDocument, ROOT } from '../src/test-support/petstore.js';
-import { startCli, startProcess, freePort } from '../src/test-support/processes.js';
+import { startCli, startProcess, freePort, track } from '../src/test-support/processes.js';
 import { describeFinding, type Exchange } from './case.js';
 import { judgedCounts } from './fixtures/judged-counts.js';
 import { FAULTS } from './faults.js';
@@ -171,7 +171,7 @@ describe('findings', () => {
 describe('petstore-mock-kit contract (npm run contract)', () => {
   const run = (args: string[]) =>
     new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'contract', ...args], { cwd: mkdtempSync(join(tmpdir(), 'contract-')) });
+      const child = track(spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'contract', ...args], { cwd: mkdtempSync(join(tmpdir(), 'contract-')) }));
       let out = '';
       child.stdout.on('data', (c) => (out += c));
       child.stderr.on('data', (c) => (out += c));

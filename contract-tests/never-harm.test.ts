@@ -17,6 +17,7 @@ import { tablesServer, type TablesOptions } from './fixtures/tables-server.js';
 import { todosServer } from './fixtures/todos-server.js';
 import { toJUnit } from './report/junit.js';
 import { runContract } from './run-contract.js';
+import { track } from '../src/test-support/processes.js';
 
 const inProcess = (handler: (request: Request) => Promise<Response>) => (url: string, init: RequestInit) => handler(new Request(url, init));
 const passedFor = (report: Awaited<ReturnType<typeof runContract>>, check: string) => report.outcomes.filter((o) => o.check === check && o.passed > 0).map((o) => o.operationId);
@@ -87,7 +88,7 @@ describe('a LoopBack 4 application: a bulk PATCH and DELETE on the collection, s
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const cli = (extra: string[]) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'contract', '--base-url', http.url, '--spec', `${ROOT}contract-tests/fixtures/todos-api.yaml`, ...extra], { cwd: dir });
+        const child = track(spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'contract', '--base-url', http.url, '--spec', `${ROOT}contract-tests/fixtures/todos-api.yaml`, ...extra], { cwd: dir }));
         let out = '';
         child.stdout.on('data', (c) => (out += c));
         child.stderr.on('data', (c) => (out += c));

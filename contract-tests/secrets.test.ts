@@ -17,6 +17,7 @@ import { ROOT } from '../src/test-support/petstore.js';
 import { formatReport } from './report/console.js';
 import { toJUnit } from './report/junit.js';
 import { runContract } from './run-contract.js';
+import { track } from '../src/test-support/processes.js';
 
 const SPEC = `${ROOT}contract-tests/fixtures/echo-api.yaml`;
 const TOKEN = 's3cret/t0k+en=42';
@@ -69,7 +70,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 /** The CLI as a CI job runs it, output and files collected. */
 function cli(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'contract', '--spec', SPEC, '--token', TOKEN, '-H', `X-Tenant-Key: ${HEADER}`, ...args], { cwd: mkdtempSync(join(tmpdir(), 'secrets-')) });
+    const child = track(spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'contract', '--spec', SPEC, '--token', TOKEN, '-H', `X-Tenant-Key: ${HEADER}`, ...args], { cwd: mkdtempSync(join(tmpdir(), 'secrets-')) }));
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));

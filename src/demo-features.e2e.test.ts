@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, SPEC } from './test-support/petstore.js';
-import { CLI, startCli } from './test-support/processes.js';
+import { CLI, startCli, track } from './test-support/processes.js';
 
 const AUTH = { Authorization: 'Bearer petstore-demo-key' };
 const children: Array<{ kill: (s: NodeJS.Signals) => boolean }> = [];
@@ -23,7 +23,7 @@ async function cli(args: string[]) {
 }
 
 function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args]);
+  const child = track(spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args]));
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));

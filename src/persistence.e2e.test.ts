@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SPEC } from './test-support/petstore.js';
-import { CLI, startCli } from './test-support/processes.js';
+import { CLI, startCli, track } from './test-support/processes.js';
 import { copyCli, reachableTempDir } from './test-support/reachable.js';
 
 const AUTH = { Authorization: 'Bearer petstore-demo-key' };
@@ -39,7 +39,7 @@ async function cli(args: string[]) {
 
 function run(args: string[], as: string[] = [], cli = CLI): Promise<{ code: number | null; stderr: string }> {
   const [command, ...prefix] = [...as, process.execPath];
-  const child = spawn(command, [...prefix, cli, 'serve', '--port', '0', ...args]);
+  const child = track(spawn(command, [...prefix, cli, 'serve', '--port', '0', ...args]));
   children.push(child);
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));

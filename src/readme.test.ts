@@ -16,6 +16,7 @@ import { staleReason } from '../scripts/start.mjs';
 import { DEMO_API_KEY } from './app.js';
 import { ROOT } from './test-support/petstore.js';
 import { missingOutput, readmeBlocks, type ReadmeCommand } from './test-support/readme-commands.js';
+import { track } from './test-support/processes.js';
 
 const README = readFileSync(`${ROOT}README.md`, 'utf8');
 const blocks = readmeBlocks(README);
@@ -46,7 +47,7 @@ interface Server {
 /** Runs an `npm start ...` line as written, on a free port, and resolves once its banner is out. */
 function npmStart(command: string): Promise<Server> {
   const onFreePort = command.includes(' -- ') ? `${command} --port 0` : `${command} -- --port 0`;
-  const child = spawn('bash', ['-c', onFreePort], { cwd: ROOT, detached: true, env: { ...process.env, PORT: '' } });
+  const child = track(spawn('bash', ['-c', onFreePort], { cwd: ROOT, detached: true, env: { ...process.env, PORT: '' } }), true);
   let out = '';
   const stop = () => stopGroup(child);
   return new Promise((resolve, reject) => {
@@ -85,7 +86,7 @@ interface Ran {
 function sh(command: string, assignments: string[], cwd: string, url: string): Promise<Ran> {
   const headers = mkdtempSync(join(tmpdir(), 'readme-curl-'));
   const prelude = [`curl() { __n=$((__n+1)); command curl -D "${headers}/$__n" "$@"; }`, ...assignments, `URL=${url}`].join('\n');
-  const child = spawn('bash', ['-c', `${prelude}\n${command}`], { cwd, env: { ...process.env, ...READER_ENV, BASE_URL: url } });
+  const child = track(spawn('bash', ['-c', `${prelude}\n${command}`], { cwd, env: { ...process.env, ...READER_ENV, BASE_URL: url } }));
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
