@@ -65,12 +65,22 @@ function heapPressure(): boolean {
   if (now - heapCheckedAt > 100) {
     heapCheckedAt = now;
     const heap = getHeapStatistics();
-    // The limit counts the young generation too (48 MiB on Node 20 whatever --max-old-space-size says); records live in the old one.
-    const old = Math.max(heap.heap_size_limit - 48 * 1024 * 1024, heap.heap_size_limit / 4);
-    heapFull = heap.used_heap_size > 0.8 * old;
+    heapFull = heap.used_heap_size > 0.8 * oldSpaceLimit(heap.heap_size_limit);
   }
   return heapFull;
 }
+
+/**
+ * What the old generation (where records live) may grow to: `--max-old-space-size` where it is
+ * given (on the command line or in NODE_OPTIONS), else the heap's limit less the young
+ * generation's share. The limit Node reports counts the young generation too, whose size differs
+ * by version (48 MiB on Node 20 and 22, 192 MiB on Node 24 for a 32 MiB old space).
+ */
+const oldSpaceLimit = (() => {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  const given = flags.map((flag) => /^--max[-_]old[-_]space[-_]size=(\d+)$/.exec(flag)?.[1]).filter(Boolean).at(-1);
+  return (heapLimit: number) => (given ? Number(given) * 1024 * 1024 : Math.max(heapLimit - 48 * 1024 * 1024, heapLimit / 4));
+})();
 
 async function serve(args: ServeArgs): Promise<number> {
   // --now sets where the clock starts; it runs on from there.

@@ -48,7 +48,7 @@ describe('sessions', () => {
     expect((await mock.app.request('/categories', { method: 'POST', headers: session, body: JSON.stringify({ name: 'Mine' }) })).status).toBe(201);
     const categories = mock.store.counts().categories;
     expect(mock.budget.records - before).toBe(template + categories + 1); // its copy of categories, with the new one
-    expect((await mock.app.request('/categories?limit=100', { headers: { ...session, 'X-Mock-Session': 'other' } })).json()).resolves.toHaveLength(categories);
+    await expect((await mock.app.request('/categories?limit=100', { headers: { ...session, 'X-Mock-Session': 'other' } })).json()).resolves.toHaveLength(categories);
     await mock.app.request('/__admin/reset', { method: 'POST', headers: { 'X-Mock-Session': 'demo', 'Content-Type': 'application/json' } });
     expect(mock.budget.records - before).toBe(template); // the dropped session's copy is given back
   });
