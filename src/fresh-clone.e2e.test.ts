@@ -19,18 +19,12 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const outer = mkdtempSync(join(tmpdir(), 'fresh-clone-'));
 const inner = join(outer, 'private');
 const clone = join(inner, 'petstore-mock-kit');
-const cleanups: Array<() => unknown> = [];
-afterAll(async () => {
-  for (const clean of cleanups.reverse()) await clean();
-  rmSync(outer, { recursive: true, force: true });
-});
+afterAll(() => rmSync(outer, { recursive: true, force: true }));
 
-/** `npm start -- --port 0` in the clone, resolved with its URL once the banner is out; stopped with its process group after the tests. */
+/** `npm start -- --port 0` in the clone, resolved with its URL once the banner is out. */
 function npmStart(): Promise<{ url: string; output: string }> {
+  // Tracked: stopped with its process group (npm and the server under it) after the tests.
   const child = track(spawn(NPM, ['start', '--', '--port', '0'], { cwd: clone, detached: true, env: { ...process.env, PORT: '' } }), true);
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
-  });
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -56,7 +50,6 @@ describe('a fresh clone in a folder only its owner can enter', () => {
 
     // The CI recipe right after npm ci, against a server of the job's own (here the checkout's CLI).
     const server = await startCli([]);
-    cleanups.push(() => server.child.kill('SIGKILL'));
     const junit = join(inner, 'contract.xml');
     const contract = await run(NPM, ['run', 'contract', '--', '--base-url', server.url, '--token', 'petstore-demo-key', '--junit', junit], { cwd: clone, maxBuffer: 64 * 1024 * 1024 });
     expect(contract.stderr).toMatch(/Building first: dist\/cli\.js does not exist/);

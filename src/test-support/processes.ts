@@ -15,13 +15,16 @@ export interface StartedProcess {
 }
 
 /**
- * Every child a test started and that still runs, stopped when the test process exits, whatever
- * failed: a test that threw before it could stop its server leaves nothing running after the run.
- * A child started as a process group (`detached`) is stopped with its group (npm and the server under it).
+ * Every child a test started and that still runs, stopped after each test file whatever failed
+ * (src/test-support/after-each-file.ts, a setup file of every test file): a test that threw
+ * before it could stop its server leaves nothing running after the run. A child started as a
+ * process group (`detached`) is stopped with its group (npm and the server under it).
  */
 const running = new Set<ChildProcess>();
 const groups = new WeakSet<ChildProcess>();
-process.once('exit', () => {
+
+/** Stops every child still running (SIGKILL), with its group where it leads one. */
+export function stopAll(): void {
   for (const child of running) {
     try {
       if (groups.has(child)) process.kill(-child.pid!, 'SIGKILL');
@@ -30,9 +33,10 @@ process.once('exit', () => {
       // already gone
     }
   }
-});
+  running.clear();
+}
 
-/** Keeps a child in the list of those stopped at exit (until it exits); `group`: it leads a process group of its own. */
+/** Keeps a child in the list of those stopped after the test file (until it exits); `group`: it leads a process group of its own. */
 export function track<T extends ChildProcess>(child: T, group = false): T {
   if (group) groups.add(child);
   running.add(child);
