@@ -3,8 +3,9 @@
  * suite (`runContract`), and the types of both. MSW handlers are in `petstore-mock-kit/msw`; the
  * browser gets its own build of `createMock` (this entry's `browser` condition).
  */
-export { createMock, BUNDLED_SPEC, BUNDLED_FIXTURES, type CreateMockOptions, type MockInstance, type ListenOptions, type ListeningMock } from './library/create-mock.js';
-export type { InProcessMock, MockBaseOptions } from './library/in-process-mock.js';
+export { createMock, BUNDLED_SPEC, BUNDLED_FIXTURES, type MockInstance, type ListenOptions, type ListeningMock } from './library/create-mock.js';
+export type { MockOptions, BrowserMockOptions } from './library/mock-options.js';
+export type { InProcessMock } from './library/in-process-mock.js';
 export { runContract, type RunContractOptions } from './library/run-contract.js';
 export { ContractSetupError, type ContractReport, type CoverageRow } from '../contract-tests/run-contract.js';
 export type { Finding, FindingKind, Exchange, Case } from '../contract-tests/case.js';
