@@ -55,12 +55,5 @@ async function fetchDocument(url: string): Promise<SchemaObject> {
   }
 }
 
-export { DEMO_API_KEY, type OperationAnswer } from './app.js';
-export { DocumentLoadError } from './document/document.js';
-export { DEFAULT_EXTENSIONS, petstore } from './extensions/index.js';
-export type { InProcessMock } from './library/in-process-mock.js';
+export * from './library/in-process-exports.js';
 export type { BrowserMockOptions } from './library/mock-options.js';
-export type { MockExtension, MockParts, DocumentShape, SeedHook } from './registries/extension.js';
-export type { StateStore, StoredRecord, RecordCollection, CollectionSnapshot } from './state/state-store.js';
-export type { StateSnapshot } from './state/snapshot.js';
-export type { SchemaObject } from './document/schema.js';

@@ -5,17 +5,9 @@
  */
 export { createMock, BUNDLED_SPEC, BUNDLED_FIXTURES, type MockInstance, type ListenOptions, type ListeningMock } from './library/create-mock.js';
 export type { MockOptions, BrowserMockOptions } from './library/mock-options.js';
-export type { InProcessMock } from './library/in-process-mock.js';
 export { runContract, type RunContractOptions } from './library/run-contract.js';
 export { ContractSetupError, type ContractReport, type CoverageRow } from '../contract-tests/run-contract.js';
 export type { Finding, FindingKind, Exchange, Case } from '../contract-tests/case.js';
 export type { CheckOutcome, Verdict } from '../contract-tests/results.js';
-export { DEMO_API_KEY, type OperationAnswer } from './app.js';
-export { DocumentLoadError } from './document/document.js';
+export * from './library/in-process-exports.js';
 export { FixtureError } from './state/load-fixtures.js';
-export { DEFAULT_EXTENSIONS, petstore } from './extensions/index.js';
-export type { MockExtension, MockParts, DocumentShape, SeedHook } from './registries/extension.js';
-export type { StateStore, StoredRecord, RecordCollection, CollectionSnapshot } from './state/state-store.js';
-export type { StateSnapshot } from './state/snapshot.js';
-export type { StateLimits } from './state/budget.js';
-export type { SchemaObject } from './document/schema.js';
