@@ -10,6 +10,7 @@ import { ADMIN_PATH, adminApi, adminOff, isLocalCaller } from './admin/admin-api
 import { RequestLog, type RequestEntry } from './admin/request-log.js';
 import { DOCS_PATH, docsResponder, docsUnavailable, type DocsAssets } from './docs/docs-endpoint.js';
 import type { LoadedDocument } from './document/document.js';
+import type { OpenAPIDocument } from './document/openapi.js';
 import type { SchemaObject } from './document/schema.js';
 import { createFaker } from './generate/create-faker.js';
 import { createGenerator } from './generate/from-schema.js';
@@ -145,7 +146,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
 
   // The parts: the built-ins, then what each extension that serves this document registers.
   const parts = builtInParts();
-  const shape = { api, operations, operationIds: new Set(operations.map((op) => op.id)), collections };
+  const shape = { api: api as OpenAPIDocument, operations, operationIds: new Set(operations.map((op) => op.id)), collections };
   const extensions = (options.extensions ?? []).filter((extension) => extension.setup(parts, shape)).map((extension) => extension.name);
 
   const ajv = createAjv(document.dialect);

@@ -61,13 +61,19 @@ describe('the packed package', () => {
     expect(unwanted).toEqual([]);
   });
 
-  it('declares what it does not bundle, and bundles the rest', () => {
+  it('declares what its code and declarations import, and bundles the rest', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules/petstore-mock-kit/package.json'), 'utf8'));
     expect(manifest.scripts?.prepare).toBeUndefined();
     expect(manifest.scripts?.postinstall).toBeUndefined();
+    const read = (pattern: RegExp) => files.filter((f) => pattern.test(f)).map((f) => readFileSync(join(project, 'node_modules/petstore-mock-kit', f), 'utf8')).join('\n');
     // The modules; dist/docs holds the docs page's browser scripts (Swagger UI's bundle), loaded by a page, never imported.
-    const code = files.filter((f) => f.endsWith('.js') && !f.startsWith('dist/docs/')).map((f) => readFileSync(join(project, 'node_modules/petstore-mock-kit', f), 'utf8')).join('\n');
-    const specifiers = [...code.matchAll(/\bfrom\s*"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\s*\)|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
+    const code = read(/^dist\/(?!docs\/).*\.js$/);
+    // The declarations' import statements, which a user's compiler resolves (not the examples in their comments).
+    const declarations = read(/\.d\.ts$/);
+    const specifiers = [
+      ...[...code.matchAll(/\bfrom\s*"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\s*\)|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2] ?? m[3]),
+      ...[...declarations.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]),
+    ];
     const packages = specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:')).map((s) => /^(@[^/]+\/[^/]+|[^/]+)/.exec(s)![1]);
     const imported = new Set(packages);
     expect([...imported].sort()).toEqual(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).sort());

@@ -15,4 +15,4 @@ export { QueryString } from '../validation/query-string.js';
 export type { StateStore, StoredRecord, RecordCollection, CollectionSnapshot } from '../state/state-store.js';
 export type { StateSnapshot } from '../state/snapshot.js';
 export { StateBudget, type StateLimits } from '../state/budget.js';
-export type { SchemaObject } from '../document/schema.js';
+export type { OpenAPIDocument, OpenAPIOperation, OpenAPISchema, OpenAPISecurityScheme, OpenAPIExtensions } from '../document/openapi.js';

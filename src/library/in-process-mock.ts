@@ -6,7 +6,7 @@
 import type { Hono } from 'hono';
 import { buildMock, type BuildMockOptions, type Mock, type OperationAnswer } from '../app.js';
 import type { LoadedDocument } from '../document/document.js';
-import type { SchemaObject } from '../document/schema.js';
+import type { OpenAPIDocument } from '../document/openapi.js';
 import { pathMatcher, toHonoRoute } from '../routing/hono-path.js';
 import { serverBasePath } from '../routing/server-base-path.js';
 import { exportSnapshot, applySnapshot, type StateSnapshot } from '../state/snapshot.js';
@@ -26,7 +26,7 @@ export interface InProcessMock {
   /** The shared state (requests without `X-Mock-Session`). */
   readonly store: StateStore;
   /** The document served: `api` dereferenced, `raw` as written. */
-  readonly document: { readonly api: SchemaObject; readonly raw: SchemaObject; readonly dialect: '3.0' | '3.1' };
+  readonly document: { readonly api: OpenAPIDocument; readonly raw: OpenAPIDocument; readonly dialect: '3.0' | '3.1' };
   /** How each operation is answered: from a collection's state, or from examples (and why). */
   readonly operations: readonly OperationAnswer[];
   /** What the mock noticed about the document at start (schemas it could not compile...). */
@@ -66,7 +66,7 @@ export function inProcessMock(document: LoadedDocument, options: BuildMockOption
     },
     app: built.app,
     store: built.store,
-    document: { api: document.api, raw: document.raw, dialect: document.dialect },
+    document: { api: document.api as OpenAPIDocument, raw: document.raw as OpenAPIDocument, dialect: document.dialect },
     operations: built.answers,
     warnings: built.warnings,
     extensions: built.extensions,
