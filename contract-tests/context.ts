@@ -37,16 +37,12 @@ import { exchangeOf, type Fetch } from './transport.js';
 import { Results } from './results.js';
 
 
-export interface ContractOptions {
-  document: LoadedDocument;
+/** How a run reaches the implementation and treats it, whatever the document and the checks selected (the library's `runContract` takes these as they are). */
+export interface ContractSettings {
   /** Where the implementation answers, standing in for the document's server URL. */
   baseUrl: string;
   /** The API key or token to authenticate with. */
   token?: string;
-  /** Only these checks (default: all). */
-  only?: CheckId[];
-  /** Only cases of these operations (ids). */
-  operations?: string[];
   /** Send only requests that change nothing. */
   readOnly?: boolean;
   /**
@@ -65,6 +61,14 @@ export interface ContractOptions {
   headers?: Record<string, string>;
   /** Called after every exchange (the CLI's progress line). */
   onExchange?: (exchange: Exchange, sent: number) => void;
+}
+
+export interface ContractOptions extends ContractSettings {
+  document: LoadedDocument;
+  /** Only these checks (default: all). */
+  only?: CheckId[];
+  /** Only cases of these operations (ids). */
+  operations?: string[];
 }
 
 /** A request that could change records the suite did not create: never sent (a phase checks `ctx.unsafe` first and skips). */

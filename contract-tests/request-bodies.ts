@@ -111,8 +111,8 @@ export class RequestBodies {
   others(op: Operation, refs: Row = {}, overrides: Row = {}): Array<{ why: string; body: Row }> {
     const media = jsonMediaType(Object.keys(op.requestBody?.content ?? {}));
     const content = media ? op.requestBody!.content[media] : undefined;
-    const schema = content?.schema;
-    if (!schema) return [];
+    if (!content?.schema) return [];
+    const schema: SchemaObject = content.schema;
     const objects = (values: unknown[]) => values.filter((v): v is Row => Boolean(v) && typeof v === 'object' && !Array.isArray(v));
     const examples = objects([content.example, ...Object.values(content.examples ?? {}).map((e) => e?.value), schema.example, ...(Array.isArray(schema.examples) ? schema.examples : [])]);
     const generated = this.deps.generate(schema, { collection: this.deps.binding(op)?.collection.name });

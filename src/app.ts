@@ -1,7 +1,7 @@
 /**
  * The mock, assembled: document -> operations -> collections -> routes. Each route runs
  * authenticate -> validate -> act on state -> respond. Nothing here reads `process`: everything
- * comes in through `MockOptions`, so a test builds a mock in one line and calls `app.request()`.
+ * comes in through `BuildMockOptions`, so a test builds a mock in one line and calls `app.request()`.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { Action } from './actions/action.js';
@@ -10,6 +10,7 @@ import { ADMIN_PATH, adminApi, adminOff, isLocalCaller } from './admin/admin-api
 import { RequestLog, type RequestEntry } from './admin/request-log.js';
 import { DOCS_PATH, docsResponder, docsUnavailable, type DocsAssets } from './docs/docs-endpoint.js';
 import type { LoadedDocument } from './document/document.js';
+import type { OpenAPIDocument } from './document/openapi.js';
 import type { SchemaObject } from './document/schema.js';
 import { createFaker } from './generate/create-faker.js';
 import { createGenerator } from './generate/from-schema.js';
@@ -19,6 +20,7 @@ import { hostCheck, type AllowedHosts } from './middleware/host-guard.js';
 import { createState } from './mock/state.js';
 import { buildOperations } from './operations/build-operations.js';
 import { inferCollections, unmappedReason, type Collection, type CrudBinding } from './operations/infer-collections.js';
+import type { MockOptions } from './library/mock-options.js';
 import type { Operation } from './operations/operation.js';
 import type { MockExtension, MockParts } from './registries/extension.js';
 import { RuleRegistry } from './registries/rules.js';
@@ -35,7 +37,7 @@ import { preferDirectives } from './scenarios/read-scenario.js';
 import { compileAuthenticator, securitySchemeChecks } from './security/authenticate.js';
 import { SPEC_PATH, specResponder, type SpecFormat } from './spec-endpoint.js';
 import { SESSION_HEADER, SESSION_RESTARTED_HEADER, type Sessions } from './state/sessions.js';
-import type { StateBudget, StateLimits } from './state/budget.js';
+import type { StateBudget } from './state/budget.js';
 import { NO_PERSISTENCE, type PersistenceHealth } from './state/persistence.js';
 import { applySnapshot, exportSnapshot, type StateSnapshot } from './state/snapshot.js';
 import type { StateStore, StoredRecord } from './state/state-store.js';
@@ -52,40 +54,22 @@ export const DEFAULT_COUNT = 20;
 /** Request bodies are refused above this size unless the document sets `x-max-body-bytes`. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-export interface MockOptions {
-  /** Keys that open the API (default: the demo key). */
-  apiKeys?: string[];
-  /** Seed for every generated value (default 1): the same seed gives the same data. */
-  seed?: number;
-  /** Generated records per collection: `{ default: 20, pets: 100 }`. */
-  counts?: Record<string, number>;
-  /** A fixtures directory, or records by collection name. */
+/**
+ * What `buildMock` takes: the library's options on Node (`MockOptions`, src/library/mock-options.ts),
+ * for a document already loaded, with the parts only the CLI sets.
+ */
+export interface BuildMockOptions extends Omit<MockOptions, 'spec' | 'fixtures' | 'extensions' | 'docs'> {
+  /** A fixtures directory, or records by collection name (default none). */
   fixtures?: string | Record<string, StoredRecord[]>;
-  /**
-   * Extensions: business rules and other parts the document cannot state (default none). Each
-   * decides whether it serves the document; the CLI passes the Petstore's (src/extensions).
-   */
+  /** Extensions (default none): the library and the CLI pass the Petstore's (`DEFAULT_EXTENSIONS`). */
   extensions?: readonly MockExtension[];
-  /** Origins allowed by CORS (default: any). */
-  corsOrigins?: string[];
-  /** Latency added to every answer, [min, max] milliseconds. */
-  delay?: [number, number];
-  /** Share of requests (0 to 1) answered with a declared 5xx (or 500), drawn from the seed. */
-  errorRate?: number;
-  /** Token of the admin API (/__admin); without one it answers only on loopback. */
-  adminToken?: string;
-  /** Serve the admin API under /__admin (default true); false answers 404 there. */
-  admin?: boolean;
-  /** Every peer is a reverse proxy: loopback proves nothing, so the admin API needs its token. */
-  trustProxy?: boolean;
   /**
    * Host names answered besides localhost, 127.0.0.1 and [::1] (any port), or 'any'. Any other
-   * Host gets 421, so a page that rebinds its name to this machine is refused. Default: no check,
-   * as in-process callers name any host (the contract suite's --dry-run); the CLI always sets it.
+   * Host gets 421 (and `onRequest` is told), so a page that rebinds its name to this machine is
+   * refused. Default: no check, as in-process callers name any host (the contract suite's
+   * --dry-run); the CLI always sets it.
    */
   allowedHosts?: AllowedHosts;
-  /** Called after a request changed the shared state (to persist it). */
-  onChange?: () => void;
   /**
    * Consulted before an operation other than GET or HEAD acts on the shared state: an error
    * refuses it (the state file: 503 while changes cannot be saved). Default: always writable.
@@ -93,33 +77,12 @@ export interface MockOptions {
   writable?: () => ApiError | undefined;
   /** What GET /__health reports about persistence (the state file); default: none. */
   persistence?: () => PersistenceHealth;
-  /** The clock: sunset dates, the rules (an order's ship date), the request log (default: the real time). */
-  now?: () => Date;
-  /** Randomness that no seed fixes (a fresh `Prefer: dynamic=true` answer), from 0 to 1 (default Math.random). */
-  random?: () => number;
-  /** At most this many sessions (X-Mock-Session) are kept; the least recently used go first (default 100). */
-  maxSessions?: number;
-  /**
-   * Makes an empty store for the document's collections: the shared state and each session's
-   * (default: in memory). A store whose `transact` returns a promise is waited for.
-   */
-  store?: (collections: readonly Collection[], budget: StateBudget) => StateStore;
-  /** Bounds on the records all stores hold together, and a heap guard (default: 2,000,000 records, 512 MiB of JSON). */
-  limits?: StateLimits;
-  /** Receives problems found at startup (schemas that cannot be compiled...). */
-  onWarning?: (message: string) => void;
   /**
    * The docs page's assets (src/docs/docs-assets.ts on Node): with them, GET /__docs serves an
    * interactive reference of the document, and GET / leads there when no operation is at `/`.
    * Without them (the default, and in a browser) /__docs answers 404.
    */
   docs?: DocsAssets;
-  /**
-   * Called once for every request answered: the document's operations, 404 and 405, and the
-   * mock's own endpoints (admin, health, the document, CORS preflights, a 421 for an unknown Host).
-   * The CLI prints it (one line per request). Keep it cheap: it runs on every request.
-   */
-  onRequest?: (entry: RequestEntry) => void;
 }
 
 export interface Mock {
@@ -166,7 +129,7 @@ export interface OperationAnswer {
  * const { app } = buildMock(await loadDocument('spec/openapi.yaml'));
  * const res = await app.request('/pets', { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } });
  */
-export function buildMock(document: LoadedDocument, options: MockOptions = {}): Mock {
+export function buildMock(document: LoadedDocument, options: BuildMockOptions = {}): Mock {
   const warnings: string[] = [];
   const warn = (message: string) => {
     warnings.push(message);
@@ -183,7 +146,7 @@ export function buildMock(document: LoadedDocument, options: MockOptions = {}): 
 
   // The parts: the built-ins, then what each extension that serves this document registers.
   const parts = builtInParts();
-  const shape = { api, operations, operationIds: new Set(operations.map((op) => op.id)), collections };
+  const shape = { api: api as OpenAPIDocument, operations, operationIds: new Set(operations.map((op) => op.id)), collections };
   const extensions = (options.extensions ?? []).filter((extension) => extension.setup(parts, shape)).map((extension) => extension.name);
 
   const ajv = createAjv(document.dialect);

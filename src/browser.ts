@@ -13,12 +13,8 @@ import { DocumentLoadError, prepareDocument } from './document/document.js';
 import { parseJson } from './document/parse-json.js';
 import type { SchemaObject } from './document/schema.js';
 import { DEFAULT_EXTENSIONS } from './extensions/index.js';
-import { inProcessMock, type InProcessMock, type MockBaseOptions } from './library/in-process-mock.js';
-
-export interface BrowserMockOptions extends MockBaseOptions {
-  /** The OpenAPI document: the document itself as an object, or a URL to fetch it from (YAML or JSON). Default: the bundled Petstore document. */
-  spec?: object | string | URL;
-}
+import { inProcessMock, type InProcessMock } from './library/in-process-mock.js';
+import type { BrowserMockOptions } from './library/mock-options.js';
 
 /**
  * @example
@@ -59,11 +55,5 @@ async function fetchDocument(url: string): Promise<SchemaObject> {
   }
 }
 
-export { DEMO_API_KEY, type OperationAnswer } from './app.js';
-export { DocumentLoadError } from './document/document.js';
-export { DEFAULT_EXTENSIONS, petstore } from './extensions/index.js';
-export type { InProcessMock, MockBaseOptions } from './library/in-process-mock.js';
-export type { MockExtension, MockParts, DocumentShape, SeedHook } from './registries/extension.js';
-export type { StateStore, StoredRecord, RecordCollection, CollectionSnapshot } from './state/state-store.js';
-export type { StateSnapshot } from './state/snapshot.js';
-export type { SchemaObject } from './document/schema.js';
+export * from './library/in-process-exports.js';
+export type { BrowserMockOptions } from './library/mock-options.js';

@@ -2,17 +2,20 @@
  * The package as a user gets it: `npm pack` (a copy of the checkout, so the build it runs does not
  * change dist/ under the other tests), then `npm install` of the tarball in an empty project, and
  * the ways people use it: the bin's help, `serve` answering, `contract` against it, an ESM import
- * of the library, and `tsc --strict` on a TypeScript file that uses its types (and one that
- * misuses them, which must fail). The README's figures for the package are checked here too.
+ * of the library, and `tsc --strict` on the programs of test/types (one using its types, one
+ * misusing them line by line), and the declaration files themselves. The README's figures for the
+ * package are checked here too.
  * The install needs the npm registry (the declared dependencies and msw).
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from './package-root.js';
+import { anyTypes, declaredValues, unexportedTypes } from './test-support/declarations.js';
+import { copyCheckout } from './test-support/checkout-copy.js';
 import { startProcess, type StartedProcess } from './test-support/processes.js';
 import { readmeBlocks } from './test-support/readme-commands.js';
 
@@ -26,16 +29,14 @@ let files: string[];
 let server: StartedProcess | undefined;
 /** A frontend project's settings: the DOM's fetch types, no @types/node. */
 const compilerOptions = { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [], skipLibCheck: false };
+/** Programs using the package's types (each line must compile) and misusing them (each marked line must fail), in test/types. */
+const TYPE_PROGRAMS = ['uses-types.ts', 'misuses-types.ts'];
 /** The README's sections about the library, whose TypeScript examples are checked here. */
 const LIBRARY_SECTIONS = /^(Use it in your project|In unit tests)/;
 
-/** What the checkout holds that a build reads: everything but installed, built and version-control files. */
-const NOT_COPIED = new Set(['node_modules', 'dist', '.git', '.tmp', 'coverage']);
-
 beforeAll(async () => {
   const checkout = join(work, 'checkout');
-  mkdirSync(checkout);
-  for (const entry of readdirSync(PACKAGE_ROOT)) if (!NOT_COPIED.has(entry)) cpSync(join(PACKAGE_ROOT, entry), join(checkout, entry), { recursive: true });
+  copyCheckout(checkout);
   symlinkSync(join(PACKAGE_ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
   const { stdout } = await run(NPM, ['pack', '--json', '--pack-destination', work], { cwd: checkout, maxBuffer: 64 * 1024 * 1024 });
   const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
@@ -61,13 +62,19 @@ describe('the packed package', () => {
     expect(unwanted).toEqual([]);
   });
 
-  it('declares what it does not bundle, and bundles the rest', () => {
+  it('declares what its code and declarations import, and bundles the rest', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules/petstore-mock-kit/package.json'), 'utf8'));
     expect(manifest.scripts?.prepare).toBeUndefined();
     expect(manifest.scripts?.postinstall).toBeUndefined();
+    const read = (pattern: RegExp) => files.filter((f) => pattern.test(f)).map((f) => readFileSync(join(project, 'node_modules/petstore-mock-kit', f), 'utf8')).join('\n');
     // The modules; dist/docs holds the docs page's browser scripts (Swagger UI's bundle), loaded by a page, never imported.
-    const code = files.filter((f) => f.endsWith('.js') && !f.startsWith('dist/docs/')).map((f) => readFileSync(join(project, 'node_modules/petstore-mock-kit', f), 'utf8')).join('\n');
-    const specifiers = [...code.matchAll(/\bfrom\s*"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\s*\)|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
+    const code = read(/^dist\/(?!docs\/).*\.js$/);
+    // The declarations' import statements, which a user's compiler resolves (not the examples in their comments).
+    const declarations = read(/\.d\.ts$/);
+    const specifiers = [
+      ...[...code.matchAll(/\bfrom\s*"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\s*\)|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2] ?? m[3]),
+      ...[...declarations.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]),
+    ];
     const packages = specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:')).map((s) => /^(@[^/]+\/[^/]+|[^/]+)/.exec(s)![1]);
     const imported = new Set(packages);
     expect([...imported].sort()).toEqual(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).sort());
@@ -105,39 +112,34 @@ describe('the packed package', () => {
     expect(stdout.trim()).toMatch(/^200 \d+ petstore$/);
   });
 
-  it('type-checks a program using its types under tsc --strict, and refuses one misusing them', async () => {
-    writeFileSync(
-      join(project, 'uses-types.ts'),
-      `import { createMock, runContract, type MockInstance, type ContractReport, type StateSnapshot } from 'petstore-mock-kit';
-import { mswHandlers } from 'petstore-mock-kit/msw';
-import { createMock as createBrowserMock } from 'petstore-mock-kit/browser';
-import { setupServer } from 'msw/node';
-
-const mock: MockInstance = await createMock({ seed: 7, counts: { pets: 5 } });
-const saved: StateSnapshot = mock.snapshot();
-const server = setupServer(...mswHandlers(mock, { baseUrl: 'https://api.example.com' }));
-const listening = await mock.listen(0);
-const report: ContractReport = await runContract({ baseUrl: listening.url, token: 'petstore-demo-key', readOnly: true });
-const failed: number = report.failures.length;
-mock.restore(saved);
-const withoutDocs = await createMock({ docs: false });
-const inBrowser = await createBrowserMock({ spec: { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} } });
-const status: number = (await inBrowser.fetch('/anything')).status;
-export { server, failed, status, withoutDocs };
-`,
-    );
-    writeFileSync(join(project, 'misuses-types.ts'), `import { createMock } from 'petstore-mock-kit';\nconst mock = await createMock({ seed: 'seven' });\nmock.reset(1);\n`);
-    const tsc = (file: string) => {
-      writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: [file] }));
-      return run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project });
-    };
-    await expect(tsc('uses-types.ts')).resolves.toBeDefined();
-    const refused = await tsc('misuses-types.ts').then(
-      () => '',
+  it('type-checks programs using its types under tsc --strict, and refuses each misuse with its error', async () => {
+    for (const file of TYPE_PROGRAMS) cpSync(join(PACKAGE_ROOT, 'test/types', file), join(project, file));
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: TYPE_PROGRAMS }));
+    const output = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project }).then(
+      ({ stdout }) => stdout,
       (error: { stdout: string }) => error.stdout,
     );
-    expect(refused).toMatch(/misuses-types\.ts\(2,\d+\): error TS2322/);
-    expect(refused).toMatch(/misuses-types\.ts\(3,\d+\): error TS2554/);
+    const reported = [...output.matchAll(/^(\S+\.ts)\((\d+),\d+\): error (TS\d+)/gm)].map(([, file, line, code]) => `${file}:${line} ${code}`);
+    const expected = TYPE_PROGRAMS.flatMap((file) =>
+      readFileSync(join(project, file), 'utf8')
+        .split('\n')
+        .flatMap((text, i) => [...text.matchAll(/\/\/ error (TS\d+)$/g)].map(([, code]) => `${file}:${i + 1} ${code}`)),
+    );
+    expect(expected.length).toBeGreaterThanOrEqual(9);
+    expect(reported, output).toEqual(expected);
+  });
+
+  it('publishes declarations without `any`, naming every type they declare, and declaring the values each entry exports', async () => {
+    const entries = { 'dist/index.d.ts': 'petstore-mock-kit', 'dist/browser.d.ts': 'petstore-mock-kit/browser', 'dist/msw.d.ts': 'petstore-mock-kit/msw' };
+    expect(files.filter((f) => f.endsWith('.d.ts'))).toEqual(Object.keys(entries).sort());
+    const script = `for (const entry of ${JSON.stringify(Object.values(entries))}) console.log(Object.keys(await import(entry)).sort().join());`;
+    const exported = (await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })).stdout.trim().split('\n');
+    for (const [i, file] of Object.keys(entries).entries()) {
+      const text = readFileSync(join(project, 'node_modules/petstore-mock-kit', file), 'utf8');
+      expect(anyTypes(text), file).toEqual([]);
+      expect(unexportedTypes(text), file).toEqual([]);
+      expect(declaredValues(text).join(), file).toBe(exported[i]);
+    }
   });
 
   it("type-checks every TypeScript example of the README's library section, and runs those that print", async () => {

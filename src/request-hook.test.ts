@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RequestEntry } from './admin/request-log.js';
-import { buildMock, type MockOptions } from './app.js';
+import { buildMock, type BuildMockOptions } from './app.js';
 import { loadDocument } from './document/load-document.js';
 import { AUTH, CORPUS, petstore } from './test-support/petstore.js';
 
 /** A Petstore mock whose entries are collected; `send` answers with the entries that request produced. */
-async function observed(options: MockOptions = {}) {
+async function observed(options: BuildMockOptions = {}) {
   const entries: RequestEntry[] = [];
   const mock = await petstore({ ...options, onRequest: (entry) => entries.push(entry), now: () => new Date('2026-05-01T10:00:00Z') });
   const send = async (path: string, init: RequestInit = {}, env?: unknown) => {

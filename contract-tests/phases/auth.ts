@@ -22,7 +22,7 @@ function variants(ctx: ContractContext, op: Operation): Array<{ label: string; h
   return list;
 }
 
-const bearer = (op: Operation) => op.security[0]?.some(({ scheme }) => scheme.type !== 'apiKey' && !/^basic$/i.test(String(scheme.scheme)));
+const bearer = (op: Operation) => op.security[0]?.some(({ scheme }) => scheme.type !== 'apiKey' && !(scheme.type === 'http' && /^basic$/i.test(scheme.scheme)));
 const httpScheme = (op: Operation) => op.security[0]?.some(({ scheme }) => scheme.type === 'http');
 
 /** Every alternative needs credentials (an empty alternative, `{}`, makes them optional). */

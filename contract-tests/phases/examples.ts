@@ -36,7 +36,7 @@ export const examplesPhase: Phase = {
       // The token is also sent as each other way of authenticating the operation declares (an apiKey in a query parameter, a cookie, basic...).
       for (let alternative = 1; alternative < op.security.length && safe && !guessed; alternative++) {
         if (op.security[alternative].length === 0) continue;
-        const how = op.security[alternative].map(({ scheme }) => (scheme.type === 'apiKey' ? `an apiKey in ${scheme.in} ${scheme.name}` : `${scheme.type} ${scheme.scheme ?? ''}`.trim())).join(' and ');
+        const how = op.security[alternative].map(({ scheme }) => (scheme.type === 'apiKey' ? `an apiKey in ${scheme.in} ${scheme.name}` : `${scheme.type} ${scheme.type === 'http' ? scheme.scheme : ''}`.trim())).join(' and ');
         await ctx.request(op, { label: `a valid request, authenticated with ${how}`, params, body, alternative });
       }
     }

@@ -4,6 +4,7 @@
  * delete again gives 404. A collection without a create (a sub-resource) gets read and update,
  * and its record is put back as it was.
  */
+import type { SchemaObject } from '../../src/document/schema.js';
 import type { Collection } from '../../src/operations/infer-collections.js';
 import type { Operation } from '../../src/operations/operation.js';
 import { mergedProperties } from '../../src/operations/infer-collections.js';
@@ -114,7 +115,8 @@ async function filters(ctx: ContractContext, collection: Collection, record: Row
       purpose: { check: 'filter_conformance', kind: 'only-matching', collection, property: p.name, value },
     });
     // The record must not come back under another value of the filter.
-    const schema = p.schema.type === 'array' ? p.schema.items : p.schema;
+    const declared: SchemaObject = p.schema;
+    const schema = declared.type === 'array' ? declared.items : declared;
     const other = Array.isArray(schema?.enum) ? schema.enum.find((v: unknown) => v !== value) : undefined;
     if (other !== undefined && keyFilter) {
       await ctx.request(list, {

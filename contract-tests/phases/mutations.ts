@@ -113,7 +113,8 @@ export function parameterMutations(ctx: ContractContext, op: Operation, params: 
   for (const p of op.parameters) {
     const at = `${p.in}.${p.name}`;
     const json = p.mediaType !== undefined && /json/i.test(p.mediaType);
-    const schema = !json && schemaType(p.schema) === 'array' ? (p.schema.items ?? {}) : p.schema;
+    const declared: SchemaObject = p.schema;
+    const schema = !json && schemaType(declared) === 'array' ? (declared.items ?? {}) : declared;
     const values: Array<{ label: string; breaks: Breach; value: unknown }> = [];
     if (json) {
       values.push({ label: 'not JSON', breaks: { at, rules: ['json'] }, value: '{"truncated": ' });

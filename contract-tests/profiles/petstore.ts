@@ -22,25 +22,25 @@ type Row = Record<string, unknown>;
  * A rule the document states in prose: the status it promises and, optionally, the value of a
  * field of the body (of its first item, for a list): `422` with `code: CATEGORY_NOT_FOUND`.
  */
-interface ProseRule {
+export interface ProseRule {
   status: number;
   /** The promise in words, for the report: `409 CATEGORY_IN_USE`, `stock 1 after an order of 1 out of 2`. */
   promise: string;
   field?: { name: string; value: unknown; inFirstItem?: boolean };
 }
 
-declare module '../check-id.js' {
-  interface CheckIds {
-    referential_integrity: true;
-    state_transitions: true;
-  }
+/** The checks this profile adds, by id, with what each of their cases must show. */
+export interface PetstorePurposes {
+  referential_integrity: ProseRule;
+  state_transitions: ProseRule;
 }
 
+// Published with the library's types: src/index.ts exports PetstorePurposes, which keeps these.
+declare module '../check-id.js' {
+  interface CheckIds extends Record<keyof PetstorePurposes, true> {}
+}
 declare module '../purpose.js' {
-  interface Purposes {
-    referential_integrity: ProseRule;
-    state_transitions: ProseRule;
-  }
+  interface Purposes extends PetstorePurposes {}
 }
 
 type RulePurpose = PurposeOf<'referential_integrity'> | PurposeOf<'state_transitions'>;

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { buildOperations } from '../operations/build-operations.js';
+import type { SchemaObject } from './schema.js';
 import { ROOT, SPEC, petstoreDocument } from '../test-support/petstore.js';
 
 const api = (await petstoreDocument()).api;
@@ -92,7 +93,8 @@ describe('spec/openapi.yaml', () => {
     expect(api.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const op of operations) {
       expect(op.security, op.id).toEqual([[{ name: 'bearerAuth', scheme: api.components.securitySchemes.bearerAuth }]]);
-      expect(op.source.responses['401'].content['application/json'].schema, op.id).toBe(api.components.schemas.Error);
+      const source: SchemaObject = op.source;
+      expect(source.responses['401'].content['application/json'].schema, op.id).toBe(api.components.schemas.Error);
     }
   });
 

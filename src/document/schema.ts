@@ -4,7 +4,13 @@
  * rather than a closed type: every reader checks what it needs.
  */
 
-/** A (dereferenced) OpenAPI Schema Object. It may be part of a circular object graph. */
+import type { OpenAPISchema } from './openapi.js';
+
+/**
+ * A (dereferenced) OpenAPI Schema Object, or any other object of a document, as the code reads it:
+ * loosely. It may be part of a circular object graph. The published types name the typed objects of
+ * openapi.ts instead.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type SchemaObject = { [keyword: string]: any };
 
@@ -18,7 +24,7 @@ export interface ParameterSpec {
   /** True by default for `form`, false for the other styles. */
   explode: boolean;
   /** The parameter's schema, or its `content` entry's schema; `{}` when it has neither. */
-  schema: SchemaObject;
+  schema: OpenAPISchema;
   /** The media type of a parameter given as `content` (`application/json` for LoopBack's `filter`): its value is that encoding of the schema, not a style. */
   mediaType?: string;
 }

@@ -10,18 +10,10 @@ import { loadDocument } from '../document/load-document.js';
 import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../middleware/host-guard.js';
 import { errorResponse } from '../respond/api-error.js';
 import { startServer } from '../server.js';
-import { inProcessMock, type InProcessMock, type MockBaseOptions } from './in-process-mock.js';
+import { inProcessMock, type InProcessMock } from './in-process-mock.js';
+import type { MockOptions } from './mock-options.js';
 
 export { BUNDLED_FIXTURES, BUNDLED_SPEC };
-
-export interface CreateMockOptions extends Omit<MockBaseOptions, 'fixtures'> {
-  /** The OpenAPI document: a file path, an http(s) URL, or the document itself as an object (default: the bundled Petstore document). */
-  spec?: string | URL | object;
-  /** Records by collection name, or a directory of `<collection>.json` files (default: the bundled fixtures with the bundled document, none otherwise). */
-  fixtures?: string | MockBaseOptions['fixtures'];
-  /** Serve the docs page at /__docs, and lead GET / there when the document has no operation at `/` (default true). */
-  docs?: boolean;
-}
 
 export interface ListenOptions {
   /** Interface to listen on (default 127.0.0.1). Beyond loopback, `adminToken` or `admin: false` is required. */
@@ -56,7 +48,7 @@ export interface MockInstance extends InProcessMock {
  * await server.close();
  * @throws DocumentLoadError when the document cannot be served (one sentence saying why), FixtureError for a bad fixture.
  */
-export async function createMock(options: CreateMockOptions = {}): Promise<MockInstance> {
+export async function createMock(options: MockOptions = {}): Promise<MockInstance> {
   const { spec, fixtures, extensions, docs, ...rest } = options;
   const bundled = spec === undefined;
   const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec);

@@ -4,26 +4,13 @@
  * controls of the admin API (reset, seed, snapshot, restore) as plain methods.
  */
 import type { Hono } from 'hono';
-import { buildMock, type Mock, type MockOptions, type OperationAnswer } from '../app.js';
+import { buildMock, type BuildMockOptions, type Mock, type OperationAnswer } from '../app.js';
 import type { LoadedDocument } from '../document/document.js';
-import type { SchemaObject } from '../document/schema.js';
-import type { MockExtension } from '../registries/extension.js';
+import type { OpenAPIDocument } from '../document/openapi.js';
 import { pathMatcher, toHonoRoute } from '../routing/hono-path.js';
 import { serverBasePath } from '../routing/server-base-path.js';
 import { exportSnapshot, applySnapshot, type StateSnapshot } from '../state/snapshot.js';
-import type { StateStore, StoredRecord } from '../state/state-store.js';
-
-/** The options `createMock` shares on Node and in a browser. */
-export interface MockBaseOptions extends Omit<MockOptions, 'extensions' | 'fixtures' | 'writable' | 'persistence' | 'allowedHosts' | 'docs'> {
-  /**
-   * Records by collection name, seeded before generated ones (default: the bundled Petstore's
-   * fixtures when serving the bundled document, none otherwise). On Node, also a directory of
-   * `<collection>.json` files.
-   */
-  fixtures?: Record<string, StoredRecord[]>;
-  /** Business rules and other parts the document cannot state (default: the Petstore's, which apply only to a Petstore-shaped document, as in the CLI). `[]` for none. */
-  extensions?: readonly MockExtension[];
-}
+import type { StateStore } from '../state/state-store.js';
 
 /** A mock answering in-process. */
 export interface InProcessMock {
@@ -39,7 +26,7 @@ export interface InProcessMock {
   /** The shared state (requests without `X-Mock-Session`). */
   readonly store: StateStore;
   /** The document served: `api` dereferenced, `raw` as written. */
-  readonly document: { readonly api: SchemaObject; readonly raw: SchemaObject; readonly dialect: '3.0' | '3.1' };
+  readonly document: { readonly api: OpenAPIDocument; readonly raw: OpenAPIDocument; readonly dialect: '3.0' | '3.1' };
   /** How each operation is answered: from a collection's state, or from examples (and why). */
   readonly operations: readonly OperationAnswer[];
   /** What the mock noticed about the document at start (schemas it could not compile...). */
@@ -68,7 +55,7 @@ export interface InProcessMock {
 const LOCAL = 'http://localhost';
 
 /** Builds the pipeline for a loaded document and wraps it (the entries add document loading and, on Node, `listen`). */
-export function inProcessMock(document: LoadedDocument, options: MockOptions): { mock: InProcessMock; built: Mock } {
+export function inProcessMock(document: LoadedDocument, options: BuildMockOptions): { mock: InProcessMock; built: Mock } {
   const built = buildMock(document, options);
   const basePath = serverBasePath(document.api);
   const known = [...new Set(built.operations.map((op) => op.path))].map((template) => pathMatcher(toHonoRoute(template, basePath).honoPath));
@@ -79,7 +66,7 @@ export function inProcessMock(document: LoadedDocument, options: MockOptions): {
     },
     app: built.app,
     store: built.store,
-    document: { api: document.api, raw: document.raw, dialect: document.dialect },
+    document: { api: document.api as OpenAPIDocument, raw: document.raw as OpenAPIDocument, dialect: document.dialect },
     operations: built.answers,
     warnings: built.warnings,
     extensions: built.extensions,

@@ -4,11 +4,11 @@
  */
 import { loadDocument } from '../document/load-document.js';
 import { ContractSetupError, runContract as run, type ContractReport } from '../../contract-tests/run-contract.js';
-import type { ContractOptions } from '../../contract-tests/context.js';
+import type { ContractSettings } from '../../contract-tests/context.js';
 import { selectRun } from '../../contract-tests/select.js';
 import { BUNDLED_SPEC } from '../bundled.js';
 
-export interface RunContractOptions extends Omit<ContractOptions, 'document' | 'only' | 'operations'> {
+export interface RunContractOptions extends ContractSettings {
   /** The OpenAPI document: a file path, an http(s) URL, or the document itself (default: the bundled Petstore document). */
   spec?: string | URL | object;
   /** Profiles whose rules are added: `['petstore']` by default for the bundled document, none otherwise; `['none']` for none. */

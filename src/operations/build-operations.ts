@@ -1,6 +1,7 @@
 /**
  * Stage 2: flatten the dereferenced document into a list of operations, once.
  */
+import type { OpenAPISecurityScheme } from '../document/openapi.js';
 import type { ParameterSpec, SchemaObject } from '../document/schema.js';
 import { HTTP_METHODS, type HeaderSpec, type Operation, type ResponseSpec, type SecurityAlternative } from './operation.js';
 
@@ -80,7 +81,7 @@ function buildSecurity(requirements: SchemaObject[], schemes: SchemaObject): Sec
   return requirements.map((requirement) =>
     Object.keys(requirement ?? {})
       .filter((name) => schemes[name])
-      .map((name) => ({ name, scheme: schemes[name] as SchemaObject })),
+      .map((name) => ({ name, scheme: schemes[name] as OpenAPISecurityScheme })),
   );
 }
 

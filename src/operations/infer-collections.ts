@@ -5,6 +5,7 @@
  * collection path GET lists and POST creates; on the item path GET reads, PUT replaces, PATCH
  * merges and DELETE removes. Nothing here knows about the Petstore.
  */
+import type { OpenAPISchema } from '../document/openapi.js';
 import type { SchemaObject } from '../document/schema.js';
 import type { Operation } from './operation.js';
 import { countsRecords, recordSelector } from './bulk-writes.js';
@@ -31,11 +32,11 @@ export interface Collection {
   /** The record property that holds the key: the parameter's name if the schema has it, else `id`. */
   keyProperty: string;
   /** The key's schema (integer keys are allocated in sequence, others generated). */
-  keySchema: SchemaObject;
+  keySchema: OpenAPISchema;
   /** Parameters of the collection path (`userId` in `/users/{userId}/posts`): records are scoped by them. */
   scopeParams: string[];
   /** The schema of one stored record, as responses show it. */
-  schema: SchemaObject;
+  schema: OpenAPISchema;
   /** When the list is wrapped (`{items: [...], total: 3, next_cursor: 'x'}`), the array, total and next-cursor property names. */
   listWrapper?: { items: string; total?: string; cursor?: string; cursorNullable?: boolean };
   /** Properties that reference other collections' keys. */

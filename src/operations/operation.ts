@@ -2,20 +2,21 @@
  * An operation is the Operation Object plus its method and path, flattened once at startup with
  * the path-level parameters and the document-level security merged in.
  */
-import type { ParameterSpec, SchemaObject } from '../document/schema.js';
+import type { OpenAPIOperation, OpenAPISchema, OpenAPISecurityScheme } from '../document/openapi.js';
+import type { ParameterSpec } from '../document/schema.js';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export interface MediaTypeSpec {
-  schema?: SchemaObject;
+  schema?: OpenAPISchema;
   example?: unknown;
   examples?: Record<string, { value?: unknown; summary?: string }>;
 }
 
 export interface HeaderSpec {
   required: boolean;
-  schema: SchemaObject;
+  schema: OpenAPISchema;
 }
 
 export interface ResponseSpec {
@@ -27,7 +28,7 @@ export interface ResponseSpec {
 }
 
 /** One alternative of a security requirement: every scheme in it must be satisfied. */
-export type SecurityAlternative = Array<{ name: string; scheme: SchemaObject }>;
+export type SecurityAlternative = Array<{ name: string; scheme: OpenAPISecurityScheme }>;
 
 export interface Operation {
   /** The operationId, or `GET /pets/{petId}` when the document gives none. */
@@ -42,5 +43,5 @@ export interface Operation {
   security: SecurityAlternative[];
   deprecated: boolean;
   /** The Operation Object as written (dereferenced), for its extensions (`x-sunset`...). */
-  source: SchemaObject;
+  source: OpenAPIOperation;
 }

@@ -16,7 +16,7 @@
  */
 import type { Collection } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
-import type { SchemaObject } from '../document/schema.js';
+import type { OpenAPIDocument } from '../document/openapi.js';
 import type { StateStore } from '../state/state-store.js';
 import type { BodyEncoder } from '../respond/body-encoders.js';
 import type { PreferDirective } from '../scenarios/read-scenario.js';
@@ -46,7 +46,7 @@ export interface MockParts {
 
 /** What an extension may look at to decide whether the document is one it serves. */
 export interface DocumentShape {
-  api: SchemaObject;
+  api: OpenAPIDocument;
   operations: readonly Operation[];
   operationIds: ReadonlySet<string>;
   collections: readonly Collection[];

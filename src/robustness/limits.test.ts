@@ -70,8 +70,8 @@ describe('limits at their boundaries', () => {
         )
       : [];
     const paramCases = op.parameters.flatMap((p) => {
-      const schema = p.schema.type === 'array' ? p.schema : p.schema;
-      return boundaries(schema, () => generate(p.schema.items ?? {})).map((b) => ({ where: `${p.in}.${p.name}`, ...b, param: p }));
+      const schema: SchemaObject = p.schema;
+      return boundaries(schema, () => generate(schema.items ?? {})).map((b) => ({ where: `${p.in}.${p.name}`, ...b, param: p }));
     });
 
     for (const c of bodyCases) {

@@ -5,6 +5,7 @@
  * `Basic base64(user:password)` where the user or the password is a key; apiKey reads its header,
  * query parameter or cookie. Alternatives are ORed, schemes inside one alternative ANDed.
  */
+import type { OpenAPISecurityScheme } from '../document/openapi.js';
 import type { Operation, SecurityAlternative } from '../operations/operation.js';
 import { ApiError } from '../respond/api-error.js';
 import { safeDecode } from '../validation/safe-decode.js';
@@ -72,7 +73,7 @@ export type Outcome = 'ok' | 'missing' | 'unknown' | 'wrong-scheme';
  * A scheme nothing is registered for cannot be checked by a mock and lets the request through.
  */
 export interface SecuritySchemeCheck {
-  check: (scheme: Record<string, unknown>, credentials: Credentials, keys: ReadonlySet<string>) => Outcome;
+  check: (scheme: OpenAPISecurityScheme, credentials: Credentials, keys: ReadonlySet<string>) => Outcome;
   /** Takes `Authorization: Bearer` (decides the 401's challenge). */
   bearer?: boolean;
 }
@@ -100,7 +101,7 @@ export function securitySchemeChecks(): Registry<SecuritySchemeCheck> {
   return new Registry<SecuritySchemeCheck>('security scheme')
     .register('apiKey', {
       check: (scheme, credentials, keys) => {
-        const value = readApiKey(String(scheme.in), String(scheme.name), credentials);
+        const value = scheme.type === 'apiKey' ? readApiKey(scheme.in, scheme.name, credentials) : undefined;
         return value === undefined ? 'missing' : keys.has(value) ? 'ok' : 'unknown';
       },
     })
@@ -120,8 +121,8 @@ export function securitySchemeChecks(): Registry<SecuritySchemeCheck> {
 
 const BUILT_IN = securitySchemeChecks();
 
-function checkFor(scheme: Record<string, unknown>, checks: Registry<SecuritySchemeCheck>): SecuritySchemeCheck | undefined {
-  return checks.get(scheme.type === 'http' ? `http:${String(scheme.scheme)}` : String(scheme.type));
+function checkFor(scheme: OpenAPISecurityScheme, checks: Registry<SecuritySchemeCheck>): SecuritySchemeCheck | undefined {
+  return checks.get(scheme.type === 'http' ? `http:${scheme.scheme}` : scheme.type);
 }
 
 function readApiKey(location: string, name: string, credentials: Credentials): string | undefined {

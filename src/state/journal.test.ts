@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rename
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Mock, MockOptions } from '../app.js';
+import type { Mock, BuildMockOptions } from '../app.js';
 import { AUTH, petstore } from '../test-support/petstore.js';
 import { StateJournal } from './journal.js';
 import { persistAnswers, persistenceRefusal } from './persistence.js';
@@ -27,7 +27,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const folder = () => mkdtempSync(join(tmpdir(), 'journal-'));
 
 /** A Petstore mock whose shared state is journaled to `dir/state.json`, answering through the server's wrapper. */
-async function journaled(dir: string, options: Partial<ConstructorParameters<typeof StateJournal>[0]> = {}, mockOptions: MockOptions = {}) {
+async function journaled(dir: string, options: Partial<ConstructorParameters<typeof StateJournal>[0]> = {}, mockOptions: BuildMockOptions = {}) {
   let journal: StateJournal | undefined;
   const mock = await petstore({ writable: () => (journal ? persistenceRefusal(journal) : undefined), persistence: () => journal!.health(), ...mockOptions });
   journal = new StateJournal({ file: join(dir, 'state.json'), generation: 1, syncMs: 20, retryMs: 50, ...options });

@@ -2,7 +2,7 @@
  * Test helpers: the Petstore document loaded once per test file, a mock built from it in one
  * line, and requests with the demo key.
  */
-import { buildMock, DEMO_API_KEY, type Mock, type MockOptions } from '../app.js';
+import { buildMock, DEMO_API_KEY, type Mock, type BuildMockOptions } from '../app.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
 import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
@@ -21,7 +21,7 @@ export function petstoreDocument(): Promise<LoadedDocument> {
 }
 
 /** A fresh Petstore mock with the embedded fixtures and the CLI's extensions (options override). */
-export async function petstore(options: MockOptions = {}): Promise<Mock & { call: Call }> {
+export async function petstore(options: BuildMockOptions = {}): Promise<Mock & { call: Call }> {
   const mock = buildMock(await petstoreDocument(), { fixtures: FIXTURES, extensions: DEFAULT_EXTENSIONS, ...options });
   return { ...mock, call: caller(mock) };
 }

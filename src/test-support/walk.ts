@@ -4,7 +4,7 @@
  * status, media type, body schema, required headers). A test then asserts reads after writes.
  */
 import { expect } from 'vitest';
-import { buildMock, type Mock, type MockOptions } from '../app.js';
+import { buildMock, type Mock, type BuildMockOptions } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import type { Operation } from '../operations/operation.js';
 import { compareTemplates, pathMatcher, toHonoRoute } from '../routing/hono-path.js';
@@ -24,7 +24,7 @@ export interface Answer {
 export type WalkCall = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Answer>;
 
 /** `call('POST', '/members', {...})`: JSON unless a Content-Type says otherwise, and the answer checked against the document. */
-export async function walk(file: string, options: MockOptions = {}, defaults: Record<string, string> = {}): Promise<Mock & { call: WalkCall }> {
+export async function walk(file: string, options: BuildMockOptions = {}, defaults: Record<string, string> = {}): Promise<Mock & { call: WalkCall }> {
   const document = await loadDocument(file);
   const mock = buildMock(document, options);
   const ajv = createAjv(document.dialect);

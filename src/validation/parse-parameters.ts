@@ -292,8 +292,9 @@ function compileField(schema: unknown): Field {
  */
 function compileValue(spec: ParameterSpec): { shape: string | undefined; coerce: Coerce } {
   if (spec.mediaType !== undefined) return { shape: undefined, coerce: isJsonMediaType(parseMediaType(spec.mediaType)?.essence ?? '') ? coerceJson : keepString };
-  const shape = typeOf(spec.schema);
-  return { shape, coerce: compileCoerce(shape === 'array' ? spec.schema.items : spec.schema) };
+  const schema: SchemaObject = spec.schema;
+  const shape = typeOf(schema);
+  return { shape, coerce: compileCoerce(shape === 'array' ? schema.items : schema) };
 }
 
 /** A JSON-encoded value, parsed (nested no deeper than a body may be), or a problem. */

@@ -11,7 +11,6 @@ import type { AjvCore } from './ajv-instance.js';
 import { toProblems } from './ajv-problems.js';
 import { matchMediaType, parseMediaType } from './media-type.js';
 import { compileParameterParser, type ParsedParameters, type RawParameters } from './parse-parameters.js';
-import type { Problem } from './problem.js';
 import type { SchemaConverter } from './to-json-schema.js';
 import { bodyDecoders, decoderFor, type BodyDecoder } from './body-decoders.js';
 import type { Registry } from '../registries/registry.js';

@@ -1,0 +1,18 @@
+/**
+ * What `petstore-mock-kit` and `petstore-mock-kit/browser` both export: the in-process mock, its
+ * state and its extensions, with every type their signatures name (classes with their
+ * constructors, as a rule's veto is an `ApiError`).
+ */
+export { DEMO_API_KEY, type OperationAnswer } from '../app.js';
+export { DocumentLoadError } from '../document/document.js';
+export { DEFAULT_EXTENSIONS, petstore } from '../extensions/index.js';
+export type { InProcessMock } from './in-process-mock.js';
+export type { MockExtension, MockParts, DocumentShape, SeedHook } from '../registries/extension.js';
+export { Registry } from '../registries/registry.js';
+export { RuleRegistry } from '../registries/rules.js';
+export { ApiError } from '../respond/api-error.js';
+export { QueryString } from '../validation/query-string.js';
+export type { StateStore, StoredRecord, RecordCollection, CollectionSnapshot } from '../state/state-store.js';
+export type { StateSnapshot } from '../state/snapshot.js';
+export { StateBudget, type StateLimits } from '../state/budget.js';
+export type { OpenAPIDocument, OpenAPIOperation, OpenAPISchema, OpenAPISecurityScheme, OpenAPIExtensions } from '../document/openapi.js';

@@ -1,0 +1,77 @@
+/**
+ * What `createMock` takes: `MockOptions` on Node (`petstore-mock-kit`), `BrowserMockOptions` in a
+ * browser (`petstore-mock-kit/browser`). The browser's lacks what needs Node: a document or
+ * fixtures read from files, and the docs page. The defaults are the library's, which serve the
+ * bundled Petstore exactly as `petstore-mock-kit serve` does.
+ */
+import type { RequestEntry } from '../admin/request-log.js';
+import type { Collection } from '../operations/infer-collections.js';
+import type { MockExtension } from '../registries/extension.js';
+import type { StateBudget, StateLimits } from '../state/budget.js';
+import type { StateStore, StoredRecord } from '../state/state-store.js';
+
+/** The options of `createMock` from `petstore-mock-kit/browser`. */
+export interface BrowserMockOptions {
+  /** The OpenAPI document: the document itself as an object, or a URL to fetch it from (YAML or JSON), read against the page's address. Default: the bundled Petstore document. */
+  spec?: object | string | URL;
+  /** Records by collection name, seeded before generated ones (default: the Petstore's fixtures with the bundled document, none otherwise). */
+  fixtures?: Record<string, StoredRecord[]>;
+  /**
+   * Business rules and other parts the document cannot state. Each decides whether it serves the
+   * document. Default: `DEFAULT_EXTENSIONS`, the Petstore's, which apply only to a Petstore-shaped
+   * document (as in the CLI); `[]` for none.
+   */
+  extensions?: readonly MockExtension[];
+  /** Keys that open the API (default: `[DEMO_API_KEY]`, `petstore-demo-key`). */
+  apiKeys?: string[];
+  /** Seed for every generated value (default 1): the same seed gives the same data. */
+  seed?: number;
+  /** Generated records per collection, `default` for the others: `{ default: 20, pets: 100 }` (default 20 each). */
+  counts?: Record<string, number>;
+  /** Origins allowed by CORS (default: any). */
+  corsOrigins?: string[];
+  /** Latency added to every answer, [min, max] milliseconds (default none). */
+  delay?: [number, number];
+  /** Share of requests (0 to 1) answered with a declared 5xx (or 500), drawn from the seed (default 0). */
+  errorRate?: number;
+  /** Token of the admin API (/__admin); without one it answers only on loopback (default none). */
+  adminToken?: string;
+  /** Serve the admin API under /__admin (default true); false answers 404 there. */
+  admin?: boolean;
+  /** Every peer is a reverse proxy: loopback proves nothing, so the admin API needs its token (default false). */
+  trustProxy?: boolean;
+  /** Called after a request changed the shared state (to persist it). */
+  onChange?: () => void;
+  /** The clock: sunset dates, the rules (an order's ship date), the request log (default: the real time). */
+  now?: () => Date;
+  /** Randomness that no seed fixes (a fresh `Prefer: dynamic=true` answer), from 0 to 1 (default Math.random). */
+  random?: () => number;
+  /** At most this many sessions (X-Mock-Session) are kept; the least recently used go first (default 100). */
+  maxSessions?: number;
+  /**
+   * Makes an empty store for the document's collections: the shared state and each session's
+   * (default: in memory). A store whose `transact` returns a promise is waited for. The budget
+   * counts the records of all stores together against `limits`.
+   */
+  store?: (collections: readonly Collection[], budget: StateBudget) => StateStore;
+  /** Bounds on the records all stores hold together, and a heap guard (default: 2,000,000 records, 512 MiB of JSON). */
+  limits?: StateLimits;
+  /** Receives problems found at startup (schemas that cannot be compiled...); they are in `mock.warnings` too. */
+  onWarning?: (message: string) => void;
+  /**
+   * Called once for every request answered: the document's operations, 404 and 405, and the
+   * mock's own endpoints (admin, health, the document, CORS preflights). The CLI prints it (one
+   * line per request). Keep it cheap: it runs on every request.
+   */
+  onRequest?: (entry: RequestEntry) => void;
+}
+
+/** The options of `createMock` from `petstore-mock-kit` (Node): the browser's, and what needs Node. */
+export interface MockOptions extends Omit<BrowserMockOptions, 'fixtures'> {
+  /** The OpenAPI document: a file path, an http(s) URL, or the document itself as an object; Swagger 2.0 is converted. Default: the bundled Petstore document. */
+  spec?: string | URL | object;
+  /** A directory of `<collection>.json` files, or records by collection name (default: the Petstore's fixtures with the bundled document, none otherwise). */
+  fixtures?: string | Record<string, StoredRecord[]>;
+  /** Serve the docs page at /__docs, and lead GET / there when the document has no operation at `/` (default true). */
+  docs?: boolean;
+}
