@@ -35,13 +35,17 @@ let petstore: LoadedDocument;
 const started: StartedProcess[] = [];
 
 beforeAll(async () => {
-  [browser, mock, petstore] = await Promise.all([launchChromium(), startCli([]), loadDocument(join(ROOT, 'spec/openapi.yaml'))]);
-  started.push(mock);
+  // Started together, but each kept (for afterAll to stop) once it is up, whichever of the others failed.
+  const [cli, chromium, document] = await Promise.allSettled([startCli([]), launchChromium(), loadDocument(join(ROOT, 'spec/openapi.yaml'))]);
+  if (cli.status === 'fulfilled') started.push((mock = cli.value));
+  if (chromium.status === 'fulfilled') browser = chromium.value;
+  if (document.status === 'fulfilled') petstore = document.value;
+  for (const result of [cli, chromium, document]) if (result.status === 'rejected') throw result.reason;
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
   for (const process of started) process.child.kill();
+  await browser?.close();
 });
 
 /** The document's operations as the page lists them: method, path, the operation as written. */
