@@ -2,18 +2,21 @@
  * The Swagger UI plugin that makes the reference a mock's: what Swagger UI does not read from the
  * document, added through its plugin points (not a fork of it).
  *
- * - `x-stability`: a badge beside the operation's path (wraps OperationSummaryPath).
+ * - `x-stability`: a badge beside the operation's path (wraps OperationSummaryPath); none on a
+ *   deprecated operation, whose deprecation badge says where it stands.
  * - `deprecated`, `x-deprecated-at`, `x-sunset`: a badge, and a notice with the dates and the
  *   headers the mock sends (wraps `parameters`, the first part of an operation's body).
  * - `x-codeSamples` (or `x-code-samples`): one tab per sample, pointing at the mock (same place).
  * - `x-hideTryItPanel`: no "Try it out" (wraps the `allowTryItOutFor` selector, Swagger UI's hook for it).
+ * - An array parameter whose items have a format (`id` of `GET /pets`: int64) gets the text input per
+ *   item Swagger UI falls back to, without the console warning its lookup logs (wraps `JsonSchema_array`).
  * - `Prefer`: a choice of the declared statuses and named examples beside Execute (wraps `execute`),
  *   sent as a `Prefer` header (wraps the `executeRequest` action, adding the header to that
  *   request's copy of the document; the reference itself is left as written).
  */
 import type { SchemaObject } from '../../document/schema.js';
 import { codeSamplesOf, hidesTryIt, operationKey, scenariosOf, type CodeSample, type DocsConfig, type Scenario } from '../docs-document.js';
-import type { Component, ExecuteRequest, ImmutableMap, ReactApi, ReactNode, SwaggerPlugin, System } from './swagger-ui.js';
+import type { Component, ExecuteRequest, GetComponent, ImmutableMap, ReactApi, ReactNode, SwaggerPlugin, System } from './swagger-ui.js';
 
 /** The plugin for a document (as the page shows it) and the page's settings. */
 export function mockDocsPlugin(doc: SchemaObject, config: DocsConfig): () => SwaggerPlugin {
@@ -53,6 +56,7 @@ export function mockDocsPlugin(doc: SchemaObject, config: DocsConfig): () => Swa
           );
         };
       },
+      JsonSchema_array: (Original, system) => (props: { getComponent: GetComponent }) => system.React.createElement(Original, { ...props, getComponent: silentFormatLookup(props.getComponent) }),
       execute: (Original, system) => {
         const { React } = system;
         const Picker = ScenarioPicker(React);
@@ -98,11 +102,32 @@ function withPrefer(request: ExecuteRequest, prefer: string): ExecuteRequest {
   return { ...request, parameters: { ...request.parameters, [`header.${declared?.name ?? 'Prefer'}`]: prefer } };
 }
 
-/** Badges beside the path: `x-stability` as written, and the sunset date of a deprecated operation. */
+/** Each lookup function wrapped once: a new one per render would render the (pure) array input again each time. */
+const silentLookups = new WeakMap<GetComponent, GetComponent>();
+
+/**
+ * The lookup, silent for `JsonSchema_<type>_<format>` (`JsonSchema_integer_int64`): Swagger UI's
+ * array input asks for one for items with a format and, finding none, uses its text input per item
+ * (as it means to); its lookup logs "Could not find component" first. Other names as before.
+ */
+function silentFormatLookup(getComponent: GetComponent): GetComponent {
+  let silent = silentLookups.get(getComponent);
+  if (!silent) {
+    silent = (name, container, config) => getComponent(name, container, /^JsonSchema_[^_]+_./.test(name) ? { ...config, failSilently: true } : config);
+    silentLookups.set(getComponent, silent);
+  }
+  return silent;
+}
+
+/**
+ * Badges beside the path: `x-stability` as written, or for a deprecated operation only its
+ * deprecation (with the sunset date): `deprecated` says where it stands, whatever `x-stability`
+ * said before (the Petstore's getPet keeps `stable`).
+ */
 function summaryBadges(React: ReactApi, operation: SchemaObject): ReactNode[] {
   const badges: ReactNode[] = [];
   const stability = operation['x-stability'];
-  if (typeof stability === 'string' && stability) {
+  if (typeof stability === 'string' && stability && operation.deprecated !== true) {
     badges.push(React.createElement('span', { key: 'stability', className: `mock-badge mock-stability mock-stability-${stability.toLowerCase().replace(/[^a-z0-9-]/g, '')}`, title: `x-stability: ${stability}` }, stability));
   }
   if (operation.deprecated === true) {
