@@ -128,7 +128,7 @@ function page(config: DocsConfig): Response {
 <link rel="stylesheet" href="${DOCS_PATH}/docs-ui.css">
 </head>
 <body>
-<div id="docs"></div>
+<main id="mock-docs-main"><div id="docs"></div></main>
 <script type="application/json" id="mock-docs-config">${json}</script>
 <script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
 <script src="${DOCS_PATH}/docs-ui.js"></script>

@@ -9,7 +9,7 @@
  * With DOCS_SCREENSHOTS=1 the screenshots land in docs/images/ (the README shows them); otherwise
  * they go to a temporary directory.
  */
-import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -26,7 +26,8 @@ import { runSample, SAMPLE_PRECONDITIONS } from '../test-support/code-samples.js
 import { CORPUS, httpCaller, ROOT } from '../test-support/petstore.js';
 import { startCli, type StartedProcess } from '../test-support/processes.js';
 
-const SCREENSHOTS = process.env.DOCS_SCREENSHOTS === '1' ? join(ROOT, 'docs/images') : mkdtempSync(join(tmpdir(), 'docs-page-'));
+const KEEP_SCREENSHOTS = process.env.DOCS_SCREENSHOTS === '1';
+const SCREENSHOTS = KEEP_SCREENSHOTS ? join(ROOT, 'docs/images') : mkdtempSync(join(tmpdir(), 'docs-page-'));
 mkdirSync(SCREENSHOTS, { recursive: true });
 
 let browser: Browser;
@@ -44,7 +45,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const process of started) process.child.kill();
+  for (const { child } of started) child.kill();
+  if (!KEEP_SCREENSHOTS) rmSync(SCREENSHOTS, { recursive: true, force: true });
   await browser?.close();
 });
 
@@ -90,6 +92,27 @@ async function count(locator: Locator, n: number, message?: string): Promise<voi
 /** Waits (up to 5 s) until the first element's text contains `text`. */
 async function containsText(locator: Locator, text: string): Promise<void> {
   await expect.poll(async () => (await locator.first().textContent()) ?? '', { timeout: 5_000 }).toContain(text);
+}
+
+/**
+ * A screenshot from the top of one element to the bottom of another below it. The reference
+ * scrolls in its own pane, not the window (a full-page screenshot shows no more of it): the
+ * viewport is made tall enough for both for the while.
+ */
+async function screenshotBetween(top: Locator, bottom: Locator, path: string): Promise<void> {
+  const page = top.page();
+  const viewport = page.viewportSize()!;
+  const span = async () => [(await top.boundingBox())!, (await bottom.boundingBox())!] as const;
+  let [from, to] = await span();
+  // Room for both, and for the request log's bar below the pane.
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil(to.y + to.height - from.y) + 100) });
+  try {
+    await top.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    [from, to] = await span();
+    await page.screenshot({ path, clip: { x: from.x, y: from.y, width: from.width, height: to.y + to.height - from.y + 10 } });
+  } finally {
+    await page.setViewportSize(viewport);
+  }
 }
 
 async function expand(block: Locator): Promise<void> {
@@ -214,11 +237,7 @@ describe('the docs page (Chromium)', () => {
       expect(pets).toEqual(fromTheMock);
       expect(pets.length).toBeGreaterThan(0);
       // From the parameters to the response headers.
-      // (Bounding boxes are relative to the viewport; a full-page clip to the page.)
-      const scrolled = Number(await page.evaluate('window.scrollY'));
-      const top = (await listPets.locator('.parameters-container').boundingBox())!;
-      const bottom = (await listPets.locator('.live-responses-table').boundingBox())!;
-      await page.screenshot({ path: join(SCREENSHOTS, 'docs-try-it.png'), fullPage: true, clip: { x: top.x, y: scrolled + top.y - 10, width: top.width, height: bottom.y + bottom.height - top.y + 20 } });
+      await screenshotBetween(listPets.locator('.parameters-container'), listPets.locator('.live-responses-table'), join(SCREENSHOTS, 'docs-try-it.png'));
       expect(errors).toEqual([]);
 
       // Every declared status is offered; 401 is chosen, and shown with the document's Error body.

@@ -20,7 +20,8 @@ async function start(): Promise<void> {
   if (!response.ok) return fail(target, `The document could not be read from ${config.specUrl} (${response.status}).`);
   const doc = documentForDocs((await response.json()) as SchemaObject, mockUrl);
   target.before(banner(config, mockUrl));
-  target.after(requestLogDrawer());
+  // Below the pane the reference scrolls in (docs-ui.css), so the drawer never covers it.
+  document.getElementById('mock-docs-main')!.after(requestLogDrawer());
 
   const ui: SwaggerUi = SwaggerUIBundle({
     spec: doc,

@@ -8,6 +8,8 @@
  *   headers the mock sends (wraps `parameters`, the first part of an operation's body).
  * - `x-codeSamples` (or `x-code-samples`): one tab per sample, pointing at the mock (same place).
  * - `x-hideTryItPanel`: no "Try it out" (wraps the `allowTryItOutFor` selector, Swagger UI's hook for it).
+ * - A long description of the document: its first block, and a button for the rest (wraps `info`,
+ *   src/docs/ui/collapsible-description.ts), so the operations are on the first screen.
  * - An array parameter whose items have a format (`id` of `GET /pets`: int64) gets the text input per
  *   item Swagger UI falls back to, without the console warning its lookup logs (wraps `JsonSchema_array`).
  * - `Prefer`: a choice of the declared statuses and named examples beside Execute (wraps `execute`),
@@ -16,6 +18,7 @@
  */
 import type { SchemaObject } from '../../document/schema.js';
 import { codeSamplesOf, hidesTryIt, operationKey, scenariosOf, type CodeSample, type DocsConfig, type Scenario } from '../docs-document.js';
+import { collapsibleDescription } from './collapsible-description.js';
 import type { Component, ExecuteRequest, GetComponent, ImmutableMap, ReactApi, ReactNode, SwaggerPlugin, System } from './swagger-ui.js';
 
 /** The plugin for a document (as the page shows it) and the page's settings. */
@@ -56,6 +59,7 @@ export function mockDocsPlugin(doc: SchemaObject, config: DocsConfig): () => Swa
           );
         };
       },
+      info: collapsibleDescription,
       JsonSchema_array: (Original, system) => (props: { getComponent: GetComponent }) => system.React.createElement(Original, { ...props, getComponent: silentFormatLookup(props.getComponent) }),
       execute: (Original, system) => {
         const { React } = system;
