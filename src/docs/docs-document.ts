@@ -1,12 +1,14 @@
 /**
  * The document as the docs page shows it, and what the page reads from it: pure functions, run in
- * the page (src/docs/ui) and tested on Node. The reference stays the document's; only where a
- * request goes changes: every server becomes the mock, and the `x-codeSamples` that name one of the
- * document's servers name the mock instead, so a sample copied from the page runs against it.
+ * the page (src/docs/ui) and tested on Node. The reference stays the document's; where a request
+ * goes changes: every server becomes the mock, and the `x-codeSamples` that name one of the
+ * document's servers name the mock instead, so a sample copied from the page runs against it. And
+ * the examples start from numbers within their bounds (number-examples.ts).
  */
 import type { SchemaObject } from '../document/schema.js';
 import { HTTP_METHODS } from '../operations/operation.js';
 import { serverUrl } from '../routing/server-base-path.js';
+import { addNumberExamples } from './number-examples.js';
 
 /** The page's settings, written into it by the mock (GET /__docs) as JSON. */
 export interface DocsConfig {
@@ -78,7 +80,8 @@ export function scenariosOf(operation: SchemaObject, resolve: (value: SchemaObje
 /**
  * A copy of the document for the page: its servers (at the root, on path items and operations)
  * replaced by the mock's URL, and in each code sample every URL of a server it declared replaced
- * by the mock's. The rest (extensions included) as written.
+ * by the mock's; bounded numbers given an example within their bounds (Swagger UI's would be
+ * their maximum). The rest (extensions included) as written.
  *
  * @example documentForDocs(api, 'http://127.0.0.1:4010').servers // [{ url: 'http://127.0.0.1:4010', description: 'This mock' }]
  */
@@ -111,6 +114,7 @@ export function documentForDocs(api: SchemaObject, mockUrl: string): SchemaObjec
       );
     }
   }
+  addNumberExamples(doc);
   return doc;
 }
 

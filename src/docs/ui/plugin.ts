@@ -10,6 +10,8 @@
  * - `x-hideTryItPanel`: no "Try it out" (wraps the `allowTryItOutFor` selector, Swagger UI's hook for it).
  * - A long description of the document: its first block, and a button for the rest (wraps `info`,
  *   src/docs/ui/collapsible-description.ts), so the operations are on the first screen.
+ * - An error response without an example: the one Swagger UI generates, with the response's status
+ *   in its `status` and `code` (wraps `response`, src/docs/ui/error-examples.ts).
  * - An array parameter whose items have a format (`id` of `GET /pets`: int64) gets the text input per
  *   item Swagger UI falls back to, without the console warning its lookup logs (wraps `JsonSchema_array`).
  * - `Prefer`: a choice of the declared statuses and named examples beside Execute (wraps `execute`),
@@ -17,14 +19,16 @@
  *   request's copy of the document; the reference itself is left as written).
  */
 import type { SchemaObject } from '../../document/schema.js';
+import { followRef } from '../follow-ref.js';
 import { codeSamplesOf, hidesTryIt, operationKey, scenariosOf, type CodeSample, type DocsConfig, type Scenario } from '../docs-document.js';
 import { collapsibleDescription } from './collapsible-description.js';
+import { errorExamples } from './error-examples.js';
 import type { Component, ExecuteRequest, GetComponent, ImmutableMap, ReactApi, ReactNode, SwaggerPlugin, System } from './swagger-ui.js';
 
 /** The plugin for a document (as the page shows it) and the page's settings. */
 export function mockDocsPlugin(doc: SchemaObject, config: DocsConfig): () => SwaggerPlugin {
   const operationAt = (path: string, method: string): SchemaObject | undefined => doc.paths?.[path]?.[String(method).toLowerCase()];
-  const resolve = (value: SchemaObject) => resolveRef(doc, value);
+  const resolve = (value: SchemaObject) => followRef(doc, value);
   /** The scenarios of each operation, read from the document once (`execute` renders again on every change of the form). */
   const scenarios = new Map<string, Scenario[]>();
   const scenariosAt = (path: string, method: string, key: string): Scenario[] => {
@@ -60,6 +64,7 @@ export function mockDocsPlugin(doc: SchemaObject, config: DocsConfig): () => Swa
         };
       },
       info: collapsibleDescription,
+      response: errorExamples,
       JsonSchema_array: (Original, system) => (props: { getComponent: GetComponent }) => system.React.createElement(Original, { ...props, getComponent: silentFormatLookup(props.getComponent) }),
       execute: (Original, system) => {
         const { React } = system;
@@ -228,15 +233,4 @@ function dateOf(value: unknown): string | undefined {
   if (typeof value === 'string' && value) return value;
   if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString().slice(0, 10);
   return undefined;
-}
-
-/** A local `$ref` (`#/components/responses/NotFound`) followed to what it names; anything else as given. */
-function resolveRef(doc: SchemaObject, value: SchemaObject): SchemaObject {
-  let current = value;
-  for (let hops = 0; hops < 20 && typeof current?.$ref === 'string' && current.$ref.startsWith('#/'); hops++) {
-    let target: unknown = doc;
-    for (const part of current.$ref.slice(2).split('/')) target = (target as SchemaObject | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-    current = (target as SchemaObject) ?? {};
-  }
-  return current ?? {};
 }

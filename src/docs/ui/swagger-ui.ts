@@ -8,6 +8,8 @@
 export interface ImmutableMap {
   get(key: string): unknown;
   getIn(path: readonly string[]): unknown;
+  /** A copy with the value at the path set. */
+  setIn(path: readonly string[], value: unknown): ImmutableMap;
   toJS(): Record<string, unknown>;
 }
 
