@@ -41,7 +41,7 @@ export interface DocsPageOptions {
   operations: readonly Operation[];
   /** The key to offer the try-it panel for a request, or undefined to offer none. */
   keyFor: (request: DocsRequest) => string | undefined;
-  /** Keys of the mock's records for the try-it panel (src/docs/try-it-values.ts), read for each page served. */
+  /** Keys of the mock's records for the try-it panel (src/docs/try-it-values.ts), read for each page that offers a key. */
   values?: () => TryItValues;
 }
 
@@ -93,7 +93,11 @@ export function docsResponder(assets: DocsAssets, options: DocsPageOptions): (re
   /** Each asset once read, with the tags of its two representations (each coding is its own, RFC 9110 §8.8.3). */
   const tagged = new Map<string, { asset: DocsAsset; etag: string; gzipEtag: string }>();
   return (request) => {
-    if (request.asset === undefined) return page({ title: options.title, specUrl: `${SPEC_PATH}.json`, basePath: options.basePath, apiKey: options.keyFor(request), deprecations, values: options.values?.() });
+    if (request.asset === undefined) {
+      const apiKey = options.keyFor(request);
+      // Keys of records go with a key only: a caller without one could not read them from the API either.
+      return page({ title: options.title, specUrl: `${SPEC_PATH}.json`, basePath: options.basePath, apiKey, deprecations, values: apiKey === undefined ? undefined : options.values?.() });
+    }
     const name = DOCS_ASSET_NAMES.find((known) => known === request.asset);
     const asset = name && assets.get(name);
     if (!name || !asset) return errorResponse(new ApiError(404, 'NOT_FOUND', `The docs page has no asset ${request.asset}.`));
