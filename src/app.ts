@@ -9,6 +9,7 @@ import { compileCrudAction } from './actions/crud.js';
 import { ADMIN_PATH, adminApi, adminOff, isLocalCaller } from './admin/admin-api.js';
 import { RequestLog, type RequestEntry } from './admin/request-log.js';
 import { DOCS_PATH, docsResponder, docsUnavailable, type DocsAssets } from './docs/docs-endpoint.js';
+import { tryItValues } from './docs/try-it-values.js';
 import type { LoadedDocument } from './document/document.js';
 import type { OpenAPIDocument } from './document/openapi.js';
 import type { SchemaObject } from './document/schema.js';
@@ -270,6 +271,8 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
       operations,
       // The demo key is in the document anyway; a key of one's own is shown only to a caller on this machine.
       keyFor: ({ local }) => (auth.apiKeys.includes(DEMO_API_KEY) ? DEMO_API_KEY : local && !options.trustProxy ? auth.apiKeys[0] : undefined),
+      // The try-it panel starts from the shared state's records (not a session's: the page sends none).
+      values: () => tryItValues(operations, collections, store),
     });
     const answerDocs = (c: Context, asset?: string) => {
       const started = performance.now();

@@ -1,12 +1,17 @@
 /**
  * The document as the docs page shows it, and what the page reads from it: pure functions, run in
- * the page (src/docs/ui) and tested on Node. The reference stays the document's; only where a
- * request goes changes: every server becomes the mock, and the `x-codeSamples` that name one of the
- * document's servers name the mock instead, so a sample copied from the page runs against it.
+ * the page (src/docs/ui) and tested on Node. The reference stays the document's; where a request
+ * goes changes: every server becomes the mock, and the `x-codeSamples` that name one of the
+ * document's servers name the mock instead, so a sample copied from the page runs against it. And
+ * what the try-it panel and the examples start from: the mock's records (add-try-it-values.ts),
+ * and numbers within their bounds (number-examples.ts).
  */
 import type { SchemaObject } from '../document/schema.js';
 import { HTTP_METHODS } from '../operations/operation.js';
 import { serverUrl } from '../routing/server-base-path.js';
+import { addNumberExamples } from './number-examples.js';
+import { addTryItValues } from './add-try-it-values.js';
+import type { TryItValues } from './try-it-values.js';
 
 /** The page's settings, written into it by the mock (GET /__docs) as JSON. */
 export interface DocsConfig {
@@ -20,6 +25,8 @@ export interface DocsConfig {
   apiKey?: string;
   /** The headers the mock sends on each deprecated operation (`get /pets/{petId}`): Deprecation, Sunset, Link. */
   deprecations: Record<string, Record<string, string>>;
+  /** Keys of the mock's records for the try-it panel, read when the page was served (none without a state). */
+  values?: TryItValues;
 }
 
 /** `get /pets/{petId}`: how the page and the mock name one operation to each other. */
@@ -78,11 +85,13 @@ export function scenariosOf(operation: SchemaObject, resolve: (value: SchemaObje
 /**
  * A copy of the document for the page: its servers (at the root, on path items and operations)
  * replaced by the mock's URL, and in each code sample every URL of a server it declared replaced
- * by the mock's. The rest (extensions included) as written.
+ * by the mock's; the mock's keys as the examples of the path parameters and references they are
+ * given for (`values`), and bounded numbers given an example within their bounds (Swagger UI's
+ * would be their maximum). The rest (extensions included) as written.
  *
  * @example documentForDocs(api, 'http://127.0.0.1:4010').servers // [{ url: 'http://127.0.0.1:4010', description: 'This mock' }]
  */
-export function documentForDocs(api: SchemaObject, mockUrl: string): SchemaObject {
+export function documentForDocs(api: SchemaObject, mockUrl: string, values?: TryItValues): SchemaObject {
   const doc = structuredClone(api);
   const declared = new Set<string>(serverUrls(doc.servers));
   doc.servers = [{ url: mockUrl, description: 'This mock' }];
@@ -111,6 +120,8 @@ export function documentForDocs(api: SchemaObject, mockUrl: string): SchemaObjec
       );
     }
   }
+  if (values) addTryItValues(doc, values);
+  addNumberExamples(doc);
   return doc;
 }
 

@@ -41,10 +41,25 @@ describe('GET /__docs', () => {
     expect(config.deprecations).toEqual({ 'get /pets/{petId}': { Deprecation: sent.headers.get('deprecation'), Sunset: sent.headers.get('sunset'), Link: sent.headers.get('link') } });
   });
 
+  it('carries keys of the records the mock holds when the page is served, for the try-it panel', async () => {
+    const mock = await petstore({ docs: assets });
+    const first = (await configOf(await mock.app.request('/__docs'))).values!;
+    expect(first.references).toEqual({ categoryId: 1, petId: 1 });
+    const { petId } = first.parameters['delete /pets/{petId}'];
+    expect((await mock.call('DELETE', `/pets/${petId}`)).status).toBe(204);
+    // Read again for the next page: the pet deleted is not offered any more.
+    const next = (await configOf(await mock.app.request('/__docs'))).values!;
+    expect(next.parameters['delete /pets/{petId}'].petId).not.toBe(petId);
+    expect((await mock.call('GET', `/pets/${next.parameters['delete /pets/{petId}'].petId}`)).status).toBe(200);
+  });
+
   it('offers a key of one\'s own only to a caller on this machine, never through a proxy', async () => {
     const own = await petstore({ docs: assets, apiKeys: ['s3cret-key'] });
     expect((await configOf(await own.app.request('/__docs'))).apiKey).toBe('s3cret-key');
-    expect((await configOf(await own.app.request('/__docs', { headers: { 'X-Forwarded-For': '203.0.113.9' } }))).apiKey).toBeUndefined();
+    const remote = await configOf(await own.app.request('/__docs', { headers: { 'X-Forwarded-For': '203.0.113.9' } }));
+    expect(remote.apiKey).toBeUndefined();
+    // Nor the keys of its records, which the API would not give it either.
+    expect(remote.values).toBeUndefined();
     const proxied = await petstore({ docs: assets, apiKeys: ['s3cret-key'], trustProxy: true });
     expect((await configOf(await proxied.app.request('/__docs'))).apiKey).toBeUndefined();
     // The demo key is in the document for all to read: offered to anyone.

@@ -2,7 +2,7 @@
  * `GET /__docs`: an interactive reference of the document being mocked, built on Swagger UI
  * (swagger-ui-dist, copied into the package by the build) and extended through its plugin API by
  * src/docs/ui: stability badges, deprecation and sunset notices, code samples, the try-it panel's
- * `Prefer` scenarios and `x-hideTryItPanel`. Every asset is served from here: the page makes no
+ * `Prefer` scenarios and `x-hideTryItPanel`, and its starting values taken from the mock's records. Every asset is served from here: the page makes no
  * request beyond the mock's origin, and its Content-Security-Policy says so to the browser.
  *
  * The assets come through `DocsAssets` (the package's files on Node, src/docs/docs-assets.ts), so
@@ -14,6 +14,7 @@ import { deprecationPolicy } from '../respond/deprecation.js';
 import { SECURITY_HEADERS } from '../respond/security-headers.js';
 import { entityTag, matchesEtag, SPEC_PATH } from '../spec-endpoint.js';
 import { operationKey, type DocsConfig } from './docs-document.js';
+import type { TryItValues } from './try-it-values.js';
 
 /** Where the page is served; its assets are below it (`/__docs/swagger-ui-bundle.js`). */
 export const DOCS_PATH = '/__docs';
@@ -40,6 +41,8 @@ export interface DocsPageOptions {
   operations: readonly Operation[];
   /** The key to offer the try-it panel for a request, or undefined to offer none. */
   keyFor: (request: DocsRequest) => string | undefined;
+  /** Keys of the mock's records for the try-it panel (src/docs/try-it-values.ts), read for each page that offers a key. */
+  values?: () => TryItValues;
 }
 
 /** What one request for the page or an asset says. */
@@ -90,7 +93,11 @@ export function docsResponder(assets: DocsAssets, options: DocsPageOptions): (re
   /** Each asset once read, with the tags of its two representations (each coding is its own, RFC 9110 §8.8.3). */
   const tagged = new Map<string, { asset: DocsAsset; etag: string; gzipEtag: string }>();
   return (request) => {
-    if (request.asset === undefined) return page({ title: options.title, specUrl: `${SPEC_PATH}.json`, basePath: options.basePath, apiKey: options.keyFor(request), deprecations });
+    if (request.asset === undefined) {
+      const apiKey = options.keyFor(request);
+      // Keys of records go with a key only: a caller without one could not read them from the API either.
+      return page({ title: options.title, specUrl: `${SPEC_PATH}.json`, basePath: options.basePath, apiKey, deprecations, values: apiKey === undefined ? undefined : options.values?.() });
+    }
     const name = DOCS_ASSET_NAMES.find((known) => known === request.asset);
     const asset = name && assets.get(name);
     if (!name || !asset) return errorResponse(new ApiError(404, 'NOT_FOUND', `The docs page has no asset ${request.asset}.`));
@@ -128,7 +135,7 @@ function page(config: DocsConfig): Response {
 <link rel="stylesheet" href="${DOCS_PATH}/docs-ui.css">
 </head>
 <body>
-<div id="docs"></div>
+<main id="mock-docs-main"><div id="docs"></div></main>
 <script type="application/json" id="mock-docs-config">${json}</script>
 <script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
 <script src="${DOCS_PATH}/docs-ui.js"></script>

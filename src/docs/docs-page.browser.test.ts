@@ -4,18 +4,23 @@
  * origin; it lists every operation with the badges and notices the document asks for; the code
  * samples it shows run against the mock; the try-it panel answers from the mock, plays a declared
  * status when asked, and is absent where `x-hideTryItPanel` says so; and a document that is not
- * the Petstore gets the same page.
+ * the Petstore gets the same page. And (issue 25) what it offers works against the mock as
+ * seeded: try-it on every operation with the values the page fills in is answered 2xx; its
+ * examples have no out-of-range ids and each error's has its status; the operations start on the
+ * first screen; the request log's drawer covers nothing; expanding every operation logs nothing.
+ * One browser and one CLI serve every test; both are stopped whatever fails.
  *
  * With DOCS_SCREENSHOTS=1 the screenshots land in docs/images/ (the README shows them); otherwise
  * they go to a temporary directory.
  */
-import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageDocsAssets } from './docs-assets.js';
-import { codeSamplesOf } from './docs-document.js';
+import { codeSamplesOf, hidesTryIt } from './docs-document.js';
+import { followRef } from './follow-ref.js';
 import { HTTP_METHODS } from '../operations/operation.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
 import type { SchemaObject } from '../document/schema.js';
@@ -26,7 +31,8 @@ import { runSample, SAMPLE_PRECONDITIONS } from '../test-support/code-samples.js
 import { CORPUS, httpCaller, ROOT } from '../test-support/petstore.js';
 import { startCli, type StartedProcess } from '../test-support/processes.js';
 
-const SCREENSHOTS = process.env.DOCS_SCREENSHOTS === '1' ? join(ROOT, 'docs/images') : mkdtempSync(join(tmpdir(), 'docs-page-'));
+const KEEP_SCREENSHOTS = process.env.DOCS_SCREENSHOTS === '1';
+const SCREENSHOTS = KEEP_SCREENSHOTS ? join(ROOT, 'docs/images') : mkdtempSync(join(tmpdir(), 'docs-page-'));
 mkdirSync(SCREENSHOTS, { recursive: true });
 
 let browser: Browser;
@@ -35,13 +41,18 @@ let petstore: LoadedDocument;
 const started: StartedProcess[] = [];
 
 beforeAll(async () => {
-  [browser, mock, petstore] = await Promise.all([launchChromium(), startCli([]), loadDocument(join(ROOT, 'spec/openapi.yaml'))]);
-  started.push(mock);
-}, 60_000);
+  // Started together, but each kept (for afterAll to stop) once it is up, whichever of the others failed.
+  const [cli, chromium, document] = await Promise.allSettled([startCli([]), launchChromium(), loadDocument(join(ROOT, 'spec/openapi.yaml'))]);
+  if (cli.status === 'fulfilled') started.push((mock = cli.value));
+  if (chromium.status === 'fulfilled') browser = chromium.value;
+  if (document.status === 'fulfilled') petstore = document.value;
+  for (const result of [cli, chromium, document]) if (result.status === 'rejected') throw result.reason;
+});
 
 afterAll(async () => {
+  for (const { child } of started) child.kill();
+  if (!KEEP_SCREENSHOTS) rmSync(SCREENSHOTS, { recursive: true, force: true });
   await browser?.close();
-  for (const process of started) process.child.kill();
 });
 
 /** The document's operations as the page lists them: method, path, the operation as written. */
@@ -51,17 +62,19 @@ function operationsOf(api: SchemaObject): Array<{ method: string; path: string; 
   );
 }
 
-/** What a page did while it was open: console errors, uncaught errors, every URL it asked for. */
+/** What a page did while it was open: console errors, uncaught errors, console warnings, every URL it asked for. */
 interface Watched {
   page: Page;
   errors: string[];
+  warnings: string[];
   requests: string[];
 }
 
-async function openDocs(url: string, path = '/__docs'): Promise<Watched> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const watched: Watched = { page, errors: [], requests: [] };
+async function openDocs(url: string, path = '/__docs', viewport = { width: 1280, height: 900 }): Promise<Watched> {
+  const page = await browser.newPage({ viewport });
+  const watched: Watched = { page, errors: [], warnings: [], requests: [] };
   page.on('console', (message) => message.type() === 'error' && watched.errors.push(message.text()));
+  page.on('console', (message) => message.type() === 'warning' && watched.warnings.push(message.text()));
   page.on('pageerror', (error) => watched.errors.push(`uncaught: ${error.message}`));
   page.on('request', (request) => watched.requests.push(request.url()));
   await page.goto(`${url}${path}`);
@@ -88,6 +101,33 @@ async function containsText(locator: Locator, text: string): Promise<void> {
   await expect.poll(async () => (await locator.first().textContent()) ?? '', { timeout: 5_000 }).toContain(text);
 }
 
+/** Closes an open operation: Swagger UI renders the open ones again on each change, so the next is quicker with fewer open. */
+async function collapse(block: Locator): Promise<void> {
+  await block.locator('.opblock-summary-control').click();
+  await block.locator('.opblock-body').waitFor({ state: 'detached' });
+}
+
+/**
+ * A screenshot from the top of one element to the bottom of another below it. The reference
+ * scrolls in its own pane, not the window (a full-page screenshot shows no more of it): the
+ * viewport is made tall enough for both for the while.
+ */
+async function screenshotBetween(top: Locator, bottom: Locator, path: string): Promise<void> {
+  const page = top.page();
+  const viewport = page.viewportSize()!;
+  const span = async () => [(await top.boundingBox())!, (await bottom.boundingBox())!] as const;
+  let [from, to] = await span();
+  // Room for both, and for the request log's bar below the pane.
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil(to.y + to.height - from.y) + 100) });
+  try {
+    await top.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    [from, to] = await span();
+    await page.screenshot({ path, clip: { x: from.x, y: from.y, width: from.width, height: to.y + to.height - from.y + 10 } });
+  } finally {
+    await page.setViewportSize(viewport);
+  }
+}
+
 async function expand(block: Locator): Promise<void> {
   if (!(await block.evaluate((element) => element.classList.contains('is-open')))) await block.locator('.opblock-summary-control').click();
   await block.locator('.opblock-body').waitFor();
@@ -105,11 +145,13 @@ async function tryIt(block: Locator, scenario?: string): Promise<{ status: numbe
   const responses = block.locator('.live-responses-table tbody .response-col_status');
   await count(responses, 0);
   await block.locator('button.execute').click();
-  await responses.first().waitFor();
-  return {
-    status: Number((await responses.first().textContent())?.trim()),
-    body: (await block.locator('.live-responses-table tbody .response-col_description .microlight').first().textContent()) ?? '',
-  };
+  // Swagger UI sends nothing while a required value is missing: it lists what is, and that is the failure.
+  await responses.or(block.locator('.validation-errors')).first().waitFor();
+  const refused = block.locator('.validation-errors');
+  if (await refused.count()) throw new Error(`Try it out sent nothing: ${await refused.textContent()}`);
+  // A 204 has no body to show.
+  const body = block.locator('.live-responses-table tbody .response-col_description .microlight');
+  return { status: Number((await responses.first().textContent())?.trim()), body: (await body.count()) ? ((await body.first().textContent()) ?? '') : '' };
 }
 
 describe('the docs page (Chromium)', () => {
@@ -118,8 +160,7 @@ describe('the docs page (Chromium)', () => {
     try {
       expect(page.url()).toBe(`${mock.url}/__docs`);
       await count(page.locator('.opblock'), operationsOf(petstore.raw).length);
-      // The list of operations, from the servers and Authorize bar down.
-      await page.locator('.scheme-container').evaluate((element) => element.scrollIntoView());
+      // The first screen: the title, the description's first block, the servers and Authorize, the operations.
       await page.screenshot({ path: join(SCREENSHOTS, 'docs-reference.png') });
       expect(errors).toEqual([]);
       const origin = new URL(mock.url).origin;
@@ -138,12 +179,15 @@ describe('the docs page (Chromium)', () => {
         const block = opblock(page, method, path);
         await count(block, 1, `${method} ${path}`);
         const badge = block.locator('.opblock-summary .mock-stability');
-        if (operation['x-stability']) expect(await badge.textContent(), `${method} ${path}`).toBe(operation['x-stability']);
-        else await count(badge, 0);
+        // A deprecated operation shows its deprecation only: getPet's `x-stability: stable` is not shown beside it.
+        if (operation['x-stability'] && !operation.deprecated) expect(await badge.textContent(), `${method} ${path}`).toBe(operation['x-stability']);
+        else await count(badge, 0, `${method} ${path}`);
         await count(block.locator('.opblock-summary .mock-deprecated'), operation.deprecated ? 1 : 0, `${method} ${path}`);
       }
+      expect(petstore.raw.paths['/pets/{petId}'].get['x-stability']).toBe('stable');
       // Both values of x-stability besides `stable` that the Petstore uses show.
-      expect(new Set(await page.locator('.mock-stability').allTextContents())).toEqual(new Set(operationsOf(petstore.raw).map((o) => o.operation['x-stability']).filter(Boolean)));
+      const current = operationsOf(petstore.raw).filter((o) => !o.operation.deprecated);
+      expect(new Set(await page.locator('.mock-stability').allTextContents())).toEqual(new Set(current.map((o) => o.operation['x-stability']).filter(Boolean)));
 
       const getPet = opblock(page, 'get', '/pets/{petId}');
       expect(await getPet.locator('.mock-deprecated').textContent()).toBe('deprecated · sunset 2027-06-30');
@@ -190,7 +234,7 @@ describe('the docs page (Chromium)', () => {
       await reset(mock.url);
       await page.close();
     }
-  }, 120_000);
+  });
 
   it('tries GET /pets against the mock (a 200 with its pets), and plays a declared error status when one is chosen', async () => {
     const { page, errors } = await openDocs(mock.url);
@@ -207,11 +251,7 @@ describe('the docs page (Chromium)', () => {
       expect(pets).toEqual(fromTheMock);
       expect(pets.length).toBeGreaterThan(0);
       // From the parameters to the response headers.
-      // (Bounding boxes are relative to the viewport; a full-page clip to the page.)
-      const scrolled = Number(await page.evaluate('window.scrollY'));
-      const top = (await listPets.locator('.parameters-container').boundingBox())!;
-      const bottom = (await listPets.locator('.live-responses-table').boundingBox())!;
-      await page.screenshot({ path: join(SCREENSHOTS, 'docs-try-it.png'), fullPage: true, clip: { x: top.x, y: scrolled + top.y - 10, width: top.width, height: bottom.y + bottom.height - top.y + 20 } });
+      await screenshotBetween(listPets.locator('.parameters-container'), listPets.locator('.live-responses-table'), join(SCREENSHOTS, 'docs-try-it.png'));
       expect(errors).toEqual([]);
 
       // Every declared status is offered; 401 is chosen, and shown with the document's Error body.
@@ -316,7 +356,131 @@ describe('the docs page (Chromium)', () => {
         await server.close();
       }
     }
-  }, 120_000);
+  });
+});
+
+describe('the examples the docs page offers, against the mock as seeded (Chromium)', () => {
+  it('shows the first operation on the first screen; expanding every operation logs no warning or error, and no example is out of place', async () => {
+    const { page, errors, warnings } = await openDocs(mock.url, '/__docs', { width: 1280, height: 800 });
+    try {
+      // Without scrolling: the long description is down to its first block, and a button for the rest.
+      const pane = page.locator('#mock-docs-main');
+      const first = (await page.locator('.opblock').first().boundingBox())!;
+      const visible = (await pane.boundingBox())!;
+      expect(await pane.evaluate((element) => element.scrollTop)).toBe(0);
+      expect(first.y).toBeGreaterThanOrEqual(visible.y);
+      expect(first.y + first.height).toBeLessThanOrEqual(visible.y + visible.height);
+      expect(visible.y + visible.height).toBeLessThanOrEqual(800);
+      expect(await page.locator('.info .description h2').count()).toBeGreaterThan(1);
+      expect(await page.locator('.info .description h2').first().isVisible()).toBe(false);
+      await page.locator('.mock-info-toggle').click();
+      expect(await page.locator('.info .description h2').first().isVisible()).toBe(true);
+
+      /** Each example shown, by `get /pets/{petId} 410` (responses) or `post /pets` (request bodies). */
+      const shown = new Map<string, string>();
+      for (const { method, path, operation } of operationsOf(petstore.raw)) {
+        const block = opblock(page, method, path);
+        await expand(block);
+        // A deprecated operation says so, and nothing else: getPet's `x-stability: stable` is not shown.
+        if (operation.deprecated) await count(block.locator('.mock-stability'), 0, `${method} ${path}`);
+        // Every declared error's example (the document's, or the one generated for it) has its status. Swagger
+        // UI resolves an operation once it opens, then shows the example of each response with a body.
+        const bodies = Object.entries<SchemaObject>(operation.responses).filter(([, response]) => followRef(petstore.raw, response).content).map(([status]) => status);
+        const read = () => block.locator('.responses-table tr.response').evaluateAll((elements) => elements.map((row) => [row.getAttribute('data-code') ?? '', row.querySelector('.example')?.textContent ?? ''] as const));
+        await expect.poll(async () => (await read()).filter(([, example]) => example).map(([status]) => status), { timeout: 5_000 }).toEqual(bodies);
+        if (operation.requestBody) await count(block.locator('.opblock-section-request-body .microlight'), 1, `${method} ${path}`);
+        const rows = await read();
+        expect(rows).toHaveLength(Object.keys(operation.responses).length);
+        for (const [status, example] of rows) {
+          shown.set(`${method} ${path} ${status}`, example);
+          if (Number(status) >= 400) expect(JSON.parse(example), `${method} ${path} ${status}`).toMatchObject({ status: Number(status) });
+        }
+        for (const body of await block.locator('.opblock-section-request-body .microlight').allTextContents()) shown.set(`${method} ${path}`, body);
+        await collapse(block);
+      }
+      // Every response and request body each operation declares.
+      expect(shown.size).toBe(operationsOf(petstore.raw).reduce((n, { operation }) => n + Object.keys(operation.responses).length + (operation.requestBody ? 1 : 0), 0));
+      expect([...shown].filter(([, text]) => text.includes('9007199254740991'))).toEqual([]);
+      expect(JSON.parse(shown.get('get /pets/{petId} 404')!)).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+      expect(JSON.parse(shown.get('get /pets/{petId} 410')!)).toMatchObject({ code: 'SUNSET', status: 410 });
+      // The body try-it starts from names a category of the mock's.
+      expect(JSON.parse(shown.get('post /pets')!)).toEqual({ name: 'Rex', categoryId: 1, status: 'available' });
+      expect(errors).toEqual([]);
+      expect(warnings).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('executes try-it on every operation that offers it, with the values the page fills in: each answered 2xx by a reset mock', async () => {
+    const { page, errors } = await openDocs(mock.url);
+    const call = httpCaller(mock.url);
+    const answered: string[] = [];
+    try {
+      const operations = operationsOf(petstore.raw);
+      // The one operation without try-it, as the document asks (x-hideTryItPanel).
+      expect(operations.filter(({ operation }) => hidesTryIt(petstore.raw, operation)).map(({ method, path }) => `${method} ${path}`)).toEqual(['get /store/orders']);
+      /** Whether the page was served on a state other than the seed's: its values are read from the state when it is served. */
+      let stale = false;
+      for (const { method, path, operation } of operations.filter((o) => !hidesTryIt(petstore.raw, o.operation))) {
+        await reset(mock.url);
+        const precondition = Object.hasOwn(SAMPLE_PRECONDITIONS, operation.operationId) ? SAMPLE_PRECONDITIONS[operation.operationId] : undefined;
+        // deleteCategory: every seeded category holds pets; the same state its code sample gets (one emptied).
+        if (precondition) await precondition(call);
+        if (precondition || stale) {
+          await page.reload();
+          await page.locator('.opblock').first().waitFor();
+        }
+        stale = Boolean(precondition);
+        const block = opblock(page, method, path);
+        const { status, body } = await tryIt(block);
+        await collapse(block);
+        answered.push(`${method.toUpperCase()} ${path} ${status}`);
+        expect(status, `${method} ${path}: ${body}`).toBeGreaterThanOrEqual(200);
+        expect(status, `${method} ${path}: ${body}`).toBeLessThan(300);
+        // The mock's own account of it: this operation's request, every path parameter filled in.
+        const [last] = await latestRequests(mock.url, 1);
+        expect(`${last.method} ${last.status}`).toBe(`${method.toUpperCase()} ${status}`);
+        expect(last.path).toMatch(new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/{}%]+')}(\\?|$)`));
+      }
+      expect(answered).toHaveLength(operations.length - 1);
+      expect(errors).toEqual([]);
+    } finally {
+      // The next test finds the mock as seeded.
+      await page.close();
+      await reset(mock.url);
+    }
+  });
+
+  it('keeps the request log off the reference: open and full, its drawer covers no part of a responses table', async () => {
+    const { page, errors } = await openDocs(mock.url, '/__docs', { width: 1280, height: 800 });
+    try {
+      for (let i = 0; i < 12; i++) await fetch(`${mock.url}/pets/${i + 1}`, { headers: { Authorization: 'Bearer petstore-demo-key' } });
+      const drawer = page.locator('details.mock-log');
+      await drawer.locator('summary').click();
+      await expect.poll(() => drawer.locator('tbody tr').count(), { timeout: 5_000 }).toBeGreaterThanOrEqual(12);
+      // The reference's pane ends where the drawer begins (within a pixel: the edge falls between pixels).
+      const [pane, open] = [(await page.locator('#mock-docs-main').boundingBox())!, (await drawer.boundingBox())!];
+      expect(pane.y + pane.height).toBeLessThanOrEqual(open.y + 1);
+      expect(open.y + open.height).toBeLessThanOrEqual(800);
+      // A responses table brought down to the bottom of what shows: its header, then its last row, are what is at their place.
+      const getPet = opblock(page, 'get', '/pets/{petId}');
+      await expand(getPet);
+      const table = getPet.locator('.responses-table').first();
+      for (const part of [table.locator('thead tr').first(), table.locator('tbody > tr.response').last()]) {
+        await part.evaluate((element) => element.scrollIntoView({ block: 'end' }));
+        const box = (await part.boundingBox())!;
+        expect(box.y + box.height).toBeLessThanOrEqual(open.y + 1);
+        expect(await part.evaluate((element) => {
+          const { left, top, width, height } = element.getBoundingClientRect();
+          return element.contains(element.ownerDocument.elementFromPoint(left + width / 2, top + height - 2));
+        })).toBe(true);
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 });
 
 async function reset(url: string): Promise<void> {

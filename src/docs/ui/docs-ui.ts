@@ -18,9 +18,10 @@ async function start(): Promise<void> {
   if (!SwaggerUIBundle) return fail(target, 'Swagger UI did not load (/__docs/swagger-ui-bundle.js).');
   const response = await fetch(config.specUrl, { headers: { Accept: 'application/json' } });
   if (!response.ok) return fail(target, `The document could not be read from ${config.specUrl} (${response.status}).`);
-  const doc = documentForDocs((await response.json()) as SchemaObject, mockUrl);
+  const doc = documentForDocs((await response.json()) as SchemaObject, mockUrl, config.values);
   target.before(banner(config, mockUrl));
-  target.after(requestLogDrawer());
+  // Below the pane the reference scrolls in (docs-ui.css), so the drawer never covers it.
+  document.getElementById('mock-docs-main')!.after(requestLogDrawer());
 
   const ui: SwaggerUi = SwaggerUIBundle({
     spec: doc,

@@ -2,23 +2,33 @@
  * The Swagger UI plugin that makes the reference a mock's: what Swagger UI does not read from the
  * document, added through its plugin points (not a fork of it).
  *
- * - `x-stability`: a badge beside the operation's path (wraps OperationSummaryPath).
+ * - `x-stability`: a badge beside the operation's path (wraps OperationSummaryPath); none on a
+ *   deprecated operation, whose deprecation badge says where it stands.
  * - `deprecated`, `x-deprecated-at`, `x-sunset`: a badge, and a notice with the dates and the
  *   headers the mock sends (wraps `parameters`, the first part of an operation's body).
  * - `x-codeSamples` (or `x-code-samples`): one tab per sample, pointing at the mock (same place).
  * - `x-hideTryItPanel`: no "Try it out" (wraps the `allowTryItOutFor` selector, Swagger UI's hook for it).
+ * - A long description of the document: its first block, and a button for the rest (wraps `info`,
+ *   src/docs/ui/collapsible-description.ts), so the operations are on the first screen.
+ * - An error response without an example: the one Swagger UI generates, with the response's status
+ *   in its `status` and `code` (wraps `response`, src/docs/ui/error-examples.ts).
+ * - An array parameter whose items have a format (`id` of `GET /pets`: int64) gets the text input per
+ *   item Swagger UI falls back to, without the console warning its lookup logs (wraps `JsonSchema_array`).
  * - `Prefer`: a choice of the declared statuses and named examples beside Execute (wraps `execute`),
  *   sent as a `Prefer` header (wraps the `executeRequest` action, adding the header to that
  *   request's copy of the document; the reference itself is left as written).
  */
 import type { SchemaObject } from '../../document/schema.js';
+import { followRef } from '../follow-ref.js';
 import { codeSamplesOf, hidesTryIt, operationKey, scenariosOf, type CodeSample, type DocsConfig, type Scenario } from '../docs-document.js';
-import type { Component, ExecuteRequest, ImmutableMap, ReactApi, ReactNode, SwaggerPlugin, System } from './swagger-ui.js';
+import { collapsibleDescription } from './collapsible-description.js';
+import { errorExamples } from './error-examples.js';
+import type { Component, ExecuteRequest, GetComponent, ImmutableMap, ReactApi, ReactNode, SwaggerPlugin, System } from './swagger-ui.js';
 
 /** The plugin for a document (as the page shows it) and the page's settings. */
 export function mockDocsPlugin(doc: SchemaObject, config: DocsConfig): () => SwaggerPlugin {
   const operationAt = (path: string, method: string): SchemaObject | undefined => doc.paths?.[path]?.[String(method).toLowerCase()];
-  const resolve = (value: SchemaObject) => resolveRef(doc, value);
+  const resolve = (value: SchemaObject) => followRef(doc, value);
   /** The scenarios of each operation, read from the document once (`execute` renders again on every change of the form). */
   const scenarios = new Map<string, Scenario[]>();
   const scenariosAt = (path: string, method: string, key: string): Scenario[] => {
@@ -53,6 +63,9 @@ export function mockDocsPlugin(doc: SchemaObject, config: DocsConfig): () => Swa
           );
         };
       },
+      info: collapsibleDescription,
+      response: errorExamples,
+      JsonSchema_array: (Original, system) => (props: { getComponent: GetComponent }) => system.React.createElement(Original, { ...props, getComponent: silentFormatLookup(props.getComponent) }),
       execute: (Original, system) => {
         const { React } = system;
         const Picker = ScenarioPicker(React);
@@ -98,11 +111,32 @@ function withPrefer(request: ExecuteRequest, prefer: string): ExecuteRequest {
   return { ...request, parameters: { ...request.parameters, [`header.${declared?.name ?? 'Prefer'}`]: prefer } };
 }
 
-/** Badges beside the path: `x-stability` as written, and the sunset date of a deprecated operation. */
+/** Each lookup function wrapped once: a new one per render would render the (pure) array input again each time. */
+const silentLookups = new WeakMap<GetComponent, GetComponent>();
+
+/**
+ * The lookup, silent for `JsonSchema_<type>_<format>` (`JsonSchema_integer_int64`): Swagger UI's
+ * array input asks for one for items with a format and, finding none, uses its text input per item
+ * (as it means to); its lookup logs "Could not find component" first. Other names as before.
+ */
+function silentFormatLookup(getComponent: GetComponent): GetComponent {
+  let silent = silentLookups.get(getComponent);
+  if (!silent) {
+    silent = (name, container, config) => getComponent(name, container, /^JsonSchema_[^_]+_./.test(name) ? { ...config, failSilently: true } : config);
+    silentLookups.set(getComponent, silent);
+  }
+  return silent;
+}
+
+/**
+ * Badges beside the path: `x-stability` as written, or for a deprecated operation only its
+ * deprecation (with the sunset date): `deprecated` says where it stands, whatever `x-stability`
+ * said before (the Petstore's getPet keeps `stable`).
+ */
 function summaryBadges(React: ReactApi, operation: SchemaObject): ReactNode[] {
   const badges: ReactNode[] = [];
   const stability = operation['x-stability'];
-  if (typeof stability === 'string' && stability) {
+  if (typeof stability === 'string' && stability && operation.deprecated !== true) {
     badges.push(React.createElement('span', { key: 'stability', className: `mock-badge mock-stability mock-stability-${stability.toLowerCase().replace(/[^a-z0-9-]/g, '')}`, title: `x-stability: ${stability}` }, stability));
   }
   if (operation.deprecated === true) {
@@ -199,15 +233,4 @@ function dateOf(value: unknown): string | undefined {
   if (typeof value === 'string' && value) return value;
   if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString().slice(0, 10);
   return undefined;
-}
-
-/** A local `$ref` (`#/components/responses/NotFound`) followed to what it names; anything else as given. */
-function resolveRef(doc: SchemaObject, value: SchemaObject): SchemaObject {
-  let current = value;
-  for (let hops = 0; hops < 20 && typeof current?.$ref === 'string' && current.$ref.startsWith('#/'); hops++) {
-    let target: unknown = doc;
-    for (const part of current.$ref.slice(2).split('/')) target = (target as SchemaObject | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-    current = (target as SchemaObject) ?? {};
-  }
-  return current ?? {};
 }

@@ -8,6 +8,8 @@
 export interface ImmutableMap {
   get(key: string): unknown;
   getIn(path: readonly string[]): unknown;
+  /** A copy with the value at the path set. */
+  setIn(path: readonly string[], value: unknown): ImmutableMap;
   toJS(): Record<string, unknown>;
 }
 
@@ -21,9 +23,12 @@ export interface ReactApi {
   useState<T>(initial: T): [T, (value: T) => void];
 }
 
+/** Swagger UI's component lookup; a missing component is logged ("Could not find component") unless `failSilently`. */
+export type GetComponent = (name: string, container?: boolean | 'root', config?: { failSilently?: boolean }) => unknown;
+
 export interface System {
   React: ReactApi;
-  getComponent(name: string, container?: boolean): unknown;
+  getComponent: GetComponent;
 }
 
 /** What executeRequest is given (src/core/plugins/spec/actions.js): the request to build and send. */
