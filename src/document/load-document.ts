@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import yaml from 'js-yaml';
 import { dereferenceOptions } from './dereference-options.js';
+import { foreignReference, sameOriginResolvers } from './reference-origin.js';
 import { DocumentLoadError, firstProblem, prepareDocument, type LoadedDocument } from './document.js';
 import { parseJson } from './parse-json.js';
 import { validateMetaSchema } from './meta-schema/validate-meta-schema.js';
@@ -40,6 +41,10 @@ export async function loadDocument(source: string | object): Promise<LoadedDocum
   } catch (error) {
     throw new DocumentLoadError(describeParseFailure(path, error));
   }
+  const foreign = url ? foreignReference(raw, path) : undefined;
+  if (foreign !== undefined) {
+    throw new DocumentLoadError(`The OpenAPI document ${path} refers to ${foreign}, off its own origin (${new URL(path).origin}): a document read from a URL may refer only to URLs of its own origin, never to a file.`);
+  }
   return prepareDocument(raw, { name: path, file, text, ...NODE_STEPS });
 }
 
@@ -49,7 +54,9 @@ const NODE_STEPS = { metaSchema: validateMetaSchema, dereference: validateAndDer
 /** swagger-parser: the rules of the specification, external `$ref`s (relative to `file`), then the dereferenced document. */
 async function validateAndDereference(document: SchemaObject, { file, checkSchema }: { file?: string; checkSchema: boolean }): Promise<SchemaObject> {
   // The parsed document is handed over (no second read or parse); the path resolves external refs.
-  const options = { dereference: dereferenceOptions(document), validate: { schema: checkSchema, spec: true } };
+  // A document read from a URL resolves references on its own origin only (see reference-origin.ts).
+  const resolve = file && /^https?:\/\//i.test(file) ? { resolve: sameOriginResolvers(file) } : {};
+  const options = { dereference: dereferenceOptions(document), validate: { schema: checkSchema, spec: true }, ...resolve };
   const api = file ? SwaggerParser.validate(file, document as never, options as never) : SwaggerParser.validate(document as never, options as never);
   return (await api) as unknown as SchemaObject;
 }
@@ -64,7 +71,8 @@ async function convertSwagger2(path: string, file: string, swagger: SchemaObject
   // swagger-parser brings them in first, relative to the file as for 3.x, for them to be converted too.
   if (/"\$ref":"(?!#)/.test(JSON.stringify(swagger))) {
     try {
-      whole = (await SwaggerParser.bundle(file, swagger as never)) as unknown as SchemaObject;
+      const options = /^https?:\/\//i.test(file) ? { resolve: sameOriginResolvers(file) } : {};
+      whole = (await SwaggerParser.bundle(file, swagger as never, options as never)) as unknown as SchemaObject;
     } catch (error) {
       throw new DocumentLoadError(`${path} is not a valid Swagger 2.0 document: ${firstProblem(error)}.`);
     }

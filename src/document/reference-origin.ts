@@ -1,0 +1,37 @@
+/**
+ * References stay where the document came from: a document read from a URL may refer only to URLs
+ * of its own origin, never to a local file (`$ref: 'file:///home/u/.config/gh/hosts.yml'` would
+ * otherwise be read and served to any web page through CORS). Checked before anything is resolved,
+ * with a sentence naming the reference, and enforced again in swagger-parser's resolvers for the
+ * documents those references bring in.
+ */
+
+/** The first `$ref` of a document read from `url` that leads off its origin (a file, another host, port or scheme), or undefined. */
+export function foreignReference(document: unknown, url: string): string | undefined {
+  const stack: unknown[] = [document];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && !ref.startsWith('#') && !sameOrigin(ref, url)) return ref;
+    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') stack.push(value);
+  }
+  return undefined;
+}
+
+/** True when `ref`, read relative to `base`, is on `base`'s origin. */
+export function sameOrigin(ref: string, base: string): boolean {
+  try {
+    return new URL(ref, base).origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * swagger-parser's resolvers for a document read from `url`: no file at all, and http only on the
+ * document's own origin (loopback included: it is where the document came from).
+ */
+export function sameOriginResolvers(url: string): { file: false; http: { safeUrlResolver: false; canRead: (file: { url: string }) => boolean } } {
+  return { file: false, http: { safeUrlResolver: false, canRead: (file) => /^https?:\/\//i.test(file.url) && sameOrigin(file.url, url) } };
+}
