@@ -21,6 +21,8 @@ export interface ContractArgs {
   profiles?: string[];
   strict: boolean;
   readOnly: boolean;
+  /** A local document may refer to URLs (--allow-remote-refs). */
+  allowRemoteRefs: boolean;
   /** Compare the records of others before and after the run (off with --no-harm-check). */
   harmCheck: boolean;
   /** Operation ids (or `all`) whose writes are sent though the suite cannot prove them safe. */
@@ -47,7 +49,9 @@ Options:
   --base-url URL      where the implementation answers (stands in for the document's server URL)
   --token TOKEN       the API key to authenticate with (also CONTRACT_TOKEN)
   --spec FILE|URL     the document, a file or an http(s) URL (default: the embedded
-                      spec/openapi.yaml)
+                      spec/openapi.yaml); a URL's document may refer only to its own origin
+  --allow-remote-refs
+                      let a local document refer to URLs ($ref: https://...)
   --junit FILE        write a JUnit XML report
   --coverage FILE     write the operation x status coverage as JSON (only when asked)
   --only CHECK        run only this check; repeat or separate with commas
@@ -104,6 +108,7 @@ export const CONTRACT_FLAGS = {
   'max-response-bytes': { type: 'string', value: 'N', accepts: 'a positive integer' },
   'dry-run': { type: 'boolean' },
   'read-only': { type: 'boolean' },
+  'allow-remote-refs': { type: 'boolean' },
   'no-harm-check': { type: 'boolean' },
   'allow-write': { type: 'string', multiple: true, value: 'ID', accepts: 'an operation id, or all, or several separated with commas' },
   seed: { type: 'string', value: 'N', accepts: 'a non-negative integer' },
@@ -152,6 +157,7 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
     profiles: list(values.profile),
     strict: values.strict ?? false,
     readOnly: values['read-only'] ?? false,
+    allowRemoteRefs: values['allow-remote-refs'] ?? false,
     harmCheck: !(values['no-harm-check'] ?? false),
     allowWrites: list(values['allow-write']),
     dryRun: values['dry-run'] ?? false,

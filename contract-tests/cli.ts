@@ -30,7 +30,7 @@ export async function contractCommand(argv: string[], env: Record<string, string
   }
   let document;
   try {
-    document = await loadDocument(args.spec ?? BUNDLED_SPEC);
+    document = await loadDocument(args.spec ?? BUNDLED_SPEC, { allowRemoteRefs: args.allowRemoteRefs });
   } catch (error) {
     if (error instanceof DocumentLoadError) {
       process.stderr.write(`${error.message}\n`);

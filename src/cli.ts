@@ -126,7 +126,7 @@ async function serve(args: ServeArgs): Promise<number> {
   let loaded: LoadedDocument;
   let restored = false;
   try {
-    loaded = await loadDocument(specPath);
+    loaded = await loadDocument(specPath, { allowRemoteRefs: args.allowRemoteRefs });
     const unusable = args.stateFile && stateLocationProblem(args.stateFile); // before seeding: said at once
     if (unusable) throw new StateFileError(unusable);
     mock = build(loaded);
@@ -172,7 +172,7 @@ async function serve(args: ServeArgs): Promise<number> {
   const watcher = args.watch
     ? watchDocument(specPath, async () => {
         try {
-          const next = build(await loadDocument(specPath));
+          const next = build(await loadDocument(specPath, { allowRemoteRefs: args.allowRemoteRefs }));
           const { kept, reseeded } = carryState(mock, next);
           mock = next;
           void journal?.rebase(mock.store, mock.collections.map((c) => c.name));

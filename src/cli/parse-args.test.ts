@@ -14,17 +14,17 @@ describe('parseCommand', () => {
     expect(parseCommand([], {})).toEqual({
       command: 'serve', spec: undefined, port: 4010, host: '127.0.0.1', seed: undefined, apiKeys: undefined, fixtures: undefined, counts: {},
       delay: undefined, errorRate: undefined, corsOrigins: undefined, adminToken: undefined, stateFile: undefined, now: undefined, watch: false,
-      logLevel: 'info', logFormat: 'text',
+      logLevel: 'info', logFormat: 'text', allowRemoteRefs: false,
     });
   });
 
   it('reads every flag', () => {
     const args = ['serve', '--spec', 'a.yaml', '--port', '8080', '--host', '0.0.0.0', '--seed', '9', '--api-key', 'k1', '--api-key', 'k2', '--fixtures', 'fx', '--count', '5', '--count', 'pets=100'];
-    const more = ['--delay', '100-800', '--error-rate', '0.05', '--cors-origin', 'http://localhost:5173', '--cors-origin', 'https://app.example', '--admin-token', 'admin-token-1', '--state-file', 's.json', '--now', '2027-07-01', '--watch'];
+    const more = ['--delay', '100-800', '--error-rate', '0.05', '--cors-origin', 'http://localhost:5173', '--cors-origin', 'https://app.example', '--admin-token', 'admin-token-1', '--state-file', 's.json', '--now', '2027-07-01', '--watch', '--allow-remote-refs'];
     const logs = ['--log-level', 'debug', '--log-format=json', '--max-records', '1000', '--max-state-mb', '64'];
     expect(parseCommand([...args, ...more, ...logs], {})).toEqual({
       command: 'serve', spec: 'a.yaml', port: 8080, host: '0.0.0.0', seed: 9, apiKeys: ['k1', 'k2'], fixtures: 'fx', counts: { default: 5, pets: 100 },
-      delay: [100, 800], errorRate: 0.05, corsOrigins: ['http://localhost:5173', 'https://app.example'], adminToken: 'admin-token-1', stateFile: 's.json', now: new Date('2027-07-01T00:00:00Z'), watch: true,
+      delay: [100, 800], errorRate: 0.05, corsOrigins: ['http://localhost:5173', 'https://app.example'], adminToken: 'admin-token-1', stateFile: 's.json', now: new Date('2027-07-01T00:00:00Z'), watch: true, allowRemoteRefs: true,
       logLevel: 'debug', logFormat: 'json', maxRecords: 1000, maxStateMb: 64,
     });
   });
@@ -58,7 +58,7 @@ describe('bad flags: one line naming the flag and what it accepts', () => {
   it('an unknown flag, with the flag it is close to', () => {
     expect(error(['--prot', '3'])).toBe('Unknown flag --prot; did you mean --port? (see petstore-mock-kit serve --help)');
     expect(error(['serve', '--log-levl', 'debug'])).toBe('Unknown flag --log-levl; did you mean --log-level? (see petstore-mock-kit serve --help)');
-    expect(error(['--allow', 'a.example'])).toBe('Unknown flag --allow; did you mean --allowed-host? (see petstore-mock-kit serve --help)');
+    expect(error(['--allow', 'a.example'])).toBe('Unknown flag --allow; did you mean --allowed-host or --allow-remote-refs? (see petstore-mock-kit serve --help)');
     expect(error(['--frobnicate'])).toBe('Unknown flag --frobnicate. (see petstore-mock-kit serve --help)');
     expect(error(['--nope'])).toBe('Unknown flag --nope; did you mean --now? (see petstore-mock-kit serve --help)');
   });

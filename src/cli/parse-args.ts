@@ -46,6 +46,8 @@ export interface ServeArgs {
   /** What the clock said at start (`--now`); it runs on from there. */
   now?: Date;
   watch: boolean;
+  /** A local document may refer to URLs (--allow-remote-refs). */
+  allowRemoteRefs: boolean;
   /** `--log-level` (default `info`). */
   logLevel: LogLevel;
   /** `--log-format` (default `text`). */
@@ -92,6 +94,7 @@ export const SERVE_FLAGS = {
   'log-level': { type: 'string', value: 'L', accepts: orList(LOG_LEVELS) },
   'log-format': { type: 'string', value: 'F', accepts: orList(LOG_FORMATS) },
   watch: { type: 'boolean' },
+  'allow-remote-refs': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies FlagTable;
@@ -106,7 +109,10 @@ the document instead.
 
 Options:
   --spec FILE|URL    OpenAPI 3.0/3.1 (or Swagger 2.0, converted) document to serve, a file or an
-                     http(s) URL (default: the embedded spec/openapi.yaml)
+                     http(s) URL (default: the embedded spec/openapi.yaml); a URL's document may
+                     refer only to its own origin
+  --allow-remote-refs
+                     let a local document refer to URLs ($ref: https://...)
   --port N           port to listen on (default 4010; also the PORT environment variable)
   --host H           interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface,
                      which needs --admin-token or --no-admin)
@@ -262,6 +268,7 @@ function serveArgs(values: FlagValues<typeof SERVE_FLAGS>, env: Record<string, s
     maxStateMb,
     now,
     watch: values.watch ?? false,
+    allowRemoteRefs: values['allow-remote-refs'] ?? false,
     logLevel,
     logFormat,
   };

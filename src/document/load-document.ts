@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import yaml from 'js-yaml';
 import { dereferenceOptions } from './dereference-options.js';
-import { foreignReference, sameOriginResolvers } from './reference-origin.js';
+import { foreignReference, LOCAL_ONLY_RESOLVERS, remoteReference, sameOriginResolvers } from './reference-origin.js';
 import { DocumentLoadError, firstProblem, prepareDocument, type LoadedDocument } from './document.js';
 import { parseJson } from './parse-json.js';
 import { validateMetaSchema } from './meta-schema/validate-meta-schema.js';
@@ -27,8 +27,18 @@ export { DocumentLoadError, resolveRef, type LoadedDocument } from './document.j
  * doc.api.paths['/pets'].get.operationId // 'listPets'
  * @throws DocumentLoadError for a missing file or URL, bad YAML/JSON, an unknown version, a Swagger 2.0 document that cannot be converted or an invalid document.
  */
-export async function loadDocument(source: string | object): Promise<LoadedDocument> {
-  if (typeof source === 'object') return prepareDocument(structuredClone(source) as SchemaObject, { name: 'the document given', ...NODE_STEPS });
+export interface LoadOptions {
+  /** A local document (a file, or the document given as an object) may refer to URLs (`$ref: https://...`); default false. */
+  allowRemoteRefs?: boolean;
+}
+
+export async function loadDocument(source: string | object, options: LoadOptions = {}): Promise<LoadedDocument> {
+  const steps = { ...NODE_STEPS, dereference: dereferenceWith(options), convertSwagger2: convertWith(options) };
+  if (typeof source === 'object') {
+    const given = structuredClone(source) as SchemaObject;
+    refuseRemote(given, 'given', options);
+    return prepareDocument(given, { name: 'the document given', ...steps });
+  }
   const path = source;
   const url = /^https?:\/\//i.test(path);
   const file = url ? path : resolve(path);
@@ -45,18 +55,33 @@ export async function loadDocument(source: string | object): Promise<LoadedDocum
   if (foreign !== undefined) {
     throw new DocumentLoadError(`The OpenAPI document ${path} refers to ${foreign}, off its own origin (${new URL(path).origin}): a document read from a URL may refer only to URLs of its own origin, never to a file.`);
   }
-  return prepareDocument(raw, { name: path, file, text, ...NODE_STEPS });
+  if (!url) refuseRemote(raw, path, options);
+  return prepareDocument(raw, { name: path, file, text, ...steps });
+}
+
+/** A local document's reference to a URL stops the load, in one sentence, unless remote references are allowed. */
+function refuseRemote(raw: SchemaObject, name: string, { allowRemoteRefs = false }: LoadOptions): void {
+  const remote = allowRemoteRefs ? undefined : remoteReference(raw);
+  if (remote !== undefined) throw new DocumentLoadError(`The OpenAPI document ${name} refers to ${remote}: a local document refers to local files only, unless --allow-remote-refs (allowRemoteRefs) is given.`);
+}
+
+/** swagger-parser's resolvers for a document: its own origin for one read from a URL; files, and URLs only when allowed, for a local one. */
+function resolversFor(file: string | undefined, { allowRemoteRefs = false }: LoadOptions): object {
+  if (file && /^https?:\/\//i.test(file)) return { resolve: sameOriginResolvers(file) };
+  // Allowed by the one who gave the document: any URL, internal ones too (swagger-parser's guard against them is lifted).
+  return { resolve: allowRemoteRefs ? { http: { safeUrlResolver: false } } : LOCAL_ONLY_RESOLVERS };
 }
 
 /** On Node: the build's precompiled meta-schema validators, swagger-parser, and the Swagger 2.0 converter. */
-const NODE_STEPS = { metaSchema: validateMetaSchema, dereference: validateAndDereference, convertSwagger2 };
+const NODE_STEPS = { metaSchema: validateMetaSchema };
+const dereferenceWith = (load: LoadOptions) => (document: SchemaObject, options: { file?: string; checkSchema: boolean }) => validateAndDereference(document, options, load);
+const convertWith = (load: LoadOptions) => (path: string, file: string, swagger: SchemaObject, text?: string) => convertSwagger2(path, file, swagger, text, load);
 
 /** swagger-parser: the rules of the specification, external `$ref`s (relative to `file`), then the dereferenced document. */
-async function validateAndDereference(document: SchemaObject, { file, checkSchema }: { file?: string; checkSchema: boolean }): Promise<SchemaObject> {
+async function validateAndDereference(document: SchemaObject, { file, checkSchema }: { file?: string; checkSchema: boolean }, load: LoadOptions): Promise<SchemaObject> {
   // The parsed document is handed over (no second read or parse); the path resolves external refs.
-  // A document read from a URL resolves references on its own origin only (see reference-origin.ts).
-  const resolve = file && /^https?:\/\//i.test(file) ? { resolve: sameOriginResolvers(file) } : {};
-  const options = { dereference: dereferenceOptions(document), validate: { schema: checkSchema, spec: true }, ...resolve };
+  // References stay where the document came from (see reference-origin.ts).
+  const options = { dereference: dereferenceOptions(document), validate: { schema: checkSchema, spec: true }, ...resolversFor(file, load) };
   const api = file ? SwaggerParser.validate(file, document as never, options as never) : SwaggerParser.validate(document as never, options as never);
   return (await api) as unknown as SchemaObject;
 }
@@ -65,14 +90,13 @@ async function validateAndDereference(document: SchemaObject, { file, checkSchem
  * Converts a Swagger 2.0 document to OpenAPI 3.0 with swagger2openapi and Redoc's options: what
  * the converter can patch is patched, what it cannot convert losslessly is converted as it can.
  */
-async function convertSwagger2(path: string, file: string, swagger: SchemaObject, text?: string): Promise<SchemaObject> {
+async function convertSwagger2(path: string, file: string, swagger: SchemaObject, text: string | undefined, load: LoadOptions): Promise<SchemaObject> {
   let whole = swagger;
   // The converter leaves external `$ref`s alone (its own resolver prints its failures), so
   // swagger-parser brings them in first, relative to the file as for 3.x, for them to be converted too.
   if (/"\$ref":"(?!#)/.test(JSON.stringify(swagger))) {
     try {
-      const options = /^https?:\/\//i.test(file) ? { resolve: sameOriginResolvers(file) } : {};
-      whole = (await SwaggerParser.bundle(file, swagger as never, options as never)) as unknown as SchemaObject;
+      whole = (await SwaggerParser.bundle(file, swagger as never, resolversFor(file, load) as never)) as unknown as SchemaObject;
     } catch (error) {
       throw new DocumentLoadError(`${path} is not a valid Swagger 2.0 document: ${firstProblem(error)}.`);
     }

@@ -79,4 +79,15 @@ describe('references of a local document', () => {
     const loaded = await loadDocument(file);
     expect(loaded.api.paths['/secret'].get.responses['200'].content['application/json'].examples.leak).toEqual({ oauth_token: 'gho_not_for_you' });
   });
+
+  it('refer to URLs only when allowed (--allow-remote-refs): refused otherwise in one sentence, and for a document given as an object too', async () => {
+    const ref = `${origins[0]}/example.json#/value`;
+    const file = join(secretDir, 'remote.json');
+    writeFileSync(file, documentReferring(ref));
+    const refusal = `refers to ${ref}: a local document refers to local files only, unless --allow-remote-refs (allowRemoteRefs) is given.`;
+    await expect(loadDocument(file)).rejects.toThrow(`The OpenAPI document ${file} ${refusal}`);
+    await expect(loadDocument(JSON.parse(documentReferring(ref)))).rejects.toThrow(`The OpenAPI document given ${refusal}`);
+    const loaded = await loadDocument(file, { allowRemoteRefs: true });
+    expect(loaded.api.paths['/secret'].get.responses['200'].content['application/json'].examples.leak).toEqual({ msg: 'from another origin' });
+  });
 });

@@ -1,23 +1,40 @@
 /**
  * References stay where the document came from: a document read from a URL may refer only to URLs
  * of its own origin, never to a local file (`$ref: 'file:///home/u/.config/gh/hosts.yml'` would
- * otherwise be read and served to any web page through CORS). Checked before anything is resolved,
+ * otherwise be read and served to any web page through CORS); a local document refers to local
+ * files, and to URLs only when its remote references are allowed (`--allow-remote-refs`). Checked before anything is resolved,
  * with a sentence naming the reference, and enforced again in swagger-parser's resolvers for the
  * documents those references bring in.
  */
 
 /** The first `$ref` of a document read from `url` that leads off its origin (a file, another host, port or scheme), or undefined. */
 export function foreignReference(document: unknown, url: string): string | undefined {
+  return firstReference(document, (ref) => !sameOrigin(ref, url));
+}
+
+/** The first external `$ref` of a document (not `#...`) that `matches`, walked without recursion (documents nest deep). */
+function firstReference(document: unknown, matches: (ref: string) => boolean): string | undefined {
   const stack: unknown[] = [document];
   while (stack.length > 0) {
     const node = stack.pop();
     if (node === null || typeof node !== 'object') continue;
     const ref = (node as { $ref?: unknown }).$ref;
-    if (typeof ref === 'string' && !ref.startsWith('#') && !sameOrigin(ref, url)) return ref;
+    if (typeof ref === 'string' && !ref.startsWith('#') && matches(ref)) return ref;
     for (const value of Object.values(node)) if (value !== null && typeof value === 'object') stack.push(value);
   }
   return undefined;
 }
+
+/**
+ * The first `$ref` of a local document that names a URL (`https://example.com/schemas.yaml`), or
+ * undefined: a local document refers to local files only, unless its remote references are allowed.
+ */
+export function remoteReference(document: unknown): string | undefined {
+  return firstReference(document, (ref) => /^[a-z][a-z\d+.-]+:/i.test(ref) && !/^file:/i.test(ref));
+}
+
+/** swagger-parser's resolvers for a local document whose remote references are not allowed: files only. */
+export const LOCAL_ONLY_RESOLVERS = { http: false } as const;
 
 /** True when `ref`, read relative to `base`, is on `base`'s origin. */
 export function sameOrigin(ref: string, base: string): boolean {

@@ -49,9 +49,9 @@ export interface MockInstance extends InProcessMock {
  * @throws DocumentLoadError when the document cannot be served (one sentence saying why), FixtureError for a bad fixture.
  */
 export async function createMock(options: MockOptions = {}): Promise<MockInstance> {
-  const { spec, fixtures, extensions, docs, ...rest } = options;
+  const { spec, fixtures, extensions, docs, allowRemoteRefs, ...rest } = options;
   const bundled = spec === undefined;
-  const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec);
+  const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec, { allowRemoteRefs });
   const { mock, built } = inProcessMock(document, {
     ...rest,
     fixtures: fixtures ?? (bundled ? BUNDLED_FIXTURES : undefined),

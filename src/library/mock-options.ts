@@ -68,8 +68,10 @@ export interface BrowserMockOptions {
 
 /** The options of `createMock` from `petstore-mock-kit` (Node): the browser's, and what needs Node. */
 export interface MockOptions extends Omit<BrowserMockOptions, 'fixtures'> {
-  /** The OpenAPI document: a file path, an http(s) URL, or the document itself as an object; Swagger 2.0 is converted. Default: the bundled Petstore document. */
+  /** The OpenAPI document: a file path, an http(s) URL, or the document itself as an object; Swagger 2.0 is converted. Default: the bundled Petstore document. A URL's document may refer only to its own origin. */
   spec?: string | URL | object;
+  /** A local document (a file, or the object given) may refer to URLs (`$ref: https://...`). Default false: local files only. */
+  allowRemoteRefs?: boolean;
   /** A directory of `<collection>.json` files, or records by collection name (default: the Petstore's fixtures with the bundled document, none otherwise). */
   fixtures?: string | Record<string, StoredRecord[]>;
   /** Serve the docs page at /__docs, and lead GET / there when the document has no operation at `/` (default true). */

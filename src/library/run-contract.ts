@@ -23,6 +23,8 @@ export interface RunContractOptions extends ContractSettings {
   timeoutMs?: number;
   /** Compare the first page of every list before and after the run (default true; false for a server others write to meanwhile). */
   harmCheck?: boolean;
+  /** A local document may refer to URLs (`$ref: https://...`). Default false: local files only; a URL's document refers only to its own origin. */
+  allowRemoteRefs?: boolean;
 }
 
 /**
@@ -33,9 +35,9 @@ export interface RunContractOptions extends ContractSettings {
  * @throws ContractSetupError when nothing can be checked: an unknown profile, check or operation, an unreachable server, refused credentials.
  */
 export async function runContract(options: RunContractOptions): Promise<ContractReport> {
-  const { spec, profiles: names, ...rest } = options;
+  const { spec, profiles: names, allowRemoteRefs, ...rest } = options;
   const bundled = spec === undefined;
-  const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec);
+  const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec, { allowRemoteRefs });
   const selected = selectRun({ profiles: names, only: options.only, operations: options.operations, allowWrites: options.allowWrites }, document, bundled);
   if (typeof selected === 'string') throw new ContractSetupError(selected);
   return run({ ...rest, document, profiles: selected.profiles, only: selected.only });
