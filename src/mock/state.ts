@@ -9,6 +9,7 @@ import type { CrudOptions } from '../actions/crud.js';
 import type { SchemaObject } from '../document/schema.js';
 import { createFaker } from '../generate/create-faker.js';
 import { createGenerator } from '../generate/from-schema.js';
+import { own } from '../generate/helpers.js';
 import { isIntegerKey, type Collection } from '../operations/infer-collections.js';
 import type { SeedHook } from '../registries/extension.js';
 import type { ApiError } from '../respond/api-error.js';
@@ -100,7 +101,7 @@ export function createState(options: StateOptions): MockState {
     reseed: (change) => {
       // Checked before seeding: seeding past the bound would be the crash the bound is there to prevent.
       const counts = { ...seedOptions.counts, ...change.counts };
-      const asked = collections.reduce((total, c) => total + (counts[c.name] ?? counts.default), 0);
+      const asked = collections.reduce((total, c) => total + (own(counts, c.name) ?? counts.default), 0);
       if (asked > budget.maxRecords) return `The counts ask for ${asked} records, more than the mock holds (--max-records ${budget.maxRecords}). Nothing changed.`;
       seed = change.seed ?? seed;
       Object.assign(seedOptions.counts, change.counts);

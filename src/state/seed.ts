@@ -6,6 +6,7 @@
 import type { Faker } from '@faker-js/faker';
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
+import { own } from '../generate/helpers.js';
 import { isIntegerKey, requiredSet, type Collection } from '../operations/infer-collections.js';
 import type { RecordCollection, StateStore, StoredRecord } from './state-store.js';
 
@@ -26,7 +27,8 @@ export function seedStore(store: StateStore, collections: Collection[], options:
   for (const collection of dependencyOrder(collections)) {
     const state = store.collection(collection.name);
     state.clear();
-    const fixtures = options.fixtures[collection.name] ?? [];
+    // A collection may be named like an Object property (`/constructor`): own entries only.
+    const fixtures = own(options.fixtures, collection.name) ?? [];
     const sorted = [...fixtures].sort((a, b) => compareKeys(a[collection.keyProperty], b[collection.keyProperty]));
     for (const record of sorted) state.put(structuredClone(record));
     if (collection.scopeParams.length) {
@@ -44,7 +46,7 @@ export function seedStore(store: StateStore, collections: Collection[], options:
       }
       continue;
     }
-    const count = options.counts[collection.name] ?? (fixtures.length ? 0 : options.counts.default);
+    const count = own(options.counts, collection.name) ?? (fixtures.length ? 0 : options.counts.default);
     for (let i = 0; i < count; i++) {
       const key = newKey(collection, state, options);
       if (key === undefined) {
@@ -68,7 +70,7 @@ function seedChildren(store: StateStore, collection: Collection, options: SeedOp
       return { scope: scope ? `${scope}/${String(key)}` : String(key), key };
     }),
   );
-  const count = options.counts[collection.name] ?? options.counts.default;
+  const count = own(options.counts, collection.name) ?? options.counts.default;
   const state = store.collection(collection.name);
   for (let i = 0; i < count && owners.length > 0; i++) {
     const owner = owners[i % owners.length];
