@@ -339,11 +339,28 @@ export class ContractContext {
    */
   unsafe(op: Operation, params: Record<string, unknown>): string | undefined {
     if (this.vouchedFor(op)) return undefined;
-    const binding = this.binding(op);
-    const reason = unsafeWrite(op, binding, this.collections);
-    if (reason || isRead(op) || (isCreate(op, binding) && (binding?.action === 'create' || !/\{/.test(op.path)))) return reason;
+    const { reason, proven } = this.writeShape(op);
+    if (reason || proven) return reason;
     return unprovenTarget(op, params, this.collections, (c, key, scope) => this.isOwn(c, key, scope), (c, key, scope) => this.own.isFree(c, key, scope));
   }
+
+  /**
+   * What the document alone says of an operation's writes, worked out once per operation (every
+   * request asks): why it is unsafe, or `proven` when it is safe whatever its parameters (a read,
+   * a create on a collection); otherwise its path parameters decide.
+   */
+  private writeShape(op: Operation): { reason?: string; proven: boolean } {
+    let shape = this.writeShapes.get(op);
+    if (!shape) {
+      const binding = this.binding(op);
+      const reason = unsafeWrite(op, binding, this.collections);
+      shape = { reason, proven: !reason && (isRead(op) || (isCreate(op, binding) && (binding?.action === 'create' || !/\{/.test(op.path)))) };
+      this.writeShapes.set(op, shape);
+    }
+    return shape;
+  }
+
+  private readonly writeShapes = new Map<Operation, { reason?: string; proven: boolean }>();
 
   /** True when the caller vouched that the operation's writes touch nothing of others (--allow-write). */
   vouchedFor(op: Operation): boolean {

@@ -41,7 +41,7 @@ export class RequestBodies {
     }
     // Once the server refused generated bodies and took another kind (its example), the suite keeps to that kind.
     const recipe = branch ? undefined : this.recipes.get(op);
-    const preferred = recipe && this.others(op, refs, overrides).find((other) => other.why === recipe);
+    const preferred = recipe && this.others(op, refs, overrides, recipe)[0];
     return preferred ? preferred.body : this.validObject(op, schema, refs, overrides, { from });
   }
 
@@ -107,8 +107,9 @@ export class RequestBodies {
    * document does not state): its examples, the generated body with each property's own example
    * or default, and fresh draws. Each is made safe as valid's (references, no `readOnly` field,
    * the run's marker) and confirmed by the validator; those it does not confirm are left out.
+   * `kind`: only the bodies of that kind are made (the one a server took before).
    */
-  others(op: Operation, refs: Row = {}, overrides: Row = {}): Array<{ why: string; body: Row }> {
+  others(op: Operation, refs: Row = {}, overrides: Row = {}, kind?: string): Array<{ why: string; body: Row }> {
     const media = jsonMediaType(Object.keys(op.requestBody?.content ?? {}));
     const content = media ? op.requestBody!.content[media] : undefined;
     if (!content?.schema) return [];
@@ -127,6 +128,7 @@ export class RequestBodies {
       ...objects([this.deps.generate(schema, {}), this.deps.generate(schema, {})]).map((body) => ({ why: 'another draw', body })),
     ];
     return candidates
+      .filter(({ why }) => kind === undefined || why === kind)
       .map(({ why, body }) => ({ why, body: this.validObject(op, schema, refs, overrides, { base: body }) }))
       .filter(({ body }) => this.isValid(op, body));
   }
