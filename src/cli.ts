@@ -167,6 +167,9 @@ async function serve(args: ServeArgs): Promise<number> {
   // A URL is shown as given; a file relative to where the command runs.
   const shown = /^https?:\/\//i.test(specPath) ? specPath : relative(process.cwd(), specPath) || specPath;
   const keysFrom = process.env.MOCK_API_KEYS && !process.argv.includes('--api-key') ? 'MOCK_API_KEYS' : '--api-key';
+  if (allowedHosts === 'any') {
+    warn(`--host ${args.host} without --allowed-host answers any Host name, so a web page whose own name points at this machine (DNS rebinding) can call the mock API as its own origin; name the hosts clients use with --allowed-host to refuse the others.`);
+  }
   log.banner(startBanner({ url: running.url, mock, document: loaded, shown, args, keysFrom, restored, allowedHosts }));
 
   const watcher = args.watch

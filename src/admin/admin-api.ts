@@ -7,15 +7,18 @@
  * `X-Mock-Session` picks the session it acts on.
  *
  * Closed to browsers: a developer's browser is on loopback too, so a page on any site could
- * otherwise reset or replace the state. Calls that change state must say `Content-Type:
- * application/json` (a cross-site page cannot send that without a CORS preflight, and the admin
- * API answers none), and are refused when `Origin` or `Sec-Fetch-Site` names another origin.
+ * otherwise reset or replace the state. Calls that change state are refused when a browser says
+ * they come from another origin (`Sec-Fetch-Site`, else `Origin`: the rule of Go's
+ * `net/http.CrossOriginProtection`); a client that sends neither is a script, not a page, and is
+ * answered, bodyless POST included. A body must be JSON: a form or a `text/plain` fetch, which a
+ * page may send without a CORS preflight (the admin API answers none), gets 415.
  */
 import { respondJson } from '../respond/security-headers.js';
 import { Hono, type Context } from 'hono';
 import { ApiError, errorResponse } from '../respond/api-error.js';
 import { incomingOf } from '../handle-operation.js';
 import { SESSION_HEADER } from '../state/sessions.js';
+import { isLoopbackAddress } from '../middleware/host-guard.js';
 import type { StateSnapshot } from '../state/snapshot.js';
 import type { StateStore } from '../state/state-store.js';
 import type { RequestLog } from './request-log.js';
@@ -85,7 +88,7 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false }:
       return errorResponse(new ApiError(403, 'ADMIN_FORBIDDEN', 'This request came through a proxy, so loopback proves nothing: without --admin-token the admin API refuses it.'));
     }
     if (!SAFE_METHODS.has(c.req.method)) {
-      const refused = crossOrigin(c) ?? notJson(c);
+      const refused = crossOrigin(c) ?? (await notJsonBody(c));
       if (refused) return errorResponse(refused);
     }
     await next();
@@ -180,22 +183,32 @@ export function adminOff(): Hono {
 }
 
 /**
- * A call from a page on another origin: `Sec-Fetch-Site` (sent by current browsers) or `Origin`
- * naming another host than the one called. The scheme is not compared: a TLS proxy changes it.
+ * A call from a page on another origin, by what browsers send (as Go's `CrossOriginProtection`):
+ * `Sec-Fetch-Site` decides when present (`same-origin` and `none`, a typed URL, pass); else an
+ * `Origin` naming another host than the one called; a request with neither comes from no page.
+ * The scheme is not compared: a TLS proxy changes it.
  */
 function crossOrigin(c: Context): ApiError | undefined {
   const site = c.req.header('sec-fetch-site');
-  if (site === 'cross-site' || site === 'same-site') return new ApiError(403, 'ADMIN_CROSS_ORIGIN', `The admin API refuses calls from pages on other sites (Sec-Fetch-Site: ${site}).`);
+  if (site !== undefined) {
+    if (site === 'same-origin' || site === 'none') return undefined;
+    return new ApiError(403, 'ADMIN_CROSS_ORIGIN', `The admin API refuses calls from pages on other sites (Sec-Fetch-Site: ${site.slice(0, 40)}).`);
+  }
   const origin = c.req.header('origin');
   if (origin === undefined || hostOf(origin) === new URL(c.req.url).host) return undefined;
   return new ApiError(403, 'ADMIN_CROSS_ORIGIN', `The admin API refuses calls from pages on other origins (Origin: ${origin.slice(0, 200)}).`);
 }
 
-/** Anything but JSON: a form or a `text/plain` fetch, which a page on any site may send without asking. */
-function notJson(c: Context): ApiError | undefined {
+/**
+ * A body that is not JSON: a form or a `text/plain` fetch, which a page on any site may send
+ * without asking. No body at all (a script's `curl -X POST`) is fine, whatever its Content-Type.
+ * The text read here is the one the handler reads (Hono keeps it).
+ */
+async function notJsonBody(c: Context): Promise<ApiError | undefined> {
   const type = c.req.header('content-type');
   if (type?.split(';')[0].trim().toLowerCase() === 'application/json') return undefined;
-  return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Admin calls that change state need Content-Type: application/json, even without a body${type ? `; this one sent ${type.slice(0, 100)}` : ''}.`);
+  if ((await c.req.text()) === '') return undefined;
+  return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Admin calls that send a body need Content-Type: application/json${type ? `; this one sent ${type.slice(0, 100)}` : ''}.`);
 }
 
 function hostOf(origin: string): string | undefined {
@@ -221,11 +234,14 @@ async function readJson(c: Context): Promise<unknown> {
 }
 
 /**
- * A caller on this machine: a loopback peer, and no header saying a proxy forwarded the request.
- * (Behind --trust-proxy, no caller is.) The docs page offers a configured API key only to these.
+ * A caller on this machine that named this machine: a loopback peer, no header saying a proxy
+ * forwarded the request, and a loopback `Host` (`localhost`, `127.x`, `[::1]`). A page whose own
+ * name points at 127.0.0.1 (DNS rebinding, answered when any Host is: `--host 0.0.0.0` without
+ * `--allowed-host`) has a loopback peer too; only its Host tells. (Behind --trust-proxy, no
+ * caller is.) The docs page offers a configured API key only to these.
  */
 export function isLocalCaller(c: Context): boolean {
-  return isLoopback(c) && !FORWARDED.some((name) => c.req.header(name) !== undefined);
+  return isLoopback(c) && !FORWARDED.some((name) => c.req.header(name) !== undefined) && isLoopbackAddress(new URL(c.req.url).hostname);
 }
 
 /** In-process requests (tests, app.request) have no socket: they are local by definition. */

@@ -46,19 +46,17 @@ describe('CORS never covers /__admin', () => {
   });
 });
 
-describe('state-changing admin calls need JSON', () => {
-  it('refuses a reset, a seed and an import sent as text/plain, as a form, or with no Content-Type: 415, state unchanged', async () => {
+describe('state-changing admin calls with a body need JSON', () => {
+  it('refuses a reset, a seed and an import whose body is text/plain, a form, or has no Content-Type: 415, state unchanged', async () => {
     const { app, stillChanged, store } = await changedMock();
     const before = JSON.stringify(store.export());
-    const sends: Array<[string, string, Record<string, string>, string | undefined]> = [
-      ['POST', '/__admin/reset', { 'Content-Type': 'text/plain;charset=UTF-8' }, undefined],
+    const sends: Array<[string, string, Record<string, string>, string]> = [
       ['POST', '/__admin/reset', { 'Content-Type': 'text/plain' }, '{}'],
-      ['POST', '/__admin/reset', {}, undefined],
       ['POST', '/__admin/seed', { 'Content-Type': 'text/plain' }, '{"seed":7}'],
       ['POST', '/__admin/seed', { 'Content-Type': 'application/x-www-form-urlencoded' }, 'seed=7'],
       ['POST', '/__admin/seed', { 'Content-Type': 'multipart/form-data; boundary=x' }, '--x--'],
       ['PUT', '/__admin/state', { 'Content-Type': 'text/plain' }, '{"format":"petstore-mock-kit/state@1","collections":{}}'],
-      ['DELETE', '/__admin/state', {}, undefined],
+      ['PUT', '/__admin/state', {}, '{"format":"petstore-mock-kit/state@1","collections":{}}'],
       ['PATCH', '/__admin/state', { 'Content-Type': 'application/jsonx' }, '{}'],
     ];
     for (const [method, path, headers, body] of sends) {
@@ -76,6 +74,17 @@ describe('state-changing admin calls need JSON', () => {
       const response = await app.request('/__admin/reset', { method: 'POST', headers: { 'Content-Type': type } });
       expect(response.status).toBe(200);
       expect(await stillChanged()).toBe(false);
+    }
+  });
+
+  it("accepts a script's body-less POST (no Origin, no Sec-Fetch-Site), whatever its Content-Type, with or without the token", async () => {
+    for (const [options, auth] of [[{}, {}], [{ adminToken: 'admin-secret' }, { Authorization: 'Bearer admin-secret' }]] as const) {
+      for (const headers of [{}, { 'Content-Type': 'text/plain' }, { 'Content-Type': 'application/x-www-form-urlencoded' }] as Array<Record<string, string>>) {
+        const { app, stillChanged } = await changedMock(options);
+        const response = await app.request('/__admin/reset', { method: 'POST', headers: { ...auth, ...headers } });
+        expect(response.status, JSON.stringify(headers)).toBe(200);
+        expect(await stillChanged()).toBe(false);
+      }
     }
   });
 
@@ -104,6 +113,24 @@ describe('state-changing admin calls from another origin', () => {
     for (const site of ['cross-site', 'same-site']) {
       const response = await app.request('/__admin/reset', { method: 'POST', headers: { ...JSON_TYPE, Authorization: 'Bearer admin-secret', 'Sec-Fetch-Site': site } });
       expect(response.status, site).toBe(403);
+      expect(await response.json()).toMatchObject({ code: 'ADMIN_CROSS_ORIGIN', status: 403 });
+    }
+    expect(await stillChanged()).toBe(true);
+  });
+
+  it('refuses what a page can send without a preflight: a form from a sandboxed page (Origin: null), a body-less cross-site POST, a no-cors fetch from another origin', async () => {
+    const { app, stillChanged } = await changedMock({ adminToken: 'admin-secret' });
+    const token = { Authorization: 'Bearer admin-secret' };
+    const sends: Array<[string, Record<string, string>, string | undefined]> = [
+      ['/__admin/seed', { ...token, Origin: 'null', 'Content-Type': 'application/x-www-form-urlencoded' }, 'seed=7'],
+      ['/__admin/reset', { ...token, Origin: 'null', 'Content-Type': 'application/x-www-form-urlencoded' }, undefined],
+      ['/__admin/reset', { ...token, 'Sec-Fetch-Site': 'cross-site', Origin: 'http://evil.example' }, undefined],
+      ['/__admin/reset', { ...token, 'Sec-Fetch-Site': 'cross-site' }, undefined],
+      ['/__admin/reset', { ...token, Origin: 'http://evil.example', 'Content-Type': 'text/plain' }, '{}'],
+    ];
+    for (const [path, headers, body] of sends) {
+      const response = await app.request(path, { method: 'POST', headers, body });
+      expect(response.status, JSON.stringify(headers)).toBe(403);
       expect(await response.json()).toMatchObject({ code: 'ADMIN_CROSS_ORIGIN', status: 403 });
     }
     expect(await stillChanged()).toBe(true);

@@ -98,6 +98,36 @@ describe('the CLI (dist/cli.js)', () => {
     }
   });
 
+  it('with --host 0.0.0.0 and no --allowed-host: warns at start that any Host is answered, and /__docs fills in the private key only for a loopback Host', async () => {
+    const cli = await startCli(['--host', '0.0.0.0', '--admin-token', 'admin-token-1', '--api-key', 'private-key-1']);
+    try {
+      expect(cli.output()).toContain('--host 0.0.0.0 without --allowed-host answers any Host name');
+      const port = new URL(cli.url).port;
+      const docs = (host: string) =>
+        new Promise<string>((resolve, reject) => {
+          request({ host: '127.0.0.1', port, path: '/__docs', headers: { Host: host } }, (res) => {
+            let body = '';
+            res.on('data', (chunk) => (body += chunk)).on('end', () => resolve(`${res.statusCode} ${body}`));
+          }).on('error', reject).end();
+        });
+      for (const host of [`evil.example:${port}`, 'evil.example', `192.0.2.7:${port}`]) {
+        const page = await docs(host);
+        expect(page, host).toMatch(/^200 /);
+        expect(page, host).not.toContain('private-key-1');
+      }
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) expect(await docs(host), host).toContain('private-key-1');
+    } finally {
+      cli.child.kill();
+    }
+    // Naming the hosts: no warning.
+    const named = await startCli(['--host', '0.0.0.0', '--admin-token', 'admin-token-1', '--allowed-host', 'demo.example.com']);
+    try {
+      expect(named.output()).not.toContain('without --allowed-host');
+    } finally {
+      named.child.kill();
+    }
+  });
+
   it('with --trust-proxy and a token, and --allowed-host: answers the listed name, refuses others with 421, and lists the names in the banner', async () => {
     const cli = await startCli(['--trust-proxy', '--admin-token', 'admin-token-1', '--allowed-host', 'demo.example.com']);
     try {

@@ -53,7 +53,7 @@ describe('GET /__docs', () => {
     expect((await mock.call('GET', `/pets/${next.parameters['delete /pets/{petId}'].petId}`)).status).toBe(200);
   });
 
-  it('offers a key of one\'s own only to a caller on this machine, never through a proxy', async () => {
+  it('offers a key of one\'s own only to a caller on this machine that named it (a loopback Host), never through a proxy', async () => {
     const own = await petstore({ docs: assets, apiKeys: ['s3cret-key'] });
     expect((await configOf(await own.app.request('/__docs'))).apiKey).toBe('s3cret-key');
     const remote = await configOf(await own.app.request('/__docs', { headers: { 'X-Forwarded-For': '203.0.113.9' } }));
@@ -62,6 +62,14 @@ describe('GET /__docs', () => {
     expect(remote.values).toBeUndefined();
     const proxied = await petstore({ docs: assets, apiKeys: ['s3cret-key'], trustProxy: true });
     expect((await configOf(await proxied.app.request('/__docs'))).apiKey).toBeUndefined();
+    // A page whose own name points at 127.0.0.1 (DNS rebinding) has a loopback peer: its Host gives it away.
+    for (const host of ['evil.example', 'evil.example:4010', '10.0.0.5:4010', '127.0.0.1.evil.example']) {
+      const rebound = await configOf(await own.app.request(`http://${host}/__docs`));
+      expect([rebound.apiKey, rebound.values], host).toEqual([undefined, undefined]);
+    }
+    for (const host of ['localhost:4010', '127.0.0.1:4010', '127.0.0.2', '[::1]:4010']) {
+      expect((await configOf(await own.app.request(`http://${host}/__docs`))).apiKey, host).toBe('s3cret-key');
+    }
     // The demo key is in the document for all to read: offered to anyone.
     const demo = await petstore({ docs: assets, trustProxy: true });
     expect((await configOf(await demo.app.request('/__docs', { headers: { Forwarded: 'for=203.0.113.9' } }))).apiKey).toBe('petstore-demo-key');
