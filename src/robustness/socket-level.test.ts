@@ -125,6 +125,17 @@ describe('hostile requests on a raw socket', () => {
     expect(body[0]).toEqual({ id: 1, name: 'Dogs', description: 'Loyal companions of every size.' });
   });
 
+  it('percent-encoded dot segments are dot segments too (the URL standard), a trailing slash is another path', async () => {
+    const send = async (path: string) => statusAndBody((await raw([`GET ${path} HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Connection: close\r\n\r\n`])).text);
+    expect(await send('/pets/%2e%2e/categories')).toMatchObject({ status: 200, body: expect.arrayContaining([{ id: 1, name: 'Dogs', description: expect.any(String) }]) });
+    expect(await send('/pets/.%2E/categories')).toMatchObject({ status: 200, body: expect.arrayContaining([{ id: 1, name: 'Dogs', description: expect.any(String) }]) });
+    // `/pets/%2E%2E` is `/` (this server has no docs page for `/` to lead to).
+    expect(await send('/pets/%2E%2E')).toMatchObject({ status: 404, body: { message: 'No operation of the document matches GET /.' } });
+    for (const path of ['/pets/', '/pets/%2e']) {
+      expect(await send(path), path).toEqual({ status: 404, body: { code: 'ROUTE_NOT_FOUND', message: "No operation of the document matches GET /pets/; the document's path is /pets, without the trailing slash.", status: 404 } });
+    }
+  });
+
   it('.. segments cannot climb above the root', async () => {
     const { text } = await raw([`GET /../../../etc/passwd HTTP/1.1\r\nHost: x\r\n${AUTH_LINE}Connection: close\r\n\r\n`]);
     expect(statusAndBody(text)).toEqual({ status: 404, body: { code: 'ROUTE_NOT_FOUND', message: 'No operation of the document matches GET /etc/passwd.', status: 404 } });

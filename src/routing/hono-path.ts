@@ -77,5 +77,6 @@ export function pathMatcher(honoPath: string): RegExp {
       return segment.startsWith(':') ? '[^/]+' : escapeRegex(segment);
     })
     .join('/');
-  return new RegExp(`^${source}/?$`);
+  // As strict as Hono's router: `/pets/` is not `/pets`.
+  return new RegExp(`^${source}$`);
 }

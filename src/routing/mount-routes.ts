@@ -47,7 +47,11 @@ export function mountRoutes(
     const started = performance.now();
     const path = new URL(c.req.url).pathname;
     const known = knownPaths.find((k) => k.matches.test(path));
-    if (!known) return finish(c, errorResponse(errors.routeNotFound(c.req.method, path)), started);
+    if (!known) {
+      const without = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : undefined;
+      const hint = without !== undefined && knownPaths.some((k) => k.matches.test(without)) ? without : undefined;
+      return finish(c, errorResponse(errors.routeNotFound(c.req.method, path, hint)), started);
+    }
     if (c.req.method === 'OPTIONS') return finish(c, respond(null, 204, { Allow: [...known.allow, 'OPTIONS'].join(', ') }), started);
     return finish(c, errorResponse(errors.methodNotAllowed(c.req.method, known.template, known.allow)), started);
   });
