@@ -61,6 +61,7 @@ export async function prepareDocument(parsed: SchemaObject, steps: PrepareSteps)
   try {
     api = await steps.dereference(structuredClone(raw), { file: steps.file, checkSchema: meta === 'unavailable' });
   } catch (error) {
+    if (error instanceof DocumentLoadError) throw error; // a reference that could not be fetched, said already
     throw new DocumentLoadError(`${name} is not a valid ${what}: ${firstProblem(error)}.`);
   }
   const file = steps.file ?? name;

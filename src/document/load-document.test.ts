@@ -138,3 +138,85 @@ describe('loadDocument from a URL', () => {
     expect(await failure(nobody)).toBe(`Cannot fetch the OpenAPI document ${nobody}: ECONNREFUSED.`);
   });
 });
+
+describe("loadDocument from a stranger's server", () => {
+  /** A server answering each path its own way, on loopback, closed (connections too) after the test. */
+  async function serving(answer: (path: string, response: import('node:http').ServerResponse) => void) {
+    const { createServer } = await import('node:http');
+    const server = createServer((request, response) => answer(request.url ?? '/', response));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    return { base, close: () => (server.closeAllConnections(), new Promise((resolve) => server.close(resolve))) };
+  }
+  const loadFails = (url: string, options: Parameters<typeof loadDocument>[1] = {}) =>
+    loadDocument(url, options).then(
+      () => 'loaded',
+      (error: Error) => (error instanceof DocumentLoadError ? error.message : `not a DocumentLoadError: ${error.stack}`),
+    );
+
+  it('stops a body that never ends at 32 MiB, one whose Content-Length says more at once, and says so', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, ' ');
+    const { base, close } = await serving((path, response) => {
+      if (path === '/declared.yaml') return void response.writeHead(200, { 'Content-Length': String(40 * 1024 * 1024) }).flushHeaders(); // and nothing more
+      response.writeHead(200, { 'Content-Type': 'application/yaml' });
+      const pour = () => {
+        while (!response.destroyed && response.write(chunk));
+        if (!response.destroyed) response.once('drain', pour);
+      };
+      pour();
+    });
+    try {
+      expect(await loadFails(`${base}/endless.yaml`)).toBe(`Cannot fetch the OpenAPI document ${base}/endless.yaml: more than the 32 MiB a document read from a URL may weigh arrived.`);
+      // Refused on its word, not after waiting for the body (which never comes: the time limit would say so instead).
+      expect(await loadFails(`${base}/declared.yaml`)).toBe(`Cannot fetch the OpenAPI document ${base}/declared.yaml: it is 40.0 MiB (Content-Length), more than the 32 MiB a document read from a URL may weigh.`);
+    } finally {
+      await close();
+    }
+  });
+
+  it('gives up on a server that sends its headers and then nothing, within the time limit', async () => {
+    const { base, close } = await serving((_, response) => void response.writeHead(200, { 'Content-Type': 'application/yaml' }).write('openapi: 3.0.3\n'));
+    try {
+      expect(await loadFails(`${base}/stalled.yaml`, { fetchTimeoutMs: 300 })).toBe(`Cannot fetch the OpenAPI document ${base}/stalled.yaml: it did not arrive whole within 0.3 s.`);
+    } finally {
+      await close();
+    }
+  });
+
+  it('follows a few redirects, and refuses a loop and a redirect to a file, each in a sentence', async () => {
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(SPEC, 'utf8');
+    const { base, close } = await serving((path, response) => {
+      if (path === '/loop.yaml') return void response.writeHead(302, { Location: '/loop.yaml' }).end();
+      if (path === '/to-file.yaml') return void response.writeHead(301, { Location: 'file:///etc/passwd' }).end();
+      if (path === '/moved.yaml') return void response.writeHead(308, { Location: '/openapi.yaml' }).end();
+      response.writeHead(200, { 'Content-Type': 'application/yaml' }).end(text);
+    });
+    try {
+      expect((await loadDocument(`${base}/moved.yaml`)).api.info.title).toBe('Petstore');
+      expect(await loadFails(`${base}/loop.yaml`)).toBe(`Cannot fetch the OpenAPI document ${base}/loop.yaml: it redirected more than 5 times (a loop?), last to ${base}/loop.yaml.`);
+      expect(await loadFails(`${base}/to-file.yaml`)).toBe(`Cannot fetch the OpenAPI document ${base}/to-file.yaml: it redirected to file:///etc/passwd, which is not an http(s) URL.`);
+    } finally {
+      await close();
+    }
+  });
+
+  it("bounds the documents its references bring in the same way (a same-origin reference that never ends)", async () => {
+    const root = { openapi: '3.0.3', info: { title: 'T', version: '1' }, paths: { '/a': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: 'schemas.yaml#/A' } } } } } } } } };
+    const chunk = Buffer.alloc(1024 * 1024, ' ');
+    const { base, close } = await serving((path, response) => {
+      if (path === '/openapi.json') return void response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(root));
+      response.writeHead(200, { 'Content-Type': 'application/yaml' });
+      const pour = () => {
+        while (!response.destroyed && response.write(chunk));
+        if (!response.destroyed) response.once('drain', pour);
+      };
+      pour();
+    });
+    try {
+      expect(await loadFails(`${base}/openapi.json`)).toContain(`Cannot fetch the document referred to ${base}/schemas.yaml: more than the 32 MiB a document read from a URL may weigh arrived.`);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -11,6 +11,7 @@ import yaml from 'js-yaml';
 import { dereferenceOptions } from './dereference-options.js';
 import { foreignReference, LOCAL_ONLY_RESOLVERS, remoteReference, sameOriginResolvers } from './reference-origin.js';
 import { DocumentLoadError, firstProblem, prepareDocument, type LoadedDocument } from './document.js';
+import { fetchDocument } from './fetch-document.js';
 import { parseJson } from './parse-json.js';
 import { validateMetaSchema } from './meta-schema/validate-meta-schema.js';
 import type { SchemaObject } from './schema.js';
@@ -30,6 +31,8 @@ export { DocumentLoadError, resolveRef, type LoadedDocument } from './document.j
 export interface LoadOptions {
   /** A local document (a file, or the document given as an object) may refer to URLs (`$ref: https://...`); default false. */
   allowRemoteRefs?: boolean;
+  /** How long a document given by URL may take to arrive whole, in milliseconds (default 30,000). */
+  fetchTimeoutMs?: number;
 }
 
 export async function loadDocument(source: string | object, options: LoadOptions = {}): Promise<LoadedDocument> {
@@ -42,7 +45,7 @@ export async function loadDocument(source: string | object, options: LoadOptions
   const path = source;
   const url = /^https?:\/\//i.test(path);
   const file = url ? path : resolve(path);
-  let text = url ? await fetchDocument(path) : undefined;
+  let text = url ? await fetchDocument(path, { timeoutMs: options.fetchTimeoutMs }) : undefined;
   let raw: SchemaObject;
   try {
     text ??= await readFile(file, 'utf8');
@@ -65,11 +68,24 @@ function refuseRemote(raw: SchemaObject, name: string, { allowRemoteRefs = false
   if (remote !== undefined) throw new DocumentLoadError(`The OpenAPI document ${name} refers to ${remote}: a local document refers to local files only, unless --allow-remote-refs (allowRemoteRefs) is given.`);
 }
 
-/** swagger-parser's resolvers for a document: its own origin for one read from a URL; files, and URLs only when allowed, for a local one. */
-function resolversFor(file: string | undefined, { allowRemoteRefs = false }: LoadOptions): object {
-  if (file && /^https?:\/\//i.test(file)) return { resolve: sameOriginResolvers(file) };
+/**
+ * swagger-parser's resolvers for a document: its own origin for one read from a URL; files, and
+ * URLs only when allowed, for a local one. swagger-parser drops the reason a resolver gives
+ * ("Error reading file"), so `rethrow` puts back the first fetch's own sentence.
+ */
+function resolversFor(file: string | undefined, { allowRemoteRefs = false }: LoadOptions): { options: object; rethrow: (error: unknown) => never; rethrowFetched: (error: unknown) => void } {
+  let failure: unknown;
+  // Every URL is read as the document itself is: bounded in time and size (fetch-document.ts).
+  const read = (ref: { url: string }) => fetchDocument(ref.url, { what: 'the document referred to' }).catch((error: unknown) => Promise.reject((failure ??= error)));
+  const rethrowFetched = (_error: unknown): void => {
+    if (failure !== undefined) throw failure;
+  };
+  const rethrow = (error: unknown): never => {
+    throw failure ?? error;
+  };
+  if (file && /^https?:\/\//i.test(file)) return { options: { resolve: sameOriginResolvers(file, read) }, rethrow, rethrowFetched };
   // Allowed by the one who gave the document: any URL, internal ones too (swagger-parser's guard against them is lifted).
-  return { resolve: allowRemoteRefs ? { http: { safeUrlResolver: false } } : LOCAL_ONLY_RESOLVERS };
+  return { options: { resolve: allowRemoteRefs ? { http: { safeUrlResolver: false, read } } : LOCAL_ONLY_RESOLVERS }, rethrow, rethrowFetched };
 }
 
 /** On Node: the build's precompiled meta-schema validators, swagger-parser, and the Swagger 2.0 converter. */
@@ -81,9 +97,14 @@ const convertWith = (load: LoadOptions) => (path: string, file: string, swagger:
 async function validateAndDereference(document: SchemaObject, { file, checkSchema }: { file?: string; checkSchema: boolean }, load: LoadOptions): Promise<SchemaObject> {
   // The parsed document is handed over (no second read or parse); the path resolves external refs.
   // References stay where the document came from (see reference-origin.ts).
-  const options = { dereference: dereferenceOptions(document), validate: { schema: checkSchema, spec: true }, ...resolversFor(file, load) };
+  const refs = resolversFor(file, load);
+  const options = { dereference: dereferenceOptions(document), validate: { schema: checkSchema, spec: true }, ...refs.options };
   const api = file ? SwaggerParser.validate(file, document as never, options as never) : SwaggerParser.validate(document as never, options as never);
-  return (await api) as unknown as SchemaObject;
+  try {
+    return (await api) as unknown as SchemaObject;
+  } catch (error) {
+    return refs.rethrow(error);
+  }
 }
 
 /**
@@ -95,9 +116,11 @@ async function convertSwagger2(path: string, file: string, swagger: SchemaObject
   // The converter leaves external `$ref`s alone (its own resolver prints its failures), so
   // swagger-parser brings them in first, relative to the file as for 3.x, for them to be converted too.
   if (/"\$ref":"(?!#)/.test(JSON.stringify(swagger))) {
+    const refs = resolversFor(file, load);
     try {
-      whole = (await SwaggerParser.bundle(file, swagger as never, resolversFor(file, load) as never)) as unknown as SchemaObject;
+      whole = (await SwaggerParser.bundle(file, swagger as never, refs.options as never)) as unknown as SchemaObject;
     } catch (error) {
+      refs.rethrowFetched(error);
       throw new DocumentLoadError(`${path} is not a valid Swagger 2.0 document: ${firstProblem(error)}.`);
     }
   }
@@ -110,22 +133,6 @@ async function convertSwagger2(path: string, file: string, swagger: SchemaObject
   } catch (error) {
     throw new DocumentLoadError(`${path} is a Swagger 2.0 document that cannot be converted to OpenAPI 3.0: ${firstProblem(error)}.`);
   }
-}
-
-/** How long a document given by URL may take to arrive. */
-const FETCH_TIMEOUT_MS = 30_000;
-
-/** The text of a document given by URL (`--spec https://.../openapi.yaml`); its relative `$ref`s resolve against that URL. */
-async function fetchDocument(url: string): Promise<string> {
-  let response: Response;
-  try {
-    response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { Accept: 'application/yaml, application/json, text/yaml, */*' } });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    throw new DocumentLoadError(`Cannot fetch the OpenAPI document ${url}: ${cause === 'TimeoutError' ? `no answer within ${FETCH_TIMEOUT_MS / 1000} s` : cause}.`);
-  }
-  if (!response.ok) throw new DocumentLoadError(`Cannot fetch the OpenAPI document ${url}: it answered ${response.status}.`);
-  return response.text();
 }
 
 function describeParseFailure(path: string, error: unknown): string {

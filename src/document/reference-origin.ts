@@ -49,6 +49,6 @@ export function sameOrigin(ref: string, base: string): boolean {
  * swagger-parser's resolvers for a document read from `url`: no file at all, and http only on the
  * document's own origin (loopback included: it is where the document came from).
  */
-export function sameOriginResolvers(url: string): { file: false; http: { safeUrlResolver: false; canRead: (file: { url: string }) => boolean } } {
-  return { file: false, http: { safeUrlResolver: false, canRead: (file) => /^https?:\/\//i.test(file.url) && sameOrigin(file.url, url) } };
+export function sameOriginResolvers<Read>(url: string, read: Read): { file: false; http: { safeUrlResolver: false; canRead: (file: { url: string }) => boolean; read: Read } } {
+  return { file: false, http: { safeUrlResolver: false, canRead: (file) => /^https?:\/\//i.test(file.url) && sameOrigin(file.url, url), read } };
 }
