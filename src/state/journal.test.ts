@@ -81,6 +81,32 @@ describe('the state journal', () => {
     expect(state.collections.pets.nextInteger).toBe(gone.body.id + 1);
   });
 
+  it('reads back none of a request whose journal write was cut short, and every request before it whole', async () => {
+    const dir = folder();
+    const { mock, send } = await journaled(dir);
+    const file = join(dir, 'state.json');
+    const journal = join(dir, 'state.json.1.journal');
+    const first = await send('POST', '/pets', { name: 'Whole', categoryId: 1 });
+    expect(first.status).toBe(201);
+    expect((await send('POST', '/store/orders', { petId: 1, quantity: 1 })).status).toBe(201); // three collections in one request
+    const before = normal(exportSnapshot(mock.store).collections);
+    // A create writes two records: the pet, then its inventory item (the Petstore rule).
+    const cut = await send('POST', '/pets', { name: 'Cut', categoryId: 1 });
+    expect(cut.status).toBe(201);
+    const text = readFileSync(journal);
+    const pet = text.indexOf(`{"op":"put","c":"pets","k":${cut.body.id},`);
+    const item = text.indexOf(`{"op":"put","c":"inventory","k":${cut.body.id},`);
+    expect(pet).toBeGreaterThan(0);
+    expect(item).toBeGreaterThan(pet);
+    // The disk filled up after the pet was written, before its inventory item: the file ends there.
+    writeFileSync(journal, text.subarray(0, item));
+    const state = readBack(mock, file);
+    expect(state.collections.pets.scopes[''].map((p) => p.id)).not.toContain(cut.body.id);
+    expect(state.collections.inventory.scopes[''].map((i) => i.petId)).not.toContain(cut.body.id);
+    expect(normal(state.collections)).toEqual(before);
+    expect(state.collections.pets.scopes[''].map((p) => p.id)).toContain(first.body.id);
+  });
+
   it('says a change is written only once it is in the file', async () => {
     const dir = folder();
     const { mock, journal } = await journaled(dir);
@@ -90,7 +116,8 @@ describe('the state journal', () => {
     expect(written).toBeInstanceOf(Promise);
     expect(readFileSync(file, 'utf8')).not.toContain('"k":4242'); // not yet: the write is asynchronous
     expect(await written).toBe(true);
-    expect(readFileSync(file, 'utf8')).toContain('{"op":"put","c":"pets","k":4242,"r":{"id":4242,"name":"Direct","categoryId":1}}\n');
+    // One line per write: the entries made in one turn of the event loop, here one.
+    expect(readFileSync(file, 'utf8')).toBe('[{"op":"put","c":"pets","k":4242,"r":{"id":4242,"name":"Direct","categoryId":1}}]\n');
     expect(journal.waitWritten()).toBe(true); // nothing left to wait for
   });
 
@@ -124,8 +151,8 @@ describe('the state journal', () => {
 
   it('keeps the key sequence as the store does, through creates, deletes, clears and imports', async () => {
     const { store } = await petstore();
-    const lines: string[] = [];
-    const observed = observeStore(store, ['pets'], (line) => lines.push(line));
+    const entries: string[] = [];
+    const observed = observeStore(store, ['pets'], (entry) => entries.push(entry));
     const pets = store.collection('pets');
     const check = () => expect(observed.nextInteger('pets')).toBe(pets.export().nextInteger);
     check();
@@ -137,12 +164,12 @@ describe('the state journal', () => {
     check();
     pets.import({ nextInteger: 900, scopes: { '': [{ id: 3, name: 'C', categoryId: 1 }] } });
     check();
-    expect(lines.at(-1)).toBe('{"op":"next","c":"pets","n":900}\n');
+    expect(entries.at(-1)).toBe('{"op":"next","c":"pets","n":900}');
     pets.clear();
     check();
     observed.detach();
     pets.put({ id: 7, name: 'D', categoryId: 1 });
-    expect(lines.at(-1)).toBe('{"op":"clear","c":"pets"}\n'); // detached: no longer journaled
+    expect(entries.at(-1)).toBe('{"op":"clear","c":"pets"}'); // detached: no longer journaled
     expect(Object.hasOwn(pets, 'put')).toBe(false); // the collection's own methods are back
   });
 
@@ -299,7 +326,7 @@ describe('the state journal', () => {
 describe('reading the state file', () => {
   const write = (dir: string, data: unknown) => writeFileSync(join(dir, 'state.json'), JSON.stringify(data));
 
-  it('ignores a last journal line cut short by a crash, and refuses a damaged one before it', async () => {
+  it('ignores a last journal line cut short by a crash, and refuses a damaged one before it (a journal of an earlier version, a change per line)', async () => {
     const dir = folder();
     const { mock } = await journaled(dir);
     const file = join(dir, 'state.json');
@@ -313,6 +340,34 @@ describe('reading the state file', () => {
     expect(() => readBack(mock, file)).toThrow(/^The journal .*state\.json\.1\.journal, line 1, is not valid JSON; the state file and its journals were left untouched/);
     writeFileSync(journal, '{"op":"put","c":"owners","k":1,"r":{"id":1}}\n');
     expect(() => readBack(mock, file)).toThrow(/line 1, names collection "owners", which is not in the document \(it has: pets, categories, orders, inventory\)/);
+  });
+
+  it('reads a journal line as a unit: a whole one applied, one cut short dropped whole, a damaged one before the last refused', async () => {
+    const dir = folder();
+    const { mock } = await journaled(dir);
+    const file = join(dir, 'state.json');
+    const journal = join(dir, 'state.json.1.journal');
+    const pet = (id: number) => `{"op":"put","c":"pets","k":${id},"r":{"id":${id},"name":"P${id}","categoryId":1,"status":"available"}}`;
+    const item = (id: number) => `{"op":"put","c":"inventory","k":${id},"r":{"petId":${id},"quantity":0,"status":"available"}}`;
+    const ids = (state: StateSnapshot) => ({ pets: state.collections.pets.scopes[''].map((p) => p.id), items: state.collections.inventory.scopes[''].map((i) => i.petId) });
+    // A line of an older journal (one entry), a whole unit, then a unit cut after its first entry.
+    writeFileSync(journal, `${pet(299)}\n[${pet(300)},${item(300)}]\n[${pet(301)},`);
+    let read = ids(readBack(mock, file));
+    expect(read.pets).toEqual(expect.arrayContaining([299, 300]));
+    expect(read.items).toContain(300);
+    expect(read.pets).not.toContain(301);
+    expect(readBack(mock, file).collections.pets.nextInteger).toBe(301);
+    // A last unit that is whole JSON but lacks its newline was not written whole: dropped too.
+    writeFileSync(journal, `[${pet(300)},${item(300)}]\n[${pet(301)},${item(301)}]`);
+    read = ids(readBack(mock, file));
+    expect(read.pets).toContain(300);
+    expect(read.pets).not.toContain(301);
+    expect(read.items).not.toContain(301);
+    // A unit cut short with another after it is damage, not a crash: refused, and nothing is read.
+    writeFileSync(journal, `[${pet(301)},\n[${pet(302)},${item(302)}]\n`);
+    expect(() => readBack(mock, file)).toThrow(/^The journal .*state\.json\.1\.journal, line 1, is not valid JSON; the state file and its journals were left untouched/);
+    writeFileSync(journal, `[${pet(301)},${item(301)}]\n[${pet(302)},{"op":"put","c":"owners","k":1,"r":{"id":1}}]\n`);
+    expect(() => readBack(mock, file)).toThrow(/line 2, change 2, names collection "owners", which is not in the document/);
   });
 
   it('refuses a state missing a collection, or with one the document does not have, naming it', async () => {

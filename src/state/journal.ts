@@ -4,17 +4,26 @@
  *
  * Why a journal: writing the whole state after changes costs as much as the state (45 MB of
  * JSON at 200,000 pets, stringified on the event loop every 200 ms, took POST /pets from 26.6k to
- * 3.1k req/s, p99 6 -> 913 ms), while a change costs a line of JSON the store has already made.
+ * 3.1k req/s, p99 6 -> 913 ms), while a change costs an entry of JSON the store has already made.
  * A worker thread would still have to copy the state to it; the journal writes what changed.
  *
  * What is written when:
- * - Every change to the shared state becomes a line (observe-store.ts) and is written to
- *   `FILE.<generation>.journal` with an asynchronous write, in batches: the lines made while one
+ * - Every change to the shared state becomes an entry (observe-store.ts) and is written to
+ *   `FILE.<generation>.journal` with an asynchronous write, in batches: the entries made while one
  *   write is under way go in the next one. No answer is sent before the changes made before it are
  *   written (`waitWritten`, used by the server: persistence.ts), so whatever a client was told
  *   survives the process being killed (kill -9, a crash). The journal is synced to the disk
  *   (fdatasync) every `syncMs` (100 ms): a power loss or an operating-system crash loses at most
  *   that much.
+ * - A batch is one line, a JSON array of its entries, ended by a newline: the unit that is read
+ *   back whole or not at all (state-file.ts drops a last line without its newline, a write cut
+ *   short). A batch is cut only between turns of the event loop (`kick` runs from callbacks, never
+ *   while a change is made), and the work of a request on the in-memory store (its action and the
+ *   rules', e.g. a pet and its inventory item), an admin reset or an import runs within one turn:
+ *   each is in one batch, so a write cut short (the disk full, a crash) leaves all of it or none
+ *   of it. The requests of a batch are answered once the whole line is written, so a line cut
+ *   short holds nothing a client was told was saved. (Older journals have one entry per line;
+ *   they are still read.)
  * - Once the journal outgrows the snapshot (and `compactBytes`), it is compacted: a new journal is
  *   started, the snapshot is rewritten in slices (snapshot-writer.ts), and the old journals are
  *   deleted once the new snapshot is in place. A crash in between leaves the old snapshot and both
@@ -54,12 +63,12 @@ export interface JournalOptions {
   onEvent?: (message: string) => void;
 }
 
-/** Lines of one journal file waiting to be written; `fd` is undefined until the file may be written (a rebase in progress). */
+/** Entries of one journal file waiting to be written; `fd` is undefined until the file may be written (a rebase in progress). */
 interface Group {
   generation: number;
   fd: number | undefined;
   parts: string[];
-  /** The sequence number of its last line. */
+  /** The sequence number of its last entry. */
   last: number;
 }
 
@@ -85,7 +94,7 @@ export class StateJournal {
   private names: readonly string[] = [];
   private observed?: ObservedStore;
   private readonly queue: Group[] = [];
-  /** Lines made so far, and lines known to be written (or covered by a snapshot in place). */
+  /** Entries made so far, and entries known to be written (or covered by a snapshot in place). */
   private appended = 0;
   private written = 0;
   private writing = false;
@@ -146,7 +155,7 @@ export class StateJournal {
   private switchTo(store: StateStore, names: readonly string[]): Promise<string | undefined> {
     if (store !== this.store || !this.observed) {
       this.observed?.detach();
-      this.observed = observeStore(store, names, (line) => this.append(line));
+      this.observed = observeStore(store, names, (entry) => this.append(entry));
     }
     this.store = store;
     this.names = names;
@@ -226,15 +235,15 @@ export class StateJournal {
     this.closeRetired();
   }
 
-  private append(line: string): void {
-    // While failing, lines are dropped: the rebase that ends the failure writes the whole state.
+  private append(entry: string): void {
+    // While failing, entries are dropped: the rebase that ends the failure writes the whole state.
     if (this.failure && this.rebasing === 0) return;
     const group = this.queue[this.queue.length - 1];
-    group.parts.push(line);
+    group.parts.push(entry);
     group.last = ++this.appended;
     if (!this.scheduled) {
-      // Written once the event loop has read what it had: the lines of every request of this turn
-      // go in one write (a write per request cost ~10% of a core at 11k POST/s).
+      // Written once the event loop has read what it had: the entries of every request of this turn
+      // go in one write, one line (a write per request cost ~10% of a core at 11k POST/s).
       this.scheduled = true;
       setImmediate(() => {
         this.scheduled = false;
@@ -243,13 +252,14 @@ export class StateJournal {
     }
   }
 
-  /** Writes the oldest waiting lines, unless a write is under way. */
+  /** Writes the oldest waiting entries as one line, unless a write is under way. */
   private kick(): void {
     if (this.writing || this.failure) return;
     while (this.queue.length > 1 && this.queue[0].parts.length === 0) this.queue.shift();
     const group = this.queue[0];
     if (!group || group.parts.length === 0 || group.fd === undefined) return;
-    const buffer = Buffer.from(group.parts.join(''));
+    // One line for the whole batch: read back whole, or not at all when the write is cut short.
+    const buffer = Buffer.from(`[${group.parts.join(',')}]\n`);
     const seq = group.last;
     group.parts = [];
     this.writing = true;
@@ -285,7 +295,7 @@ export class StateJournal {
         if (this.failure || this.store !== store) return;
         const generation = ++this.generation;
         journal = await openJournal(journalPath(this.file, generation));
-        // From here on, lines go to the new journal; the snapshot may show some of them already.
+        // From here on, entries go to the new journal; the snapshot may show some of them already.
         const base = this.appended;
         this.queue.push({ generation, fd: journal.fd, parts: [], last: base });
         this.journalBytes = 0;
@@ -303,7 +313,7 @@ export class StateJournal {
 
   /**
    * A snapshot of `generation` is in place: it holds every change up to `base`, so older journals
-   * (and lines still waiting for them) are no longer needed.
+   * (and entries still waiting for them) are no longer needed.
    */
   private rebased(generation: number, base: number, size: number, journal: OpenJournal): void {
     while (this.queue.length && this.queue[0].generation < generation) this.queue.shift();
@@ -376,7 +386,7 @@ export class StateJournal {
     return run;
   }
 
-  /** Resolves once the lines appended so far are written (or failed). */
+  /** Resolves once the entries appended so far are written (or failed). */
   private async drain(): Promise<void> {
     await this.waitWritten();
     while (this.writing) await new Promise((resolve) => setTimeout(resolve, 1));

@@ -1,11 +1,12 @@
 /**
  * Watches the shared store for the journal: every change to a record (put, update, delete, a scope
- * dropped, a collection cleared or imported) becomes one line of JSON, handed to `emit` as it
- * happens. The collections' methods are wrapped on the instances (and put back by `detach`), so the
+ * dropped, a collection cleared or imported) becomes one JSON object (an entry), handed to `emit` as
+ * it happens; the journal writes the entries of one turn of the event loop as one line (journal.ts).
+ * The collections' methods are wrapped on the instances (and put back by `detach`), so the
  * store stays the plain in-memory one, sessions keep their copy-on-write stores, and seeding, the
  * admin API and the rules are journaled without knowing it.
  *
- * Lines (`s`, the scope, is left out for top-level records):
+ * Entries (`s`, the scope, is left out for top-level records):
  *   {"op":"put","c":"pets","s":"","k":21,"r":{...}}   a record stored or changed (the whole record)
  *   {"op":"del","c":"pets","k":21}                    a record deleted
  *   {"op":"drop","c":"posts","s":"7"}                 every record of a scope removed
@@ -24,7 +25,7 @@ export interface ObservedStore {
 type Wrapped = 'put' | 'update' | 'delete' | 'dropScope' | 'clear' | 'import' | 'allocateInteger';
 const WRAPPED: Wrapped[] = ['put', 'update', 'delete', 'dropScope', 'clear', 'import', 'allocateInteger'];
 
-export function observeStore(store: StateStore, names: readonly string[], emit: (line: string) => void): ObservedStore {
+export function observeStore(store: StateStore, names: readonly string[], emit: (entry: string) => void): ObservedStore {
   const restores: Array<() => void> = [];
   const next = new Map<string, number>();
   for (const name of names) {
@@ -48,36 +49,36 @@ export function observeStore(store: StateStore, names: readonly string[], emit: 
         const key = stored[keyProperty];
         moved(key);
         // The store keeps each record's JSON for the answers that send it: usually no new stringify here.
-        emit(`{"op":"put","c":${c}${scoped(scope)},"k":${JSON.stringify(key ?? null)},"r":${collection.json(stored)}}\n`);
+        emit(`{"op":"put","c":${c}${scoped(scope)},"k":${JSON.stringify(key ?? null)},"r":${collection.json(stored)}}`);
         return stored;
       },
       update(key: unknown, changes: StoredRecord, scope?: string) {
         const changed = original.update(key, changes, scope);
-        if (changed) emit(`{"op":"put","c":${c}${scoped(scope)},"k":${JSON.stringify(changed[keyProperty] ?? null)},"r":${collection.json(changed)}}\n`);
+        if (changed) emit(`{"op":"put","c":${c}${scoped(scope)},"k":${JSON.stringify(changed[keyProperty] ?? null)},"r":${collection.json(changed)}}`);
         return changed;
       },
       delete(key: unknown, scope?: string) {
         const deleted = original.delete(key, scope);
-        if (deleted) emit(`{"op":"del","c":${c}${scoped(scope)},"k":${JSON.stringify(key ?? null)}}\n`);
+        if (deleted) emit(`{"op":"del","c":${c}${scoped(scope)},"k":${JSON.stringify(key ?? null)}}`);
         return deleted;
       },
       dropScope(scope: string) {
         // The top-level scope is a clear, which tells itself.
         if (scope === '') return original.dropScope(scope);
         original.dropScope(scope);
-        emit(`{"op":"drop","c":${c},"s":${JSON.stringify(scope)}}\n`);
+        emit(`{"op":"drop","c":${c},"s":${JSON.stringify(scope)}}`);
       },
       clear() {
         original.clear();
         next.set(name, (sequence = 1));
-        emit(`{"op":"clear","c":${c}}\n`);
+        emit(`{"op":"clear","c":${c}}`);
       },
       import(snapshot: CollectionSnapshot) {
         // Goes through the wrapped clear and put; only the sequence is left to tell.
         original.import(snapshot);
         if (snapshot.nextInteger > sequence) {
           next.set(name, (sequence = snapshot.nextInteger));
-          emit(`{"op":"next","c":${c},"n":${sequence}}\n`);
+          emit(`{"op":"next","c":${c},"n":${sequence}}`);
         }
       },
       allocateInteger() {

@@ -136,9 +136,14 @@ interface Entry {
 /**
  * Applies the journals to the snapshot (in place), the way the store applied the changes. The
  * snapshot may have been written while changes went on (see journal.ts): a record may already
- * hold a change the journal replays; every line sets a record whole (or removes it), so replaying
- * it again gives the same result. A last line cut short by a crash is ignored: its answer was
- * never sent. Anything else unreadable is refused, with the file and line.
+ * hold a change the journal replays; every entry sets a record whole (or removes it), so replaying
+ * it again gives the same result.
+ *
+ * A line is a unit: a JSON array of the entries written together (every change of the requests
+ * of one write, see journal.ts), applied whole; or, in journals written before units, one entry.
+ * A last line without its newline is a write cut short by a crash or a full disk: ignored whole,
+ * so none of a request is read back without the rest of it (and its answer was never sent).
+ * Anything else unreadable is refused, with the file and line.
  * @returns what is wrong, or undefined.
  */
 function replayJournals(data: unknown, journals: JournalFile[], collections: readonly KeyedCollection[]): string | undefined {
@@ -162,45 +167,56 @@ function replayJournals(data: unknown, journals: JournalFile[], collections: rea
     working.set(name, replaying);
     return replaying;
   };
+  const apply = (entry: Entry, where: string): string | undefined => {
+    const collection = typeof entry?.c === 'string' ? open(entry.c) : undefined;
+    if (!collection) return `${where} names ${typeof entry?.c === 'string' ? `collection "${entry.c}", which is not in the document (it has: ${collections.map((c) => c.name).join(', ')})` : 'no collection'}`;
+    const scope = typeof entry.s === 'string' ? entry.s : '';
+    switch (entry.op) {
+      case 'put': {
+        if (!entry.r || typeof entry.r !== 'object') return `${where} has no record`;
+        let records = collection.scopes.get(scope);
+        if (!records) collection.scopes.set(scope, (records = new Map()));
+        records.set(String(entry.k), entry.r);
+        if (typeof entry.k === 'number' && entry.k >= collection.nextInteger) collection.nextInteger = entry.k + 1;
+        return undefined;
+      }
+      case 'del':
+        collection.scopes.get(scope)?.delete(String(entry.k));
+        return undefined;
+      case 'drop':
+        collection.scopes.delete(scope);
+        return undefined;
+      case 'clear':
+        collection.scopes.clear();
+        collection.nextInteger = 1;
+        return undefined;
+      case 'next':
+        if (Number.isSafeInteger(entry.n)) collection.nextInteger = Math.max(collection.nextInteger, entry.n!);
+        return undefined;
+      default:
+        return `${where} has an unknown "op"`;
+    }
+  };
   for (const journal of journals) {
     const text = readFileSync(journal.path, 'utf8');
     const lines = text.split('\n');
-    // What follows the last newline is empty, or a write cut short.
+    // What follows the last newline is empty, or a write cut short: a unit without its newline, dropped whole.
     for (let i = 0; i < lines.length - 1; i++) {
       const where = `The journal ${journal.path}, line ${i + 1},`;
-      let entry: Entry;
+      let unit: unknown;
       try {
-        entry = JSON.parse(lines[i]) as Entry;
+        unit = JSON.parse(lines[i]);
       } catch {
         return `${where} is not valid JSON`;
       }
-      const collection = typeof entry?.c === 'string' ? open(entry.c) : undefined;
-      if (!collection) return `${where} names ${typeof entry?.c === 'string' ? `collection "${entry.c}", which is not in the document (it has: ${collections.map((c) => c.name).join(', ')})` : 'no collection'}`;
-      const scope = typeof entry.s === 'string' ? entry.s : '';
-      switch (entry.op) {
-        case 'put': {
-          if (!entry.r || typeof entry.r !== 'object') return `${where} has no record`;
-          let records = collection.scopes.get(scope);
-          if (!records) collection.scopes.set(scope, (records = new Map()));
-          records.set(String(entry.k), entry.r);
-          if (typeof entry.k === 'number' && entry.k >= collection.nextInteger) collection.nextInteger = entry.k + 1;
-          break;
-        }
-        case 'del':
-          collection.scopes.get(scope)?.delete(String(entry.k));
-          break;
-        case 'drop':
-          collection.scopes.delete(scope);
-          break;
-        case 'clear':
-          collection.scopes.clear();
-          collection.nextInteger = 1;
-          break;
-        case 'next':
-          if (Number.isSafeInteger(entry.n)) collection.nextInteger = Math.max(collection.nextInteger, entry.n!);
-          break;
-        default:
-          return `${where} has an unknown "op"`;
+      if (!Array.isArray(unit)) {
+        const problem = apply(unit as Entry, where);
+        if (problem) return problem;
+        continue;
+      }
+      for (let j = 0; j < unit.length; j++) {
+        const problem = apply(unit[j] as Entry, unit.length > 1 ? `${where} change ${j + 1},` : where);
+        if (problem) return problem;
       }
     }
   }
