@@ -80,13 +80,14 @@ export function createState(options: StateOptions): MockState {
   const budget = new StateBudget(options.limits);
   // Fixtures past a bound are refused before they are copied into the store, the whole seed once seeded.
   const fixtureSize = sizeOf(Object.values(fixtures));
-  const tooBig = (what: string, size: { records: number; bytes: number }) =>
+  /** `holds`: what holds them, with its verb (`The fixtures hold`). */
+  const tooBig = (holds: string, size: { records: number; bytes: number }) =>
     size.records > budget.maxRecords
-      ? `${what} holds ${size.records} records, more than the mock holds (--max-records ${budget.maxRecords})`
+      ? `${holds} ${size.records} records, more than the mock holds (--max-records ${budget.maxRecords})`
       : size.bytes > budget.maxBytes
-        ? `${what} holds ${mib(size.bytes)} of records, more than the mock holds (--max-state-mb ${budget.maxMiB})`
+        ? `${holds} ${mib(size.bytes)} of records, more than the mock holds (--max-state-mb ${budget.maxMiB})`
         : undefined;
-  const fixturesRefused = tooBig('The fixtures', fixtureSize);
+  const fixturesRefused = tooBig('The fixtures hold', fixtureSize);
   if (fixturesRefused) throw new StateLimitError(`${fixturesRefused}.`);
   const seedInto = <S extends StateStore>(target: S): S => {
     faker.seed(seed);
@@ -99,7 +100,7 @@ export function createState(options: StateOptions): MockState {
   const sharedSize = () => ({ records: budget.records - budget.sessions.records, bytes: budget.bytes - budget.sessions.bytes });
   /** The size of the seeded state: what the pristine copy sessions read (or each session's full copy) costs. */
   let seeded = sharedSize();
-  const seedRefused = tooBig('The seeded state (fixtures and generated records)', seeded);
+  const seedRefused = tooBig('The seeded state (fixtures and generated records) holds', seeded);
   if (seedRefused) throw new StateLimitError(`${seedRefused}.`);
 
   // Sessions share one pristine seeded copy (made on the first session) until they write.

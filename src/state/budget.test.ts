@@ -173,7 +173,7 @@ describe('the state a mock starts with', () => {
   it('refuses fixtures past --max-records at start, in a sentence', async () => {
     const categories = Array.from({ length: 11 }, (_, i) => ({ id: i + 1, name: `c${i + 1}` }));
     await expect(petstore({ counts: { default: 0 }, fixtures: { categories }, limits: { maxRecords: 10 } })).rejects.toThrow(
-      'The fixtures holds 11 records, more than the mock holds (--max-records 10).',
+      'The fixtures hold 11 records, more than the mock holds (--max-records 10).',
     );
   });
 
