@@ -159,6 +159,25 @@ describe("sessions' share of the bound", () => {
     expect(mock.sessions.names()).toEqual(['greedy']); // kept: refused, not dropped
   });
 
+  it('refuses a session with 507 when the seeded copy it would read does not fit in the share', async () => {
+    const mock = await petstore({ limits: { maxRecords: 100 } }); // about 70 records seeded: more than the 50 of the share
+    const refused = await mock.app.request('/pets', { headers: { ...AUTH, 'X-Mock-Session': 'a' } });
+    const body = (await refused.json()) as { code: string; message: string };
+    expect([refused.status, body.code]).toEqual([507, 'STORAGE_FULL']);
+    expect(body.message).toMatch(/^No session can be started: it reads a copy of the seeded state \(\d+ records, [\d.]+ MiB\), and sessions would hold \d+ records, more than their share \(50, half of --max-records 100\)\.$/);
+    expect((await mock.app.request('/pets')).status).toBe(401); // (no key) the shared state answers as ever
+    expect((await post(mock)).status).toBe(201);
+  });
+
+  it('drops sessions to make room for an import into the shared state', async () => {
+    const mock = await petstore({ counts: { default: 0 }, fixtures: {}, limits: { maxRecords: 40 } });
+    for (let i = 0; i < 10; i++) expect((await post(mock, 'a')).status).toBe(201);
+    const state = { format: 'petstore-mock-kit/state@1', collections: { categories: { nextInteger: 41, scopes: { '': Array.from({ length: 40 }, (_, i) => ({ id: i + 1, name: `c${i + 1}` })) } } } };
+    const imported = await mock.app.request('/__admin/state', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(state) });
+    expect(imported.status).toBe(200);
+    expect([mock.store.counts().categories, mock.sessions.evictedNames()]).toEqual([40, ['a']]);
+  });
+
   it('counts the seeded copy sessions read, and the copy a first write makes, in their share', async () => {
     const mock = await petstore({ limits: { maxRecords: 300 } }); // about 70 records seeded
     const seeded = mock.budget.records;
