@@ -110,6 +110,14 @@ export function createState(options: StateOptions): MockState {
   const holds = (session: StateStore) => (parts.get(session)?.records ?? 0) > 0 || (parts.get(session)?.bytes ?? 0) > 0;
   /** Room in the sessions' share for `records` and `bytes` more, made by dropping sessions other than `writer` that hold records (least recently used first). */
   const makeRoom = (writer: StateStore | undefined, records: number, bytes: number): string | undefined => {
+    // Nobody is dropped for a write that would be refused anyway: what it needs, less all that other sessions hold.
+    const mine = writer && parts.get(writer);
+    const others = {
+      records: budget.sessions.records - (template?.budget.records ?? 0) - (mine?.records ?? 0),
+      bytes: budget.sessions.bytes - (template?.budget.bytes ?? 0) - (mine?.bytes ?? 0),
+    };
+    const alone = budget.sessionsFull(records - others.records, bytes - others.bytes);
+    if (alone) return alone;
     const reason = `sessions together hold at most ${budget.sessionMaxRecords} records and ${mib(budget.sessionMaxBytes)}, half of --max-records and --max-state-mb; least recently used first`;
     while (budget.sessionsFull(records, bytes, false) && sessions.evictOldest(reason, (other) => other !== writer && holds(other))) {
       // one dropped; look again

@@ -117,10 +117,13 @@ describe('imports (PUT /__admin/state)', () => {
     const mock = await petstore({ counts: { default: 0 }, fixtures: {}, limits: { maxRecords: 100 } });
     const session = { 'X-Mock-Session': 'big' };
     expect((await put(mock, categories(40), session)).status).toBe(200);
+    const other = { ...json, 'X-Mock-Session': 'other' };
+    for (let i = 0; i < 5; i++) expect((await mock.app.request('/categories', { method: 'POST', headers: other, body: JSON.stringify({ name: 'n' }) })).status).toBe(201);
     const refused = await put(mock, categories(51), session);
     expect(refused.status).toBe(507);
     expect(((await refused.json()) as { message: string }).message).toMatch(/it has 51 records .*, and for this session sessions would hold 51 records, more than their share \(50, half of --max-records 100\)/);
     expect(((await exported(mock, session)) as { collections: { categories: { scopes: { '': unknown[] } } } }).collections.categories.scopes[''].length).toBe(40);
+    expect(mock.sessions.names()).toEqual(['other', 'big']); // nobody dropped for an import refused anyway
   });
 });
 
