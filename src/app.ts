@@ -40,7 +40,7 @@ import { SPEC_PATH, specResponder, type SpecFormat } from './spec-endpoint.js';
 import { SESSION_HEADER, SESSION_RESTARTED_HEADER, type Sessions } from './state/sessions.js';
 import type { StateBudget } from './state/budget.js';
 import { NO_PERSISTENCE, type PersistenceHealth } from './state/persistence.js';
-import { applySnapshot, exportSnapshot, type StateSnapshot } from './state/snapshot.js';
+import { exportSnapshot, type StateSnapshot } from './state/snapshot.js';
 import type { StateStore, StoredRecord } from './state/state-store.js';
 import { createAjv } from './validation/ajv-instance.js';
 import { bodyDecoders } from './validation/body-decoders.js';
@@ -101,6 +101,8 @@ export interface Mock {
   requests: RequestLog;
   /** Checks a snapshot for this document: the snapshot, or a sentence saying what is wrong. */
   checkState: (data: unknown) => StateSnapshot | string;
+  /** Applies a checked snapshot to a store when it fits the bounds; a sentence (records or bytes against a limit) when not, nothing changed. */
+  importState: (target: StateStore, snapshot: StateSnapshot) => string | undefined;
   warnings: string[];
   /** How each operation is answered: from a collection's state, or (not stateful) from its examples or generated data, with the reason. */
   answers: OperationAnswer[];
@@ -231,8 +233,8 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
             importState: (target, data) => {
               const checked = state.checkState(data);
               if (typeof checked === 'string') return checked;
-              applySnapshot(target, checked);
-              return undefined;
+              const full = state.importState(target, checked);
+              return full === undefined ? undefined : { full };
             },
             requests,
             changed,
@@ -341,7 +343,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
     return response;
   });
   for (const message of hiddenOperations(operations, basePath, Boolean(options.docs))) warn(message);
-  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, warnings, answers, extensions, budget: state.budget };
+  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, extensions, budget: state.budget };
 }
 
 /** The path and query of a URL (`http://host/pets?limit=2` gives `/pets?limit=2`), without parsing it. */

@@ -21,7 +21,8 @@ import { startServer } from './server.js';
 import { FixtureError } from './state/load-fixtures.js';
 import { StateJournal } from './state/journal.js';
 import { persistAnswers, persistenceRefusal } from './state/persistence.js';
-import { applySnapshot, missingCollections } from './state/snapshot.js';
+import { missingCollections } from './state/snapshot.js';
+import { StateLimitError } from './state/budget.js';
 import { readStateFile, stateLocationProblem, StateFileError } from './state/state-file.js';
 
 
@@ -137,12 +138,14 @@ async function serve(args: ServeArgs): Promise<number> {
         return typeof checked === 'string' ? checked : (missingCollections(checked, mock.collections) ?? checked);
       });
       read.notes.forEach(warn);
-      if (read.state) applySnapshot(mock.store, read.state);
+      // Past --max-records or --max-state-mb, it is refused at start, never loaded in part.
+      const full = read.state && mock.importState(mock.store, read.state);
+      if (full) throw new StateFileError(`The state file ${args.stateFile} was not loaded: ${full}; it was left untouched.`);
       restored = Boolean(read.state);
       journal = new StateJournal({ file: args.stateFile, generation: read.generation, onEvent: warn });
     }
   } catch (error) {
-    if (error instanceof DocumentLoadError || error instanceof FixtureError || error instanceof StateFileError) {
+    if (error instanceof DocumentLoadError || error instanceof FixtureError || error instanceof StateFileError || error instanceof StateLimitError) {
       log.fatal(error.message);
       return 1;
     }

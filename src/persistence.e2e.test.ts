@@ -266,6 +266,27 @@ describe('a partial state file', () => {
   });
 });
 
+describe('a state file past --max-records', () => {
+  it('is refused at start in one line, saying how many records against the limit, and left untouched', async () => {
+    const file = join(folder(), 'state.json');
+    const server = await cli(['--state-file', file]);
+    expect((await fetch(`${server.url}/__health`)).status).toBe(200);
+    const exited = new Promise((r) => server.child.on('exit', r));
+    server.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const written = readFileSync(file, 'utf8');
+    const held = Object.values(JSON.parse(written).collections as Record<string, { scopes: Record<string, unknown[]> }>).reduce(
+      (sum, c) => sum + Object.values(c.scopes).reduce((n, records) => n + records.length, 0),
+      0,
+    );
+    expect(held).toBeGreaterThan(30);
+    const refused = await run(['--state-file', file, '--count', '0', '--max-records', '30']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(new RegExp(`^The state file .*state\\.json was not loaded: it has ${held} records \\([\\d.]+ MiB\\), and the shared state would then hold ${held} records, more than the mock holds \\(--max-records 30\\); it was left untouched\\.\n$`));
+    expect(readFileSync(file, 'utf8')).toBe(written);
+  });
+});
+
 describe('a --watch reload with a state file', () => {
   it('goes on saving the state of the reloaded document', async () => {
     const dir = folder();

@@ -83,7 +83,8 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       if (vetoed) return vetoed;
       const scope = scopeOf(input);
       const state = stateOf(input);
-      const full = input.store.full();
+      // A session's store also makes room for the copy its first write of the collection makes.
+      const full = input.store.reserve ? input.store.reserve(collection.name, 1) : input.store.full();
       if (full) return new ApiError(507, 'STORAGE_FULL', `No ${describe(collection)} can be created: ${full}. Delete records, or reset the mock (POST /__admin/reset).`);
       const chosen = clientKey ? (input.body as Record<string, unknown> | undefined)?.[keyProperty] : undefined;
       if (chosen !== undefined && state.get(chosen, scope)) return new ApiError(409, 'KEY_TAKEN', `A ${describe(collection)} with ${keyProperty} ${String(chosen)} already exists.`);
@@ -120,6 +121,9 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     const ctx = context(input, current);
     const vetoed = rule.before?.(ctx);
     if (vetoed) return vetoed;
+    // A session's first change of a collection copies it: refused (507) when the session alone would pass its share.
+    const full = binding.action === 'read' ? undefined : input.store.reserve?.(collection.name, 0);
+    if (full) return new ApiError(507, 'STORAGE_FULL', `No ${describe(collection)} can be changed in this session: ${full}. Reset the session (POST /__admin/reset with its X-Mock-Session).`);
     const result = perform(binding.action, state, current, input, keep, collection, scope, success, options.complete);
     if (result instanceof ApiError) return result;
     if (rule.after) {

@@ -31,8 +31,11 @@ export interface AdminControls {
   /** A sentence instead when the counts asked for would pass the bound on records held (nothing changed). */
   reseed: (change: { seed?: number; counts?: Record<string, number> }) => { seed: number; counts: Record<string, number> } | string;
   exportState: (store: StateStore) => StateSnapshot;
-  /** Checks and applies a snapshot; a sentence when it is refused (nothing changed). */
-  importState: (store: StateStore, data: unknown) => string | undefined;
+  /**
+   * Checks and applies a snapshot; when it is refused (nothing changed), a sentence saying what is
+   * wrong with it (400), or `full` with one saying how many records or bytes against which bound (507).
+   */
+  importState: (store: StateStore, data: unknown) => string | { full: string } | undefined;
   requests: RequestLog;
   /** Called after the shared state changed (for the state file). */
   changed: () => void;
@@ -138,12 +141,13 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false }:
     {
       method: 'PUT',
       path: '/state',
-      description: 'import a state (as GET /__admin/state gives it), checked whole first: a bad one changes nothing',
+      description: 'import a state (as GET /__admin/state gives it), checked whole first: a bad one (400) or one past --max-records or --max-state-mb (507) changes nothing',
       handle: async (c) => {
         const body = await readJson(c);
         if (body instanceof ApiError) return errorResponse(body);
         return withStore(c, (store) => {
           const refused = controls.importState(store, body);
+          if (typeof refused === 'object') return errorResponse(new ApiError(507, 'STORAGE_FULL', `The state was not imported (nothing changed): ${refused.full}.`));
           if (refused) return errorResponse(new ApiError(400, 'INVALID_STATE', `The state was not imported (nothing changed): ${refused}.`));
           if (shared(c)) controls.changed();
           return json({ imported: session(c) ?? 'shared', counts: store.counts() });

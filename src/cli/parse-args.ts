@@ -137,9 +137,11 @@ Options:
   --trust-proxy      the mock runs behind a reverse proxy, so loopback proves nothing:
                      needs --admin-token or --no-admin
   --state-file FILE  load the state from FILE at start and save it there after changes
-  --max-records N    records held at most, all sessions together (default 2000000); a create
-                     past it, or past --max-state-mb, or near the heap's limit, gets 507
-  --max-state-mb N   size of those records as JSON, in MiB, at most (default 512)
+  --max-records N    records held at most, the shared state and all sessions together (default
+                     2000000; sessions at most half); a create or an import past it, or past
+                     --max-state-mb, or near the heap's limit, gets 507; a start past it stops
+  --max-state-mb N   size of those records as JSON, in MiB, at most (default 512; sessions at
+                     most half)
   --now DATE         start the clock at DATE (e.g. 2027-07-01), for sunset demos and tests
   --log-level L      silent, error, info (default) or debug. info: the banner and one line per
                      request (method, path, status, ms, the scenario applied); debug adds each

@@ -9,7 +9,7 @@ import type { LoadedDocument } from '../document/document.js';
 import type { OpenAPIDocument } from '../document/openapi.js';
 import { pathMatcher, toHonoRoute } from '../routing/hono-path.js';
 import { serverBasePath } from '../routing/server-base-path.js';
-import { exportSnapshot, applySnapshot, type StateSnapshot } from '../state/snapshot.js';
+import { exportSnapshot, type StateSnapshot } from '../state/snapshot.js';
 import type { StateStore } from '../state/state-store.js';
 
 /** A mock answering in-process. */
@@ -83,7 +83,8 @@ export function inProcessMock(document: LoadedDocument, options: BuildMockOption
     restore: (snapshot) => {
       const checked = built.checkState(snapshot);
       if (typeof checked === 'string') throw new Error(`The snapshot does not fit the document: ${checked}`);
-      applySnapshot(built.store, checked);
+      const full = built.importState(built.store, checked);
+      if (full) throw new Error(`The snapshot was not restored (nothing changed): ${full}.`);
     },
     handles: (url) => {
       const path = new URL(url, LOCAL).pathname;

@@ -54,7 +54,11 @@ export interface BrowserMockOptions {
    * counts the records of all stores together against `limits`.
    */
   store?: (collections: readonly Collection[], budget: StateBudget) => StateStore;
-  /** Bounds on the records all stores hold together, and a heap guard (default: 2,000,000 records, 512 MiB of JSON). */
+  /**
+   * Bounds on the records all stores hold together, and a heap guard (default: 2,000,000 records,
+   * 512 MiB of JSON). Sessions together hold at most half of each; fixtures or a seed past a bound
+   * stop the start (a `StateLimitError`), and an import or `restore` past one is refused whole.
+   */
   limits?: StateLimits;
   /** Receives problems found at startup (schemas that cannot be compiled...); they are in `mock.warnings` too. */
   onWarning?: (message: string) => void;

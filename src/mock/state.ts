@@ -12,15 +12,15 @@ import { createGenerator } from '../generate/from-schema.js';
 import { own } from '../generate/helpers.js';
 import { isIntegerKey, type Collection } from '../operations/infer-collections.js';
 import type { SeedHook } from '../registries/extension.js';
-import type { ApiError } from '../respond/api-error.js';
+import { ApiError } from '../respond/api-error.js';
 import { loadFixtures } from '../state/load-fixtures.js';
 import { generateRecord, newKey, seedStore, type SeedOptions } from '../state/seed.js';
 import { Sessions } from '../state/sessions.js';
-import { checkSnapshot, type StateSnapshot } from '../state/snapshot.js';
+import { applySnapshot, checkSnapshot, type StateSnapshot } from '../state/snapshot.js';
 import type { StateStore, StoredRecord } from '../state/state-store.js';
 import { fillServerFields } from '../state/server-fields.js';
-import { MemoryStore } from '../state/store.js';
-import { StateBudget, type StateLimits } from '../state/budget.js';
+import { jsonSize, MemoryCollection, MemoryStore } from '../state/store.js';
+import { mib, StateBudget, StateLimitError, type StateLimits } from '../state/budget.js';
 import { CopyOnWriteStore } from '../state/copy-on-write.js';
 
 export interface StateOptions {
@@ -54,6 +54,13 @@ export interface MockState {
   /** A new seed and/or counts, then everything (sessions included) back to the seed. */
   reseed: (change: { seed?: number; counts?: Record<string, number> }) => { seed: number; counts: Record<string, number> } | string;
   checkState: (data: unknown) => StateSnapshot | string;
+  /**
+   * Applies a checked snapshot to a store (the shared one, or a session's) when what it leaves
+   * there fits the bounds (sessions dropped first for the shared state, other sessions for a
+   * session's); a sentence saying how many records or bytes against which limit when it does not
+   * (nothing changed).
+   */
+  importState: (target: StateStore, snapshot: StateSnapshot) => string | undefined;
   /** Generates values from schemas with the seeding Faker (re-seeded by `reseedGenerator`). */
   generate: SeedOptions['generate'];
   /** Puts the seeding Faker back at the seed: what is generated next does not depend on what came before. */
@@ -71,6 +78,17 @@ export function createState(options: StateOptions): MockState {
   const fixtures = typeof options.fixtures === 'string' ? loadFixtures(options.fixtures, [...collections], validatorFor) : (options.fixtures ?? {});
   const seedOptions: SeedOptions = { faker, generate, counts: { ...options.counts }, fixtures, validatorFor, warn };
   const budget = new StateBudget(options.limits);
+  // Fixtures past a bound are refused before they are copied into the store, the whole seed once seeded.
+  const fixtureSize = sizeOf(Object.values(fixtures));
+  /** `holds`: what holds them, with its verb (`The fixtures hold`). */
+  const tooBig = (holds: string, size: { records: number; bytes: number }) =>
+    size.records > budget.maxRecords
+      ? `${holds} ${size.records} records, more than the mock holds (--max-records ${budget.maxRecords})`
+      : size.bytes > budget.maxBytes
+        ? `${holds} ${mib(size.bytes)} of records, more than the mock holds (--max-state-mb ${budget.maxMiB})`
+        : undefined;
+  const fixturesRefused = tooBig('The fixtures hold', fixtureSize);
+  if (fixturesRefused) throw new StateLimitError(`${fixturesRefused}.`);
   const seedInto = <S extends StateStore>(target: S): S => {
     faker.seed(seed);
     seedStore(target, [...collections], seedOptions);
@@ -78,18 +96,108 @@ export function createState(options: StateOptions): MockState {
     return target;
   };
   const store = seedInto(options.makeStore?.(collections, budget) ?? new MemoryStore(collections, budget));
+  /** What the shared state holds: everything but the sessions' records. */
+  const sharedSize = () => ({ records: budget.records - budget.sessions.records, bytes: budget.bytes - budget.sessions.bytes });
+  /** The size of the seeded state: what the pristine copy sessions read (or each session's full copy) costs. */
+  let seeded = sharedSize();
+  const seedRefused = tooBig('The seeded state (fixtures and generated records) holds', seeded);
+  if (seedRefused) throw new StateLimitError(`${seedRefused}.`);
+
   // Sessions share one pristine seeded copy (made on the first session) until they write.
   let template: MemoryStore | undefined;
-  const sessionStore = options.makeStore
-    ? () => seedInto(options.makeStore!(collections, budget))
-    : () => new CopyOnWriteStore((template ??= seedInto(new MemoryStore(collections, budget))), budget);
-  const sessions = new Sessions(sessionStore, options.maxSessions, (name) =>
-    warn(`session ${name} was evicted (${options.maxSessions ?? 100} sessions at most, least recently used first); its next request starts from the seed.`),
-  );
-  const reset = () => void seedInto(store);
+  /** Each session's part of the budget: what it holds of its own. */
+  const parts = new WeakMap<StateStore, StateBudget>();
+  const holds = (session: StateStore) => (parts.get(session)?.records ?? 0) > 0 || (parts.get(session)?.bytes ?? 0) > 0;
+  /** Room in the sessions' share for `records` and `bytes` more, made by dropping sessions other than `writer` that hold records (least recently used first). */
+  const makeRoom = (writer: StateStore | undefined, records: number, bytes: number): string | undefined => {
+    // Nobody is dropped for a write that would be refused anyway: what it needs, less all that other sessions hold.
+    const mine = writer && parts.get(writer);
+    const others = {
+      records: budget.sessions.records - (template?.budget.records ?? 0) - (mine?.records ?? 0),
+      bytes: budget.sessions.bytes - (template?.budget.bytes ?? 0) - (mine?.bytes ?? 0),
+    };
+    const alone = budget.sessionsFull(records - others.records, bytes - others.bytes);
+    if (alone) return alone;
+    const reason = `sessions together hold at most ${budget.sessionMaxRecords} records and ${mib(budget.sessionMaxBytes)}, half of --max-records and --max-state-mb; least recently used first`;
+    while (budget.sessionsFull(records, bytes, false) && sessions.evictOldest(reason, (other) => other !== writer && holds(other))) {
+      // one dropped; look again
+    }
+    return budget.sessionsFull(records, bytes);
+  };
+  const noSession = (refused: string) =>
+    new ApiError(507, 'STORAGE_FULL', `No session can be started: it reads a copy of the seeded state (${seeded.records} records, ${mib(seeded.bytes)}), and ${refused}.`);
+  const sessionStore = (): StateStore | ApiError => {
+    if (options.makeStore) {
+      // A store of one's own is seeded whole for each session.
+      const refused = makeRoom(undefined, seeded.records, seeded.bytes);
+      if (refused) return noSession(refused);
+      const part = budget.sessions.part(() => makeRoom(made, 1, 1));
+      const made: StateStore = seedInto(options.makeStore(collections, part));
+      parts.set(made, part);
+      return made;
+    }
+    if (!template) {
+      const refused = makeRoom(undefined, seeded.records, seeded.bytes);
+      if (refused) return noSession(refused);
+      template = seedInto(new MemoryStore(collections, budget.sessions.part()));
+    }
+    const made = new CopyOnWriteStore(template, budget.sessions.part(), makeRoom);
+    parts.set(made, made.budget);
+    return made;
+  };
+  const sessions = new Sessions(sessionStore, options.maxSessions, (name, reason) => warn(`session ${name} was evicted (${reason}); its next request starts from the seed.`));
+  const reset = () => {
+    seedInto(store);
+    seeded = sharedSize();
+  };
   const dropTemplate = () => {
     template?.names().forEach((name) => template!.collection(name).clear()); // its records leave the budget
     template = undefined;
+  };
+  // The shared state keeps its room: a write of its own that finds the mock full drops the sessions
+  // that hold records first, then (all sessions then go) the seeded copy they read.
+  budget.reclaim = () => {
+    const reason = 'the shared state needed the room; least recently used first';
+    if (sessions.evictOldest(reason, holds)) return true;
+    if (!template || (template.budget.records === 0 && template.budget.bytes === 0)) return false;
+    while (sessions.evictOldest(reason)) {
+      // they read the copy dropped next
+    }
+    dropTemplate();
+    return true;
+  };
+  const heldIn = (target: StateStore, name: string): { records: number; bytes: number } => {
+    if (target instanceof CopyOnWriteStore) return target.held(name);
+    const collection = target.collection(name);
+    return collection instanceof MemoryCollection ? collection.counted : { records: collection.size, bytes: 0 };
+  };
+  const importState = (target: StateStore, snapshot: StateSnapshot): string | undefined => {
+    const given = sizeOf(Object.values(snapshot.collections).flatMap((collection) => Object.values(collection.scopes)));
+    const replaced = Object.keys(snapshot.collections).reduce(
+      (sum, name) => {
+        const held = heldIn(target, name);
+        return { records: sum.records + held.records, bytes: sum.bytes + held.bytes };
+      },
+      { records: 0, bytes: 0 },
+    );
+    const has = `it has ${given.records} records (${mib(given.bytes)})`;
+    if (target === store) {
+      const shared = sharedSize();
+      const after = { records: shared.records - replaced.records + given.records, bytes: shared.bytes - replaced.bytes + given.bytes };
+      if (after.records > budget.maxRecords) return `${has}, and the shared state would then hold ${after.records} records, more than the mock holds (--max-records ${budget.maxRecords})`;
+      if (after.bytes > budget.maxBytes) return `${has}, and the shared state would then hold ${mib(after.bytes)} of records, more than the mock holds (--max-state-mb ${budget.maxMiB})`;
+      const over = () => budget.records - replaced.records + given.records > budget.maxRecords || budget.bytes - replaced.bytes + given.bytes > budget.maxBytes;
+      while (over() && budget.reclaim!()) {
+        // sessions dropped to make the shared state's room
+      }
+    } else {
+      const records = Math.max(0, given.records - replaced.records);
+      const bytes = Math.max(0, given.bytes - replaced.bytes);
+      const refused = records || bytes ? makeRoom(target, records, bytes) : undefined;
+      if (refused) return `${has}, and for this session ${refused}`;
+    }
+    applySnapshot(target, snapshot);
+    return undefined;
   };
 
   return {
@@ -101,16 +209,19 @@ export function createState(options: StateOptions): MockState {
     reseed: (change) => {
       // Checked before seeding: seeding past the bound would be the crash the bound is there to prevent.
       const counts = { ...seedOptions.counts, ...change.counts };
-      const asked = collections.reduce((total, c) => total + (own(counts, c.name) ?? counts.default), 0);
-      if (asked > budget.maxRecords) return `The counts ask for ${asked} records, more than the mock holds (--max-records ${budget.maxRecords}). Nothing changed.`;
+      const generated = collections.reduce((total, c) => total + (own(counts, c.name) ?? counts.default), 0);
+      const asked = generated + fixtureSize.records;
+      const withFixtures = fixtureSize.records ? `, ${fixtureSize.records} of them fixtures` : '';
+      if (asked > budget.maxRecords) return `The counts ask for ${asked} records, more than the mock holds (--max-records ${budget.maxRecords})${withFixtures}. Nothing changed.`;
       seed = change.seed ?? seed;
       Object.assign(seedOptions.counts, change.counts);
-      reset();
       for (const name of sessions.names()) sessions.drop(name);
       dropTemplate();
+      reset();
       return { seed, counts: store.counts() };
     },
     checkState: (data) => checkSnapshot(data, [...collections], validatorFor),
+    importState,
     generate,
     reseedGenerator: () => void faker.seed(seed),
     records: {
@@ -129,4 +240,16 @@ export function createState(options: StateOptions): MockState {
       },
     },
   };
+}
+
+/** How many records a list of record lists holds, and their size as JSON (estimated as the store counts it). */
+function sizeOf(lists: Iterable<readonly StoredRecord[]>): { records: number; bytes: number } {
+  let records = 0;
+  let bytes = 0;
+  for (const list of lists) {
+    if (!Array.isArray(list)) continue;
+    records += list.length;
+    for (const record of list) bytes += jsonSize(record);
+  }
+  return { records, bytes };
 }

@@ -3,7 +3,8 @@
  * from the pristine seeded copy (the template) until the session first changes it; then that
  * collection alone is copied. A new session costs nothing up front (with 200,000 pets, seeding a
  * full copy per session stalled the event loop 1.4 s and took 128 MB), and a copy it makes counts
- * against the same bound as every other record.
+ * against the same bound as every other record, in the sessions' share of it: before a copy is
+ * made, `room` drops other sessions as needed (src/mock/state.ts).
  */
 import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from './state-store.js';
 import type { StateBudget } from './budget.js';
@@ -12,14 +13,26 @@ import { MemoryCollection, type MemoryStore } from './store.js';
 /** Versions of a copied collection start here, so no cache keyed by the template's version is taken for the copy's. */
 const COPIED = 2 ** 40;
 
+/**
+ * Makes room for `records` more records and `bytes` more bytes held by the sessions (`writer`'s
+ * own included), dropping other sessions as needed: why it cannot, or undefined once it has.
+ */
+export type SessionRoom = (writer: StateStore, records: number, bytes: number) => string | undefined;
+
 export class CopyOnWriteStore implements StateStore {
   private readonly collections = new Map<string, CopyOnWriteCollection>();
 
+  /** `budget`: this session's part of the sessions' budget; `room`: makes room in the sessions' share. */
   constructor(
     template: MemoryStore,
     readonly budget: StateBudget,
+    private readonly room: SessionRoom = () => budget.full(),
   ) {
-    for (const name of template.names()) this.collections.set(name, new CopyOnWriteCollection(template.collection(name), budget));
+    const copying = (collection: MemoryCollection) => {
+      const { records, bytes } = collection.counted;
+      room(this, records, bytes); // never refused here: a write's side effects are not undone
+    };
+    for (const name of template.names()) this.collections.set(name, new CopyOnWriteCollection(template.collection(name), budget, copying));
   }
 
   has(name: string): boolean {
@@ -33,7 +46,17 @@ export class CopyOnWriteStore implements StateStore {
   }
 
   full(): string | undefined {
-    return this.budget.full();
+    return this.room(this, 1, 1);
+  }
+
+  reserve(collection: string, adding: number): string | undefined {
+    const { records, bytes } = this.collections.get(collection)?.toCopy() ?? { records: 0, bytes: 0 };
+    return records + adding === 0 ? undefined : this.room(this, records + adding, bytes + adding);
+  }
+
+  /** The records and bytes this session holds of its own, by collection. */
+  held(name: string): { records: number; bytes: number } {
+    return this.collections.get(name)?.held() ?? { records: 0, bytes: 0 };
   }
 
   transact<T>(work: () => T): T {
@@ -60,6 +83,8 @@ class CopyOnWriteCollection implements RecordCollection {
   constructor(
     private readonly template: MemoryCollection,
     private readonly budget: StateBudget,
+    /** Told before the template is copied. */
+    private readonly copying: (template: MemoryCollection) => void,
   ) {}
 
   get collection() {
@@ -70,9 +95,20 @@ class CopyOnWriteCollection implements RecordCollection {
     return this.own ?? this.template;
   }
 
+  /** What the first write would copy (nothing once copied). */
+  toCopy(): { records: number; bytes: number } {
+    return this.own ? { records: 0, bytes: 0 } : this.template.counted;
+  }
+
+  /** What the session holds of its own. */
+  held(): { records: number; bytes: number } {
+    return this.own?.counted ?? { records: 0, bytes: 0 };
+  }
+
   /** The session's own copy, made on its first write. */
   private writing(): MemoryCollection {
     if (!this.own) {
+      this.copying(this.template);
       const own = new MemoryCollection(this.template.collection, this.budget);
       own.import(this.template.export());
       this.own = own;
@@ -144,6 +180,8 @@ class CopyOnWriteCollection implements RecordCollection {
     this.writing().clear();
   }
   import(snapshot: CollectionSnapshot): void {
-    this.writing().import(snapshot);
+    // Replaced whole: nothing to copy first.
+    this.own ??= new MemoryCollection(this.template.collection, this.budget);
+    this.own.import(snapshot);
   }
 }

@@ -2,9 +2,10 @@
  * Sessions: a caller sending `X-Mock-Session: NAME` gets its own copy of the seeded state, so
  * parallel CI jobs or demo users never see each other's data. Sessions are created on first use
  * (sharing the seeded state until they write: src/state/copy-on-write.ts) and the least recently
- * used ones are dropped beyond a bound (100 by default), so a client cannot exhaust memory. A
- * dropped session is not lost silently: its next answer carries `X-Mock-Session-Restarted:
- * evicted`, the log says so, and the admin API lists it.
+ * used ones are dropped beyond a bound on their number (100 by default) and to make room, in their
+ * share of the bound on records (src/state/budget.ts) or for the shared state, so a client cannot
+ * exhaust memory or starve the shared state. A dropped session is not lost silently: its next
+ * answer carries `X-Mock-Session-Restarted: evicted`, the log says so, and the admin API lists it.
  */
 import { ApiError } from '../respond/api-error.js';
 import type { StateStore } from './state-store.js';
@@ -27,11 +28,14 @@ export class Sessions {
   private readonly evicted = new Set<string>();
   private readonly restarted = new WeakSet<StateStore>();
 
-  /** `onEvict`: told the name of each session dropped to make room (for the log). */
+  /**
+   * `create`: a new session's store, or an error when none can be made (507: no room for the seeded
+   * copy it reads). `onEvict`: told the name of each session dropped, and why (for the log).
+   */
   constructor(
-    private readonly create: () => StateStore,
+    private readonly create: () => StateStore | ApiError,
     readonly max = 100,
-    private readonly onEvict?: (name: string) => void,
+    private readonly onEvict?: (name: string, reason: string) => void,
   ) {}
 
   /** The session's store (created from the seed on first use), or a 400 for an invalid name. */
@@ -43,9 +47,11 @@ export class Sessions {
     if (store) {
       this.stores.delete(name); // re-inserted below: the Map's order is the order of last use
     } else {
-      store = this.create();
+      const made = this.create();
+      if (made instanceof ApiError) return made;
+      store = made;
       if (this.evicted.delete(name)) this.restarted.add(store);
-      if (this.stores.size >= this.max) this.evict(this.stores.keys().next().value!);
+      if (this.stores.size >= this.max) this.evict(this.stores.keys().next().value!, `${this.max} sessions at most, least recently used first`);
     }
     this.stores.set(name, store);
     return store;
@@ -71,11 +77,28 @@ export class Sessions {
     return this.stores.delete(name);
   }
 
-  private evict(name: string): void {
+  get size(): number {
+    return this.stores.size;
+  }
+
+  /**
+   * Drops the least recently used session whose store `worth` says dropping it is worth it
+   * (remembered as evicted, as when there are too many); false when there is none.
+   */
+  evictOldest(reason: string, worth: (store: StateStore) => boolean = () => true): boolean {
+    for (const [name, store] of this.stores) {
+      if (!worth(store)) continue;
+      this.evict(name, reason);
+      return true;
+    }
+    return false;
+  }
+
+  private evict(name: string, reason: string): void {
     release(this.stores.get(name)!);
     this.stores.delete(name);
     this.evicted.add(name);
     if (this.evicted.size > REMEMBERED) this.evicted.delete(this.evicted.values().next().value!);
-    this.onEvict?.(name);
+    this.onEvict?.(name, reason);
   }
 }

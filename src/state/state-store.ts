@@ -59,6 +59,13 @@ export interface StateStore {
   has(name: string): boolean;
   /** Why no more records can be stored (a bound reached), or undefined while there is room. */
   full(): string | undefined;
+  /**
+   * For a store that copies collections on its first write (a session's): why a write to
+   * `collection` that adds `adding` records cannot be made room for (the copy included, after
+   * other sessions were dropped), or undefined when it can. A store without it is asked `full()`
+   * before a create, and nothing before other writes.
+   */
+  reserve?(collection: string, adding: number): string | undefined;
   /** Runs one request's work on the state (see the file comment). */
   transact<T>(work: () => T): T | Promise<T>;
   /** A deep copy of every collection, as plain JSON. */

@@ -102,6 +102,11 @@ export class MemoryCollection implements RecordCollection {
     this.budget.bytes += sign * size;
   }
 
+  /** The records and bytes this collection counts in the budget. */
+  get counted(): { records: number; bytes: number } {
+    return { records: this.held, bytes: this.heldBytes };
+  }
+
   /** Records of one scope, in key order. */
   records(scope = ''): Map<string, StoredRecord> {
     let records = this.byScope.get(scope);
