@@ -80,6 +80,7 @@ describe('toJUnit', () => {
       unconfirmed: [],
       notSent: [],
       unmapped: [],
+      unenforcedPatterns: [],
       failures: [finding],
       gaps: [{ ...finding, check: 'auth_enforced', kind: 'gap', operationId: 'createPet', operation: 'POST /pets', received: '401', documented: 'one of 201, 400' }],
       outcomes: [

@@ -7,6 +7,7 @@
  * report.conforms // true when the implementation keeps every promise of the document
  */
 import { unmappedReason } from '../src/operations/infer-collections.js';
+import { unenforcedPatterns, type UnenforcedPattern } from '../src/validation/unenforced-patterns.js';
 import type { CheckId, Finding } from './case.js';
 import type { ConfirmedCounts, UnsentCase } from './confirmation.js';
 import { checkRegistry } from './checks/index.js';
@@ -79,6 +80,11 @@ export interface ContractReport {
   unconfirmed: UnsentCase[];
   /** Operations the suite could not map to a collection or one of its records, and why: only the response checks judge them. */
   unmapped: Array<{ operationId: string; operation: string; reason: string }>;
+  /**
+   * The document's patterns the validator does not enforce (every string passes them): RE2, which
+   * runs patterns in linear time, cannot run them, and a backtracking engine never runs on what a server sends.
+   */
+  unenforcedPatterns: UnenforcedPattern[];
   /** True when nothing failed (and, with `strict`, no gap was found). */
   conforms: boolean;
 }
@@ -186,6 +192,7 @@ async function run(options: RunOptions): Promise<ContractReport> {
     unconfirmed: ctx.confirmation.unconfirmed,
     incomplete,
     unmapped: unmapped(ctx),
+    unenforcedPatterns: unenforcedPatterns(options.document.api),
     conforms: failures.length === 0 && !harm?.length && (!strict || gaps.length === 0),
   };
 }

@@ -46,6 +46,7 @@ import { createAjv } from './validation/ajv-instance.js';
 import { bodyDecoders } from './validation/body-decoders.js';
 import { schemaCompiler } from './validation/compile-schema.js';
 import { SchemaConverter } from './validation/to-json-schema.js';
+import { describeUnenforced, unenforcedPatterns } from './validation/unenforced-patterns.js';
 import { compileRequestValidator } from './validation/validate-request.js';
 
 /** The key `npm start` accepts unless `--api-key` replaces it. */
@@ -343,6 +344,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
     return response;
   });
   for (const message of hiddenOperations(operations, basePath, Boolean(options.docs))) warn(message);
+  for (const pattern of unenforcedPatterns(api)) warn(describeUnenforced(pattern));
   return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, extensions, budget: state.budget };
 }
 

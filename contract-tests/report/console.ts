@@ -111,6 +111,9 @@ export function formatReport(report: ContractReport): string {
       ? `Never sent (they could change records the suite did not create):\n${report.notSent.map((u) => `  · ${u.operation} (${u.operationId}): ${u.reason}`).join('\n')}\n`
       : '',
     formatConfirmed(report),
+    report.unenforcedPatterns.length
+      ? `Patterns not enforced (a linear-time engine cannot run them; every string passes them):\n${report.unenforcedPatterns.map((p) => `  · ${JSON.stringify(p.pattern)} at ${p.where}${p.more ? ` (and ${p.more} more)` : ''}: ${p.reason}`).join('\n')}\n`
+      : '',
     report.leftBehind.length ? `Left behind (created by the suite, or maybe created, and not deleted):\n${report.leftBehind.map((what) => `  - ${what}`).join('\n')}\n` : '',
     formatCoverage(report.coverage),
     formatSummary(report),

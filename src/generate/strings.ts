@@ -8,6 +8,7 @@ import type { GenerateHints } from './from-schema.js';
 import { alphanumeric, attempt, capitalise, isoDateTime, num, own, toJson } from './helpers.js';
 import { sampleRegex } from './sample-regex.js';
 import { toBase64 } from '../bytes.js';
+import { linearPattern } from '../validation/regex-engine.js';
 
 const FORMATS: Record<string, (f: Faker) => string> = {
   'date-time': isoDateTime, 'iso-date-time': isoDateTime,
@@ -70,6 +71,8 @@ interface StringPlan {
   max: number;
   fits: (v: string) => boolean;
   regex: RegExp | undefined;
+  /** Whether a string matches the pattern, as the validators judge it: in linear time, never backtracking (regex-engine.ts). */
+  matches: (v: string) => boolean;
   /** The schema's own `example`/`examples`/`default` strings. */
   documented: string[];
   /** Which Faker method makes the strings, by property name (null: none does). */
@@ -90,6 +93,7 @@ function planOf(s: SchemaObject): StringPlan {
       fits: (v) => v.length >= min && v.length <= max,
       // Without the `g` or `y` flag a RegExp keeps no state between tests, so one serves every call.
       regex: typeof s.pattern === 'string' ? compileRegex(s.pattern) : undefined,
+      matches: typeof s.pattern === 'string' ? patternTest(s.pattern) : () => true,
       documented: candidates.map((v) => toJson(v, s)).filter((v): v is string => typeof v === 'string'),
       producers: new Map(),
     };
@@ -113,9 +117,9 @@ function chooseProducer(s: SchemaObject, propertyName: string): Producer | null 
 
 export function generateString(faker: Faker, s: SchemaObject, hints: GenerateHints): string {
   const plan = planOf(s);
-  const { min, max, fits, regex } = plan;
+  const { min, max, fits, regex, matches } = plan;
   if (regex) {
-    const matched = fromPattern(faker, s.pattern, regex, fits) ?? documentedString(faker, plan, (v) => regex.test(v));
+    const matched = fromPattern(faker, s.pattern, regex, matches, fits) ?? documentedString(faker, plan, matches);
     if (matched !== undefined) return matched;
   }
   const producer = producerFor(plan, s, hints.propertyName ?? '');
@@ -139,19 +143,26 @@ function documentedString(faker: Faker, plan: StringPlan, accept: (v: string) =>
   return usable.length > 0 ? faker.helpers.arrayElement(usable) : undefined;
 }
 
+/** The pattern as a RegExp, for Faker's fromRegExp, which makes strings from it (RegExp never tests one here). */
 function compileRegex(pattern: string): RegExp | undefined {
   return attempt(() => new RegExp(pattern, 'u')) ?? attempt(() => new RegExp(pattern));
 }
 
-/** A string matching `regex`, preferably one that `fits`: Faker's fromRegExp first, then our sampler. */
-function fromPattern(faker: Faker, pattern: string, regex: RegExp, fits: (v: string) => boolean) {
+/** The validators' verdict; a pattern they do not enforce (or cannot read) lets every string pass here too. */
+function patternTest(pattern: string): (v: string) => boolean {
+  const tester = attempt(() => linearPattern(pattern));
+  return tester ? (v) => tester.test(v) : () => true;
+}
+
+/** A string matching the pattern (`regex`, `matches`), preferably one that `fits`: Faker's fromRegExp first, then our sampler. */
+function fromPattern(faker: Faker, pattern: string, regex: RegExp, matches: (v: string) => boolean, fits: (v: string) => boolean) {
   let fallback: string | undefined;
   // fromRegExp reads escapes (`\d`), groups and alternation literally: those go straight to our sampler.
   const fakerCan = !/[\\(|]/.test(pattern);
   for (let tries = 0; tries < 10; tries++) {
     const useFaker = fakerCan && tries < 3;
     const candidate = attempt(() => (useFaker ? faker.helpers.fromRegExp(regex) : sampleRegex(faker, pattern)));
-    if (candidate === undefined || !regex.test(candidate)) continue;
+    if (candidate === undefined || !matches(candidate)) continue;
     if (fits(candidate)) return candidate;
     fallback ??= candidate;
   }

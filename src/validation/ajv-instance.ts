@@ -1,10 +1,13 @@
 /**
  * One Ajv instance per document, set up for OpenAPI: the 3.0 dialect (close to draft-07) or the
- * 3.1 dialect (JSON Schema 2020-12), ajv-formats, and the OpenAPI formats Ajv does not know.
+ * 3.1 dialect (JSON Schema 2020-12), ajv-formats, and the OpenAPI formats Ajv does not know. The
+ * document's patterns run in linear time (regex-engine.ts): every validator of the mock and the
+ * suite, of requests, responses, fixtures and imported state, is made here.
  */
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { linearRegExp } from './regex-engine.js';
 
 // ajv-formats is CommonJS with a `default` property: under NodeNext the default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
@@ -16,7 +19,7 @@ const INT32 = { min: -2147483648, max: 2147483647 };
 
 /** Creates the validator factory for a document's dialect. */
 export function createAjv(dialect: '3.0' | '3.1'): AjvCore {
-  const options = { strict: false, allErrors: true, logger: false as const, code: { optimize: true } };
+  const options = { strict: false, allErrors: true, logger: false as const, code: { optimize: true, regExp: linearRegExp } };
   const ajv: AjvCore = dialect === '3.1' ? (new Ajv2020(options) as unknown as Ajv) : new Ajv(options);
   addFormats(ajv);
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= INT32.min && n <= INT32.max });
