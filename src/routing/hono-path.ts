@@ -29,13 +29,13 @@ export function toHonoRoute(template: string, basePath = ''): HonoRoute {
       return `:${slot}`;
     }
     // Mixed segment: literal text around one or more parameters.
-    const pattern = segment.split(/\{[^}]+\}/).map(escapeRegex).join('([^/]+?)');
-    const splitter = new RegExp(`^${pattern}$`);
+    const literals = segment.split(/\{[^}]+\}/);
+    const splitter = new RegExp(`^${mixedSegmentPattern(literals, true)}$`);
     readers.push((get, out) => {
       const match = splitter.exec(get(slot) ?? '');
       names.forEach((name, i) => (out[name] = match?.[i + 1] ?? ''));
     });
-    return `:${slot}{${pattern.replace(/\(\[\^\/\]\+\?\)/g, '[^/]+?')}}`;
+    return `:${slot}{${mixedSegmentPattern(literals, false)}}`;
   });
   return {
     template,
@@ -47,6 +47,30 @@ export function toHonoRoute(template: string, basePath = ''): HonoRoute {
     },
   };
 }
+
+/**
+ * The regex of a segment mixing literal text and parameters (`{a}-{b}.json`: literals `''`, `'-'`,
+ * `'.json'`), one capture per parameter, matched in linear time whatever the path: no two
+ * quantifiers may compete for the same characters, or a long segment that fails to match
+ * backtracks for ever (`{a}-{b}-{c}` against 2,000 dashes took 2 s, and the cost grows with the
+ * cube of the length). So a parameter followed by literal text stops at the first character of
+ * that text (`{a}-{b}` splits `x-y-z` into `x` and `y-z`, as the lazy match it replaces did), a
+ * parameter followed directly by another takes one character, and only the last parameter may hold
+ * anything but a slash (lazily, before a trailing literal: `{name}.json` reads `v1.2.json` as `v1.2`).
+ * With `capture`, for splitting the parameters out; without, as Hono's constraint on the segment.
+ */
+function mixedSegmentPattern(literals: string[], capture: boolean): string {
+  let pattern = escapeRegex(literals[0]);
+  for (let i = 1; i < literals.length; i++) {
+    const next = literals[i];
+    const last = i === literals.length - 1;
+    const value = last ? '[^/]+?' : next === '' ? '[^/]' : `[^/${escapeClass(next[0])}]+`;
+    pattern += `${capture ? `(${value})` : value}${escapeRegex(next)}`;
+  }
+  return pattern;
+}
+
+const escapeClass = (char: string) => char.replace(/[\]^-]/g, '\\$&');
 
 /**
  * Specific before general: at the first segment where two templates differ, a literal beats a
