@@ -51,7 +51,7 @@ describe('onRequest', () => {
       ['/__admin/reset', { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' } }, 403],
       ['/__admin', {}, 200],
       ['/__admin/requests?limit=1', {}, 200],
-      ['/__admin/reset', { method: 'POST', headers: { 'Content-Type': 'text/plain' } }, 415],
+      ['/__admin/reset', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{}' }, 415],
       ['/__admin/nothing', {}, 404],
       ['/__admin/state', {}, 403, { incoming: { socket: { remoteAddress: '203.0.113.9' }, headers: {} } }],
       ['/__health', {}, 200],

@@ -101,6 +101,6 @@ export function pathMatcher(honoPath: string): RegExp {
       return segment.startsWith(':') ? '[^/]+' : escapeRegex(segment);
     })
     .join('/');
-  // As strict as Hono's router: `/pets/` is not `/pets`.
-  return new RegExp(`^${source}$`);
+  // As strict as Hono's router: `/pets/` is not `/pets`, and `/` (or `/v1/`) keeps its slash.
+  return new RegExp(`^${source}${honoPath.endsWith('/') ? '/' : ''}$`);
 }

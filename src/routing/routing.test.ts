@@ -26,6 +26,9 @@ describe('routing', () => {
     expect(['/{a}', '/{a}.json', '/list.json'].sort(compareTemplates)).toEqual(['/list.json', '/{a}.json', '/{a}']);
     expect(toHonoRoute('/pets/{petId}', '/v1').honoPath).toBe('/v1/pets/:p2');
     expect(pathMatcher(toHonoRoute('/{name}.json').honoPath).test('/apis.json')).toBe(true);
+    // As strict as Hono: a trailing slash is another path, the root keeps its own.
+    expect(['/pets', '/pets/'].map((path) => pathMatcher(toHonoRoute('/pets').honoPath).test(path))).toEqual([true, false]);
+    expect(['/', ''].map((path) => pathMatcher(toHonoRoute('/').honoPath).test(path))).toEqual([true, false]);
   });
 
   it('answers a literal path before the template that also matches it', async () => {
