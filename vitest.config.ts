@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'contract-tests/**/*.test.ts'],
+    include: ['src/**/*.test.ts'],
     // Every temporary file of the run in one folder of its own, removed at the end (see the file).
     globalSetup: ['src/test-support/global-setup.ts'],
     // Every child process a test file started is stopped after it, whatever failed (see the file).

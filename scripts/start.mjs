@@ -15,7 +15,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** What the build reads (tsconfig.build.json's `include`, the configuration, the locked dependencies it bundles). */
-const SOURCE_DIRS = ['src', 'contract-tests', 'bench'];
+const SOURCE_DIRS = ['src', 'bench'];
 const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json', 'rolldown.config.mjs', 'package.json', 'package-lock.json'];
 /** The build's last output: older than any input means the build is stale. */
 const OUTPUT = 'dist/cli.js';

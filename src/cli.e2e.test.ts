@@ -50,7 +50,7 @@ describe('the CLI over HTTP', () => {
   });
 
   it('says in its banner which operations of another document are not stateful, and where to read why', async () => {
-    const other = await startCli(['--spec', join(ROOT, 'contract-tests/fixtures/notes-api.yaml')]);
+    const other = await startCli(['--spec', join(ROOT, 'test/documents/notes-api.yaml')]);
     other.child.kill('SIGKILL');
     expect(other.banner).toMatch(/ {2}canned {4}2 of 7 operations answer from examples or generated data, not state \(GET \/notes\/\{noteId\}\/text, GET \/stats\); why: http:\/\/127\.0\.0\.1:\d+\/__admin\/operations/);
     expect(server.banner).not.toMatch(/canned/); // every Petstore operation answers from state
@@ -60,10 +60,10 @@ describe('the CLI over HTTP', () => {
   });
 
   it('gives curl hints that fit the document: an apiKey in the query, or no credentials at all', async () => {
-    const keys = await startCli(['--spec', join(ROOT, 'contract-tests/fixtures/keys-api.yaml')]);
+    const keys = await startCli(['--spec', join(ROOT, 'test/documents/keys-api.yaml')]);
     keys.child.kill('SIGKILL');
     expect(keys.banner).toMatch(/ {2}try {7}curl -H 'Authorization: Bearer petstore-demo-key' http:\/\/127\.0\.0\.1:\d+\/status\n/);
-    const open = await startCli(['--spec', join(ROOT, 'contract-tests/fixtures/upsert-api.yaml')]);
+    const open = await startCli(['--spec', join(ROOT, 'test/documents/upsert-api.yaml')]);
     open.child.kill('SIGKILL');
     expect(open.banner).toContain('API key   not needed: the document asks for no credentials');
     expect(open.banner).toMatch(/ {2}try {7}curl http:\/\/127\.0\.0\.1:\d+\/items\n/);

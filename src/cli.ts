@@ -5,7 +5,7 @@
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { join, relative } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
-import { contractCommand } from '../contract-tests/cli.js';
+import { contractCommand } from './cli/contract-command.js';
 import { buildMock, type Mock } from './app.js';
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from './bundled.js';
 import { DEFAULT_EXTENSIONS } from './extensions/index.js';

@@ -19,7 +19,7 @@ function checkout(files: Record<string, number>): string {
 }
 
 describe('npm start rebuilds only a stale tree', () => {
-  const built = { 'tsconfig.build.json': 100, 'package.json': 100, 'src/app.ts': 100, 'contract-tests/cli.ts': 100, 'dist/cli.js': 200 };
+  const built = { 'tsconfig.build.json': 100, 'package.json': 100, 'src/app.ts': 100, 'src/contract/run-contract.ts': 100, 'dist/cli.js': 200 };
 
   it('a tree built after its last edit starts as it is', () => {
     expect(staleReason(checkout(built))).toBeUndefined();
@@ -27,7 +27,7 @@ describe('npm start rebuilds only a stale tree', () => {
 
   it('a source, a contract-suite file or the lock file edited after the build makes it stale', () => {
     expect(staleReason(checkout({ ...built, 'src/app.ts': 300 }))).toBe('src/app.ts changed after the last build');
-    expect(staleReason(checkout({ ...built, 'contract-tests/cli.ts': 300 }))).toBe('contract-tests/cli.ts changed after the last build');
+    expect(staleReason(checkout({ ...built, 'src/contract/run-contract.ts': 300 }))).toBe('src/contract/run-contract.ts changed after the last build');
     expect(staleReason(checkout({ ...built, 'package-lock.json': 300 }))).toBe('package-lock.json changed after the last build');
   });
 

@@ -98,7 +98,7 @@ describe('CRUD inferred from the document', () => {
     const { buildMock } = await import('../app.js');
     const { loadDocument } = await import('../document/load-document.js');
     const { ROOT } = await import('../test-support/petstore.js');
-    const mock = buildMock(await loadDocument(`${ROOT}contract-tests/fixtures/projects-api.yaml`), { counts: { default: 0 } });
+    const mock = buildMock(await loadDocument(`${ROOT}test/documents/projects-api.yaml`), { counts: { default: 0 } });
     const post = (body: unknown) => mock.app.request('/projects/', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const created = await post({ key: 'ANYDOC', name: 'Any document' });
     expect([created.status, created.headers.get('Location'), await created.json()]).toEqual([201, '/projects/ANYDOC', { key: 'ANYDOC', name: 'Any document' }]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../test-support/petstore.js';
 import { walk } from '../test-support/walk.js';
 
-const ISSUES = `${ROOT}contract-tests/fixtures/issues-api.yaml`;
+const ISSUES = `${ROOT}test/documents/issues-api.yaml`;
 
 describe('nested collections (/projects/{projectKey}/issues/{issueNumber})', () => {
   it('scope children under their parent: 404 under an unknown parent, none under a new one, gone with their parent', async () => {

@@ -119,7 +119,7 @@ describe('the admin API', () => {
     const { buildMock } = await import('../app.js');
     const { loadDocument } = await import('../document/load-document.js');
     const { ROOT } = await import('../test-support/petstore.js');
-    const mock = buildMock(await loadDocument(`${ROOT}contract-tests/fixtures/keys-api.yaml`), { apiKeys: ['k-123'], adminToken: 'admin-secret' });
+    const mock = buildMock(await loadDocument(`${ROOT}test/documents/keys-api.yaml`), { apiKeys: ['k-123'], adminToken: 'admin-secret' });
     expect((await mock.app.request('/status?key=k-123&%E0=1')).status).toBe(200);
     const log = await mock.app.request('/__admin/requests?limit=1', { headers: ADMIN });
     expect(log.status).toBe(200);
@@ -137,7 +137,7 @@ describe('the admin API', () => {
     const { buildMock } = await import('../app.js');
     const { loadDocument } = await import('../document/load-document.js');
     const { ROOT } = await import('../test-support/petstore.js');
-    const notes = buildMock(await loadDocument(`${ROOT}contract-tests/fixtures/notes-api.yaml`), { adminToken: 'admin-secret' });
+    const notes = buildMock(await loadDocument(`${ROOT}test/documents/notes-api.yaml`), { adminToken: 'admin-secret' });
     const answers = ((await (await notes.app.request('/__admin/operations', { headers: ADMIN })).json()) as { operations: Array<{ operationId: string; from: string; reason?: string }> }).operations;
     expect(answers.filter((a) => a.from === 'static')).toEqual([
       { operationId: 'getNoteText', operation: 'GET /notes/{noteId}/text', from: 'static', reason: 'a path below one notes record, not a collection of its own' },

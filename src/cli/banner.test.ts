@@ -92,7 +92,7 @@ describe('the banner', () => {
     'test/corpus/oai-uspto.yaml',
     'test/documents/library-api.yaml',
     'test/documents/swagger2-notes.yaml',
-    'contract-tests/fixtures/notes-api.yaml',
+    'test/documents/notes-api.yaml',
   ];
   for (const file of documents) {
     it(`for ${file}: the try line is answered without an error`, async () => {

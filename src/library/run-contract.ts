@@ -3,9 +3,9 @@
  * any `fetch`, such as a mock's), returning the structured report the CLI prints.
  */
 import { loadDocument } from '../document/load-document.js';
-import { ContractSetupError, runContract as run, type ContractReport } from '../../contract-tests/run-contract.js';
-import type { ContractSettings } from '../../contract-tests/context.js';
-import { selectRun } from '../../contract-tests/select.js';
+import { ContractSetupError, runContract as run, type ContractReport } from '../contract/run-contract.js';
+import type { ContractSettings } from '../contract/context.js';
+import { selectRun } from '../contract/select.js';
 import { BUNDLED_SPEC } from '../bundled.js';
 
 export interface RunContractOptions extends ContractSettings {

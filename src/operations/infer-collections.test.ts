@@ -15,7 +15,7 @@ describe('collections inferred from paths', () => {
   });
 
   it('takes a collection path written with a trailing slash, and keys its records by the property the parameter names', async () => {
-    const document = await loadDocument(`${ROOT}contract-tests/fixtures/projects-api.yaml`);
+    const document = await loadDocument(`${ROOT}test/documents/projects-api.yaml`);
     const { collections, bindings } = inferCollections(buildOperations(document.api));
     expect(collections.map((c) => [c.name, c.path, c.itemPath, c.keyParam, c.keyProperty])).toEqual([['projects', '/projects/', '/projects/{projectKey}', 'projectKey', 'key']]);
     expect(Object.fromEntries([...bindings].map(([id, b]) => [id, b.action]))).toEqual({ listProjects: 'list', createProject: 'create', getProject: 'read', deleteProject: 'delete' });
@@ -37,7 +37,7 @@ describe('collections inferred from paths', () => {
   });
 
   it('binds a write on the collection path whose body names the key to that record, but not a bulk one (a `where`, or a count answered)', async () => {
-    const document = await loadDocument(`${ROOT}contract-tests/fixtures/todos-api.yaml`);
+    const document = await loadDocument(`${ROOT}test/documents/todos-api.yaml`);
     const { bindings } = inferCollections(buildOperations(document.api));
     expect(bindings.has('TodoController.updateAll')).toBe(false);
     expect(bindings.get('TodoController.updateTodo')?.action).toBe('merge');

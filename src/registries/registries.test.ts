@@ -10,7 +10,7 @@ import type { MockExtension } from './extension.js';
 import { Registry } from './registry.js';
 import { RuleRegistry } from './rules.js';
 
-const NOTES = `${ROOT}contract-tests/fixtures/notes-api.yaml`;
+const NOTES = `${ROOT}test/documents/notes-api.yaml`;
 const KEY = { 'X-API-Key': 'k-1' };
 const json = { ...KEY, 'Content-Type': 'application/json' };
 

@@ -20,7 +20,7 @@ class DeferredStore extends MemoryStore {
 describe('StateStore', () => {
   it('serves every request through a store whose transactions are asynchronous, reads after writes included', async () => {
     const stores: DeferredStore[] = [];
-    const mock = buildMock(await loadDocument(`${ROOT}contract-tests/fixtures/notes-api.yaml`), {
+    const mock = buildMock(await loadDocument(`${ROOT}test/documents/notes-api.yaml`), {
       apiKeys: ['k-1'],
       counts: { default: 1 },
       store: (collections: readonly Collection[]) => {

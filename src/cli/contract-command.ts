@@ -1,0 +1,123 @@
+/**
+ * `petstore-mock-kit contract --base-url URL --token TOKEN` (in a clone: `npm run contract -- ...`):
+ * the only module of the suite that writes to the terminal and files. The bin (src/cli.ts) hands it
+ * the arguments after `contract` and the environment, and exits with the code it returns.
+ */
+import { writeFileSync } from 'node:fs';
+import { DocumentLoadError, loadDocument, type LoadedDocument } from '../document/load-document.js';
+import { buildMock, DEMO_API_KEY } from '../app.js';
+import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
+import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../bundled.js';
+import { CONTRACT_USAGE, parseContractArgs, type ContractArgs } from './contract-args.js';
+import type { Exchange } from '../contract/case.js';
+import type { CheckId } from '../contract/check-id.js';
+import type { Profile } from '../contract/profiles/profile.js';
+import { formatReport } from '../contract/report/console.js';
+import { toJUnit } from '../contract/report/junit.js';
+import { ContractSetupError, runContract } from '../contract/run-contract.js';
+import { selectRun } from '../contract/select.js';
+
+
+export async function contractCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  const args = parseContractArgs(argv, env);
+  if (args.command === 'help') {
+    process.stdout.write(CONTRACT_USAGE);
+    return 0;
+  }
+  if (args.command === 'error') {
+    process.stderr.write(`${args.message}\n`);
+    return 2;
+  }
+  let document;
+  try {
+    document = await loadDocument(args.spec ?? BUNDLED_SPEC, { allowRemoteRefs: args.allowRemoteRefs });
+  } catch (error) {
+    if (error instanceof DocumentLoadError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const selection = selectRun({ profiles: args.profiles, only: args.only, operations: args.operations, allowWrites: args.allowWrites }, document, args.spec === undefined);
+  if (typeof selection === 'string') {
+    process.stderr.write(`${selection}\n`);
+    return 2;
+  }
+  const { profiles, only } = selection;
+  if (args.dryRun) return dryRun(args, document, selection);
+  process.stdout.write(`Checking ${args.baseUrl} against ${document.api.info?.title ?? 'the document'} ${document.api.info?.version ?? ''}${profiles.length ? ` with the ${profiles.map((p) => p.name).join(', ')} profile` : ''}${args.readOnly ? ' (read-only)' : ''}\n`);
+  let report;
+  try {
+    report = await runContract({
+      document,
+      baseUrl: args.baseUrl,
+      token: args.token,
+      only,
+      operations: args.operations,
+      readOnly: args.readOnly,
+      seed: args.seed,
+      profiles,
+      strict: args.strict,
+      headers: args.headers,
+      requestTimeoutMs: args.requestTimeoutMs,
+      timeoutMs: args.timeoutMs,
+      maxResponseBytes: args.maxResponseBytes,
+      harmCheck: args.harmCheck,
+      allowWrites: args.allowWrites,
+      onExchange: progress(),
+    });
+  } catch (error) {
+    if (error instanceof ContractSetupError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    process.stderr.write(`Cannot talk to ${args.baseUrl}: ${cause?.code ?? cause?.message ?? (error as Error).message}.\n`);
+    return 2;
+  }
+  if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+  process.stdout.write(formatReport(report));
+  if (args.coverage) writeFileSync(args.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
+  if (args.junit) writeFileSync(args.junit, toJUnit(report));
+  if (report.harm?.length) return 3; // records the suite did not create changed during the run: first of all
+  if (report.failures.length === 0 && report.incomplete) return 2; // nothing wrong found, but not everything checked
+  return report.conforms ? 0 : 1;
+}
+
+/** On a terminal, one line that says how far the run is (requests sent, the latest operation), at most ten times a second. */
+function progress(): ((exchange: Exchange, sent: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  let last = 0;
+  return (exchange, sent) => {
+    const now = Date.now();
+    if (now - last < 100) return;
+    last = now;
+    process.stderr.write(`\r\x1b[K  ${sent} requests  ${exchange.case.method} ${exchange.case.operation.path}`.slice(0, (process.stderr.columns || 80) - 1));
+  };
+}
+
+/**
+ * `--dry-run`: the run played against the built-in mock of the document (a server that keeps it),
+ * printing each request it sends; nothing goes to --base-url. Against a real server the requests
+ * that depend on answers (the ids of created records) may differ.
+ */
+async function dryRun(args: ContractArgs, document: LoadedDocument, { profiles, only }: { profiles: Profile[]; only?: CheckId[] }): Promise<number> {
+  const key = args.token ?? DEMO_API_KEY;
+  const mock = buildMock(document, { apiKeys: [key], fixtures: args.spec === undefined ? BUNDLED_FIXTURES : undefined, onWarning: () => undefined, extensions: DEFAULT_EXTENSIONS });
+  const lines: string[] = [];
+  await runContract({
+    document,
+    baseUrl: args.baseUrl,
+    token: key,
+    only,
+    operations: args.operations,
+    readOnly: args.readOnly,
+    seed: args.seed,
+    profiles,
+    headers: args.headers,
+    fetch: async (url, init) => mock.app.fetch(new Request(url, init)),
+    onExchange: (exchange) => lines.push(`${exchange.case.method.padEnd(6)} ${exchange.case.path}  # ${exchange.case.operation.id}: ${exchange.case.label}`),
+  });
+  process.stdout.write(`${lines.join('\n')}\n${lines.length} requests would be sent to ${args.baseUrl} (played here against the built-in mock of the document; ids of created records may differ)\n`);
+  return 0;
+}

@@ -1,0 +1,16 @@
+/**
+ * What an operation declares about statuses, for the checks' rules: its success statuses, and
+ * whether it declares a status exactly or through a range like `4XX` (never through `default`,
+ * which names no status).
+ */
+import type { Operation } from '../../operations/operation.js';
+
+/** The statuses of 2xx responses an operation declares. */
+export function successStatuses(op: Operation): number[] {
+  return op.responses.filter((r) => /^2\d\d$/.test(r.status)).map((r) => Number(r.status));
+}
+
+/** True when the operation declares this status exactly or by its range (`4XX`). */
+export function declaresStatus(op: Operation, status: number): boolean {
+  return op.responses.some((r) => r.status === String(status) || r.status.toUpperCase() === `${String(status)[0]}XX`);
+}

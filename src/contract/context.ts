@@ -1,0 +1,456 @@
+/**
+ * What every phase of the suite works with: the document's operations and collections, a client
+ * that judges each case with the document's request validator, sends it and runs the checks on
+ * the exchange, valid bodies generated from the schemas, and the records the suite created
+ * (deleted again at the end).
+ */
+import type { Faker } from '@faker-js/faker';
+import { createFaker } from '../generate/create-faker.js';
+import type { ValidateFunction } from 'ajv';
+import type { LoadedDocument } from '../document/document.js';
+import type { SchemaObject } from '../document/schema.js';
+import { createGenerator } from '../generate/from-schema.js';
+import { buildOperations } from '../operations/build-operations.js';
+import { inferCollections, type Collection, type CrudAction } from '../operations/infer-collections.js';
+import type { Operation } from '../operations/operation.js';
+import { serverBasePath } from '../routing/server-base-path.js';
+import { credentialFor } from '../security/credential-hint.js';
+import { createAjv } from '../validation/ajv-instance.js';
+import { schemaCompiler } from '../validation/compile-schema.js';
+import { SchemaConverter } from '../validation/to-json-schema.js';
+import { createResponseChecker } from '../validation/validate-response.js';
+import { jsonMediaType } from '../validation/media-type.js';
+import type { PlainRequest } from '../validation/judge-request.js';
+import type { Problem } from '../validation/problem.js';
+import { FITS_OF_INTENT, type Case, type CheckId, type Exchange, type Finding, type Intent } from './case.js';
+import { excerpt, type Check, type CheckContext, type Verdict } from './checks/check.js';
+import { Confirmation, type Breach, type Claim } from './confirmation.js';
+import type { Purpose } from './purpose.js';
+import { writeParameter, type Written } from './write-parameter.js';
+import { reproOf } from './repro.js';
+import { cleanUp } from './clean-up.js';
+import { RunMarker } from './marker.js';
+import { RequestBodies } from './request-bodies.js';
+import { matchOperation, OwnRecords } from './own-records.js';
+import { isCreate, isRead, unprovenTarget, unsafeWrite } from './safety.js';
+import { exchangeOf, type Fetch } from './transport.js';
+import { Results } from './results.js';
+
+
+/** How a run reaches the implementation and treats it, whatever the document and the checks selected (the library's `runContract` takes these as they are). */
+export interface ContractSettings {
+  /** Where the implementation answers, standing in for the document's server URL. */
+  baseUrl: string;
+  /** The API key or token to authenticate with. */
+  token?: string;
+  /** Send only requests that change nothing. */
+  readOnly?: boolean;
+  /**
+   * Operation ids whose writes are sent even though the suite cannot prove they touch only its own
+   * records (`all`: every operation, for a disposable server): the caller vouches for them.
+   */
+  allowWrites?: string[];
+  /** Seed for generated values (default 1). */
+  seed?: number;
+  fetch?: Fetch;
+  /** How long one answer may take (default 10 s). */
+  requestTimeoutMs?: number;
+  /** How much of one answer is read (default 10 MB): past it, the answer is a failure, not a crash. */
+  maxResponseBytes?: number;
+  /** Headers sent with every request (`-H`); an unauthenticated case leaves out the credential ones. */
+  headers?: Record<string, string>;
+  /** Called after every exchange (the CLI's progress line). */
+  onExchange?: (exchange: Exchange, sent: number) => void;
+}
+
+export interface ContractOptions extends ContractSettings {
+  document: LoadedDocument;
+  /** Only these checks (default: all). */
+  only?: CheckId[];
+  /** Only cases of these operations (ids). */
+  operations?: string[];
+}
+
+/** A request that could change records the suite did not create: never sent (a phase checks `ctx.unsafe` first and skips). */
+export class UnsafeRequestError extends Error {
+  override readonly name = 'UnsafeRequestError';
+  constructor(
+    readonly operation: Operation,
+    readonly reason: string,
+  ) {
+    super(`${operation.method.toUpperCase()} ${operation.path} not sent: ${reason}`);
+  }
+}
+
+/** The run's overall time ran out (`--timeout`): the phases stop, the clean-up still runs. */
+export class DeadlineError extends Error {
+  override readonly name = 'DeadlineError';
+}
+
+/** The checks a run applies: each id with its functions (a profile may add functions to an id) and what it applies to. */
+export type CheckRegistry = Map<CheckId, { functions: Check[]; scope: string }>;
+
+export interface RequestSpec {
+  label: string;
+  params?: Record<string, unknown>;
+  query?: string;
+  body?: unknown;
+  /** Raw body and headers, for cases that break the rules on purpose. */
+  rawBody?: string | Uint8Array;
+  headers?: Record<string, string>;
+  /** Leave out the credentials the document asks for (or replace them through `headers`). */
+  anonymous?: boolean;
+  /** What the case is sent to show, for the check that judges it. */
+  purpose?: Purpose;
+  /** Why it is sent (default: `unauthenticated` when `anonymous`, else `valid`; see Intent). */
+  intent?: Intent;
+  /** The client errors that fit what the case breaks on purpose (default: those of its intent, FITS_OF_INTENT). */
+  fits?: readonly number[];
+  /** Which of the operation's security alternatives to send the token as (default: the first). */
+  alternative?: number;
+  /** The one rule a negative case breaks, and where: it is sent only if the document's validator finds exactly that broken. */
+  breaks?: Breach;
+  /** Why the document's validator does not judge this case (an edge probe); any other case is confirmed valid before it is sent. */
+  unjudged?: string;
+}
+
+export class ContractContext {
+  readonly operations: Operation[];
+  readonly collections: Collection[];
+  readonly exchanges: Exchange[] = [];
+  readonly results: Results;
+  /** Every check id the run knows (built-in and from its profiles), selected or not. */
+  readonly checkIds: CheckId[];
+  /** Statuses received per operation id, for the coverage table. */
+  readonly received = new Map<string, Set<number>>();
+  readonly generate: (schema: SchemaObject, hints?: { propertyName?: string; collection?: string }) => unknown;
+  readonly faker: Faker;
+  private readonly bindings: ReturnType<typeof inferCollections>['bindings'];
+  /** Every record a request of the suite created. */
+  readonly own: OwnRecords;
+  /** The value the suite writes into a free text field of what it creates, to find its records in lists. */
+  readonly marker = new RunMarker();
+  /** Records created that the clean-up could not delete (no DELETE for them, or it was refused). */
+  readonly leftBehind: string[] = [];
+  private readonly checkContext: CheckContext;
+  /** The validator of a request schema (compiled once per schema), or undefined when Ajv refuses it. */
+  readonly requestValidator: (schema: SchemaObject) => ValidateFunction | undefined;
+  private readonly ajv;
+  private readonly converter;
+  private readonly fetch: Fetch;
+  private readonly baseUrl: string;
+  /** Judges every case with the document's request validator before it is sent (see Confirmation). */
+  readonly confirmation: Confirmation;
+  /** Valid request bodies, made safe and confirmed by the document's schemas (see request-bodies.ts). */
+  readonly bodies: RequestBodies;
+
+  constructor(
+    readonly options: ContractOptions,
+    private readonly checks: CheckRegistry,
+  ) {
+    this.checkIds = [...checks.keys()];
+    const { document } = options;
+    this.operations = buildOperations(document.api);
+    this.results = new Results(
+      [...checks.keys()].filter((id) => this.selected(id)),
+      this.operations.filter((op) => this.inScope(op)),
+    );
+    ({ collections: this.collections, bindings: this.bindings } = inferCollections(this.operations));
+    this.own = new OwnRecords(this.collections, (op) => this.binding(op), this.marker);
+    this.ajv = createAjv(document.dialect);
+    this.converter = new SchemaConverter(document.api, this.ajv, document.dialect);
+    const checkResponse = createResponseChecker(this.ajv, this.converter);
+    this.requestValidator = schemaCompiler(this.ajv, this.converter, 'request');
+    this.confirmation = new Confirmation(document, this.ajv, this.converter);
+    const problems = new WeakMap<Exchange, ReturnType<typeof checkResponse>>();
+    this.checkContext = {
+      checkResponse,
+      declaresHeader: (ex, name) => Object.keys(declaredResponse(ex)?.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase()),
+      problems: (ex) => {
+        if (!problems.has(ex)) problems.set(ex, checkResponse(ex.case.operation, ex));
+        return problems.get(ex)!;
+      },
+    };
+    this.faker = createFaker();
+    this.faker.seed(options.seed ?? 1);
+    this.generate = createGenerator(this.faker);
+    this.bodies = new RequestBodies({ generate: this.generate, validator: this.requestValidator, binding: (op) => this.binding(op), marker: this.marker });
+    this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  selected(check: CheckId): boolean {
+    return !this.options.only || this.options.only.includes(check);
+  }
+
+  /** The operations the run judges (all, or those named with --operation). */
+  inScope(op: Operation): boolean {
+    return !this.options.operations || this.options.operations.includes(op.id);
+  }
+
+  /** What a check applies to (the reason it judged nothing for an operation outside its scope). */
+  scopeOf(check: CheckId): string {
+    return this.checks.get(check)?.scope ?? 'no request of the run fell in its scope for this operation';
+  }
+
+  /** Says why a check did not judge an operation (shown when nothing else judged it). */
+  skip(checks: CheckId | CheckId[], op: Operation, reason: string): void {
+    for (const check of Array.isArray(checks) ? checks : [checks]) this.results.skip(check, op.id, reason);
+  }
+
+  operation(collection: Collection, action: CrudAction): Operation | undefined {
+    return this.operations.find((op) => this.bindings.get(op.id)?.collection === collection && this.bindings.get(op.id)?.action === action);
+  }
+
+  binding(op: Operation) {
+    return this.bindings.get(op.id);
+  }
+
+  /**
+   * Sends one request of an operation and runs every selected check on the exchange, once the
+   * document's validator has confirmed the case is what it claims (see Confirmation). A case it
+   * does not confirm is not sent: the answer is then an exchange with status 0 that says why.
+   */
+  async request(op: Operation, spec: RequestSpec): Promise<Exchange> {
+    // By construction: a request that could change records the suite did not create is never sent (the clean-up deletes only its own).
+    const unsafe = spec.intent === 'cleanup' ? undefined : this.unsafe(op, spec.params ?? {});
+    if (unsafe) throw new UnsafeRequestError(op, unsafe);
+    const { c, plain } = this.caseOf(op, spec);
+    const claim: Claim = c.intent === 'cleanup' ? { unjudged: 'a clean-up' } : spec.unjudged ? { unjudged: spec.unjudged } : spec.breaks ? { breaks: spec.breaks } : { valid: true };
+    const refusal = await this.confirmation.refusal(op, plain, claim);
+    if (refusal) {
+      this.skip(c.purpose?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${refusal}`);
+      return this.confirmation.unsent(c, refusal);
+    }
+    const exchange = await this.send(c);
+    this.confirmation.sent(claim);
+    return exchange;
+  }
+
+  /** What the document's validator finds wrong with a request (nothing: it is valid), without sending it. */
+  problems(op: Operation, spec: RequestSpec): Promise<Problem[]> {
+    return this.confirmation.problems(op, this.caseOf(op, spec).plain);
+  }
+
+  /** False for the answer to a case that was not sent (the validator did not confirm it). */
+  sent(exchange: Exchange): boolean {
+    return this.confirmation.wasSent(exchange);
+  }
+
+  /** The case a request spec makes, and the same request as the validator reads it. */
+  private caseOf(op: Operation, spec: RequestSpec): { c: Case; plain: PlainRequest } {
+    const pathValues = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(spec.params?.[p.name] ?? '')]));
+    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathValues[name] ?? String(spec.params?.[name] ?? '')));
+    // Without a token, credentials come only from the extra headers (-H), if any.
+    const credentials = spec.anonymous || this.options.token === undefined ? { headers: {}, query: '' } : this.credentials(op, this.options.token, spec.alternative);
+    const extra = spec.anonymous ? withoutCredentials(this.options.headers ?? {}, op) : (this.options.headers ?? {});
+    const required = this.requiredParameters(op, spec.query ?? '');
+    const headers: Record<string, string> = { ...required.headers, ...extra, ...credentials.headers, ...spec.headers };
+    const cookies = [required.cookie, credentials.headers.Cookie, spec.headers?.Cookie].filter(Boolean).join('; ');
+    if (cookies) headers.Cookie = cookies;
+    const query = [spec.query, required.query, credentials.query].filter(Boolean).join('&');
+    let body = spec.rawBody;
+    if (body === undefined && spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      // A declared media type: `application/merge-patch+json` where the document takes only that.
+      headers['Content-Type'] ??= jsonMediaType(Object.keys(op.requestBody?.content ?? {})) ?? 'application/json';
+    }
+    const intent = spec.intent ?? (spec.anonymous ? 'unauthenticated' : 'valid');
+    const c: Case = { operation: op, method: op.method.toUpperCase(), path: `${path}${query ? `?${query}` : ''}`, headers, body, label: spec.label, intent, fits: spec.fits ?? FITS_OF_INTENT[intent], purpose: spec.purpose };
+    return { c, plain: { path: pathValues, query, headers, body } };
+  }
+
+  /** When the run must stop sending (an absolute `performance.now()` time), set by runContract from --timeout. */
+  deadline = Infinity;
+
+  /** Sends a case (see transport.ts: timeouts, the size cap, no redirects), then records and judges the exchange. */
+  private async send(c: Case): Promise<Exchange> {
+    if (c.intent !== 'cleanup' && performance.now() > this.deadline) throw new DeadlineError('the run took longer than its --timeout');
+    const exchange = await exchangeOf(this.fetch, `${this.baseUrl}${c.path}`, c, {
+      timeoutMs: this.options.requestTimeoutMs ?? 10_000,
+      maxBytes: this.options.maxResponseBytes ?? 10 * 1024 * 1024,
+    });
+    this.exchanges.push(exchange);
+    if (exchange.status) {
+      if (!this.received.has(c.operation.id)) this.received.set(c.operation.id, new Set());
+      this.received.get(c.operation.id)!.add(exchange.status);
+    }
+    this.own.observe(exchange);
+    this.evaluate(exchange);
+    this.options.onExchange?.(exchange, this.exchanges.length);
+    return exchange;
+  }
+
+  /** Runs every selected check on an exchange: a pass, its findings, or nothing when it does not apply. Clean-up is not judged. */
+  private evaluate(exchange: Exchange): void {
+    const op = exchange.case.operation;
+    if (!this.inScope(op) || exchange.case.intent === 'cleanup') return;
+    for (const [id, { functions }] of this.checks) {
+      if (!this.selected(id)) continue;
+      // An answer that never came whole is judged by response_received alone.
+      if (exchange.error && id !== 'response_received') continue;
+      let applied = false;
+      const verdicts: Verdict[] = [];
+      for (const check of functions) {
+        const found = check(this.checkContext, exchange);
+        if (!found) continue;
+        applied = true;
+        verdicts.push(...found);
+      }
+      if (!applied) continue;
+      this.results.timed(id, op.id, exchange.ms);
+      if (verdicts.length === 0) this.results.pass(id, op.id);
+      for (const verdict of verdicts) this.results.find(this.finding(id, exchange, verdict));
+    }
+  }
+
+  private finding(check: CheckId, exchange: Exchange, verdict: Verdict): Finding {
+    const c = exchange.case;
+    const { received, documented, kind, ...evidence } = verdict;
+    return {
+      ...evidence,
+      check,
+      kind: kind ?? 'failure',
+      operation: `${c.operation.method.toUpperCase()} ${c.operation.path}`,
+      operationId: c.operation.id,
+      received,
+      documented,
+      label: c.label,
+      request: `${c.method} ${c.path}`,
+      response: `${exchange.status} ${excerpt(exchange.text, 200)}`.trim(),
+      repro: reproOf(c, this.baseUrl, this.options.token),
+    };
+  }
+
+  /** Records a failure found across several exchanges (no single response shows it). */
+  fail(op: Operation, check: CheckId, label: string, received: string, documented: string): void {
+    if (!this.selected(check) || !this.inScope(op)) return;
+    this.results.find({ check, kind: 'failure', operation: `${op.method.toUpperCase()} ${op.path}`, operationId: op.id, request: `${op.method.toUpperCase()} ${op.path}`, label, received, documented });
+  }
+
+  /** Records a pass found across several exchanges. */
+  passed(op: Operation, check: CheckId): void {
+    if (this.selected(check) && this.inScope(op)) this.results.pass(check, op.id);
+  }
+
+  /**
+   * Why a request to an operation, with these path parameters, could change records the suite did
+   * not create (see safety.ts), or undefined when it is a read, a create, or aimed at the suite's own.
+   */
+  unsafe(op: Operation, params: Record<string, unknown>): string | undefined {
+    if (this.vouchedFor(op)) return undefined;
+    const { reason, proven } = this.writeShape(op);
+    if (reason || proven) return reason;
+    return unprovenTarget(op, params, this.collections, (c, key, scope) => this.isOwn(c, key, scope), (c, key, scope) => this.own.isFree(c, key, scope));
+  }
+
+  /**
+   * What the document alone says of an operation's writes, worked out once per operation (every
+   * request asks): why it is unsafe, or `proven` when it is safe whatever its parameters (a read,
+   * a create on a collection); otherwise its path parameters decide.
+   */
+  private writeShape(op: Operation): { reason?: string; proven: boolean } {
+    let shape = this.writeShapes.get(op);
+    if (!shape) {
+      const binding = this.binding(op);
+      const reason = unsafeWrite(op, binding, this.collections);
+      shape = { reason, proven: !reason && (isRead(op) || (isCreate(op, binding) && (binding?.action === 'create' || !/\{/.test(op.path)))) };
+      this.writeShapes.set(op, shape);
+    }
+    return shape;
+  }
+
+  private readonly writeShapes = new Map<Operation, { reason?: string; proven: boolean }>();
+
+  /** True when the caller vouched that the operation's writes touch nothing of others (--allow-write). */
+  vouchedFor(op: Operation): boolean {
+    const allowed = this.options.allowWrites ?? [];
+    return allowed.includes('all') || allowed.includes(op.id);
+  }
+
+  /** The keys of the records of a collection the suite created and has not deleted yet. */
+  ownKeys(collection: Collection): unknown[] {
+    return this.own.keys(collection);
+  }
+
+  /** True when the suite created this record (or the record it belongs to: the inventory item of its own pet); `scope`: its parents' keys in a nested collection. */
+  isOwn(collection: Collection, key: unknown, scope?: Record<string, unknown>): boolean {
+    return this.own.has(collection, key, this.collections, scope);
+  }
+
+  /** Deletes what the suite created, children before parents, in passes while they make progress; what it cannot delete is reported (see clean-up.ts). */
+  async cleanUp(): Promise<void> {
+    this.leftBehind.push(...(await cleanUp(this)));
+  }
+
+  /** The operation of a method whose path matches a URL or path (segment by segment), with its path parameters. */
+  operationAt(method: string, location: string | undefined): { op: Operation; params: Record<string, unknown> } | undefined {
+    return location ? matchOperation(this.operations.filter((o) => o.method === method), new URL(location, `${this.baseUrl}/`).pathname, this.basePath) : undefined;
+  }
+
+  /**
+   * Every required parameter a case does not set itself, generated valid (a required header, cookie
+   * or query parameter left out would make every case a bad request) and written in its style or
+   * media type. The values are generated once per operation, so a run sends the same ones throughout.
+   */
+  private requiredParameters(op: Operation, query: string): { headers: Record<string, string>; cookie: string; query: string } {
+    let generated = this.requiredValues.get(op);
+    if (!generated) {
+      generated = op.parameters.filter((p) => p.required && p.in !== 'path').map((p) => ({ name: p.name, ...writeParameter(p, this.validValue(p.schema, p.name)) }));
+      this.requiredValues.set(op, generated);
+    }
+    const given = new Set(new URLSearchParams(query).keys());
+    const absent = (q: string, name: string) => !given.has(name) && ![...new URLSearchParams(q).keys()].some((key) => given.has(key));
+    return {
+      headers: Object.fromEntries(generated.flatMap((p) => (p.header === undefined ? [] : [[p.name, p.header]]))),
+      cookie: generated.flatMap((p) => p.cookie ?? []).join('; '),
+      query: generated.flatMap((p) => (p.query !== undefined && absent(p.query, p.name) ? [p.query] : [])).join('&'),
+    };
+  }
+
+  private readonly requiredValues = new Map<Operation, Array<Written & { name: string }>>();
+
+  /** A value its schema accepts (a few draws), or the last drawn when none is known to be. */
+  validValue(schema: SchemaObject, propertyName?: string): unknown {
+    const validate = this.requestValidator(schema);
+    let value: unknown;
+    for (let draw = 0; draw < 10; draw++) {
+      value = this.generate(schema, { propertyName });
+      if (!validate || validate(value)) break;
+    }
+    return value;
+  }
+
+  /** Credentials for one of an operation's security alternatives (the first by default), made of the token: headers, and a query string for an apiKey in the query. */
+  credentials(op: Operation, token = this.options.token ?? '', alternative = 0): { headers: Record<string, string>; query: string } {
+    const headers: Record<string, string> = {};
+    const query: string[] = [];
+    for (const { scheme } of op.security[alternative] ?? []) {
+      const { header, query: param, cookie } = credentialFor(scheme, token);
+      if (header) headers[header[0]] = header[1];
+      if (param) query.push(`${encodeURIComponent(param[0])}=${encodeURIComponent(param[1])}`);
+      if (cookie) headers.Cookie = [headers.Cookie, `${cookie[0]}=${cookie[1]}`].filter(Boolean).join('; ');
+    }
+    return { headers, query: query.join('&') };
+  }
+
+  /** The path prefix of the document's server, for `Location` headers that include it. */
+  get basePath(): string {
+    return serverBasePath(this.options.document.api);
+  }
+}
+
+
+/** The response the document declares for an exchange's status (exact, range, or default). */
+function declaredResponse(ex: Exchange) {
+  const responses = ex.case.operation.responses;
+  const status = String(ex.status);
+  return responses.find((r) => r.status === status) ?? responses.find((r) => r.status.toUpperCase() === `${status[0]}XX`) ?? responses.find((r) => r.status === 'default');
+}
+
+/** Extra headers without those the operation's security schemes read (an unauthenticated case sends no credentials). */
+function withoutCredentials(headers: Record<string, string>, op: Operation): Record<string, string> {
+  const names = new Set(['authorization', 'cookie']);
+  for (const alternative of op.security) for (const { scheme } of alternative) names.add(credentialFor(scheme, '').header?.[0].toLowerCase() ?? 'cookie');
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(name.toLowerCase())));
+}

@@ -1,0 +1,155 @@
+/**
+ * The request bodies the suite sends as valid: generated from the operation's JSON request schema
+ * (or one branch of a `oneOf`/`anyOf`), made safe (no `readOnly` field, no key the suite did not
+ * choose, references pointing at records that exist, the run's marker in a free text field of a
+ * create) and confirmed by the schema's validator; and, when the server refused one for a rule the
+ * document does not state, other valid bodies (its examples, each property's example or default,
+ * other draws), the kind that worked kept for the rest of the run.
+ */
+import type { ValidateFunction } from 'ajv';
+import type { SchemaObject } from '../document/schema.js';
+import { mergedProperties, requiredProperties, type CrudBinding } from '../operations/infer-collections.js';
+import type { Operation } from '../operations/operation.js';
+import { jsonMediaType } from '../validation/media-type.js';
+import type { RunMarker } from './marker.js';
+
+type Row = Record<string, unknown>;
+
+export interface BodyMaking {
+  generate: (schema: SchemaObject, hints?: { propertyName?: string; collection?: string }) => unknown;
+  /** The validator of a request schema (compiled once per schema), or undefined when Ajv refuses it. */
+  validator: (schema: SchemaObject) => ValidateFunction | undefined;
+  binding: (op: Operation) => CrudBinding | undefined;
+  marker: RunMarker;
+}
+
+export class RequestBodies {
+  constructor(private readonly deps: BodyMaking) {}
+
+  /** A body that satisfies the operation's JSON request schema, references pointing at `refs`; drawn from one branch of a `oneOf`/`anyOf` body when given. */
+  valid(op: Operation, refs: Row = {}, overrides: Row = {}, branch?: SchemaObject): Row | undefined {
+    const schema = requestSchema(op);
+    if (!schema) return undefined;
+    const from = branch ? { ...schema, [Array.isArray(schema.oneOf) ? 'oneOf' : 'anyOf']: [branch] } : schema;
+    const sample = this.deps.generate(from, { collection: this.deps.binding(op)?.collection.name });
+    // A body that is not an object (a JSON Patch array, a string) is sent as generated.
+    if (!sample || typeof sample !== 'object' || Array.isArray(sample)) {
+      if (branch) return undefined;
+      const validate = this.deps.validator(schema);
+      if (!validate || !validate(sample)) this.invalid.add(op);
+      return sample as Row;
+    }
+    // Once the server refused generated bodies and took another kind (its example), the suite keeps to that kind.
+    const recipe = branch ? undefined : this.recipes.get(op);
+    const preferred = recipe && this.others(op, refs, overrides, recipe)[0];
+    return preferred ? preferred.body : this.validObject(op, schema, refs, overrides, { from });
+  }
+
+  /** Notes the kind of body (see others) the server accepted after it refused a generated one. */
+  prefer(op: Operation, why: string): void {
+    this.recipes.set(op, why);
+  }
+
+  /** The kind of body each operation's server accepted after refusing a generated one. */
+  private readonly recipes = new Map<Operation, string>();
+
+  /**
+   * Operations for which no body could be built that its schema is known to accept: the schema may
+   * allow none (`oneOf` branches that overlap...), or not compile at all (`type: str`), so that no
+   * body can be confirmed.
+   */
+  private readonly invalid = new WeakSet<Operation>();
+
+  /** False when a body built for the operation is not known to be valid (a request carrying it would not be a valid one). */
+  isValid(op: Operation, body: unknown): boolean {
+    return body === undefined || (!this.invalid.has(op) && !(body !== null && typeof body === 'object' && this.invalidBodies.has(body)));
+  }
+
+  private readonly invalidBodies = new WeakSet<object>();
+
+  /** False when no body the schema accepts could be built for the operation: its "valid" requests would not be. */
+  canBuildValid(op: Operation): boolean {
+    return !op.requestBody || this.isValid(op, this.valid(op));
+  }
+
+  /**
+   * Never a value the suite did not choose safely: `readOnly` properties are left out, and so is
+   * the record's key unless the schema requires it (then a create's key is checked free first, by
+   * createRecord; an update's is the key of the record it targets).
+   */
+  private validObject(op: Operation, schema: SchemaObject, refs: Row, overrides: Row, source: { from?: SchemaObject; base?: Row } = {}): Row {
+    const { from = schema, base } = source;
+    const validate = this.deps.validator(schema);
+    const properties = mergedProperties(schema);
+    const required = new Set(requiredProperties(schema));
+    const collection = this.deps.binding(op)?.collection;
+    // A key given in refs was chosen safely by the caller (the suite's own record, for a body that names it).
+    const unsafe = Object.keys(properties).filter((name) => !(name in refs) && (properties[name]?.readOnly || (name === collection?.keyProperty && !required.has(name))));
+    const marked = this.markerField(op, schema, refs, overrides);
+    if (marked) overrides = { ...overrides, [marked]: this.deps.marker.next() };
+    let body: Row = {};
+    for (let attempt = 0; attempt < (base ? 1 : 10); attempt++) {
+      body = { ...((base ?? this.deps.generate(from, { collection: collection?.name })) as Row) };
+      for (const name of unsafe) delete body[name];
+      for (const [property, value] of Object.entries(refs)) if (property in body || property === collection?.keyProperty || attempt > 4 || base) body[property] = value;
+      for (const [property, value] of Object.entries(refs)) if (value === undefined) delete body[property];
+      Object.assign(body, overrides);
+      if (!validate) break;
+      if (validate(body)) return body;
+    }
+    if (!validate) this.invalid.add(op);
+    this.invalidBodies.add(body);
+    return body;
+  }
+
+  /**
+   * Other valid bodies for an operation, for when the server refused the first (a constraint the
+   * document does not state): its examples, the generated body with each property's own example
+   * or default, and fresh draws. Each is made safe as valid's (references, no `readOnly` field,
+   * the run's marker) and confirmed by the validator; those it does not confirm are left out.
+   * `kind`: only the bodies of that kind are made (the one a server took before).
+   */
+  others(op: Operation, refs: Row = {}, overrides: Row = {}, kind?: string): Array<{ why: string; body: Row }> {
+    const media = jsonMediaType(Object.keys(op.requestBody?.content ?? {}));
+    const content = media ? op.requestBody!.content[media] : undefined;
+    if (!content?.schema) return [];
+    const schema: SchemaObject = content.schema;
+    const objects = (values: unknown[]) => values.filter((v): v is Row => Boolean(v) && typeof v === 'object' && !Array.isArray(v));
+    const examples = objects([content.example, ...Object.values(content.examples ?? {}).map((e) => e?.value), schema.example, ...(Array.isArray(schema.examples) ? schema.examples : [])]);
+    const generated = this.deps.generate(schema, { collection: this.deps.binding(op)?.collection.name });
+    const typical = Object.fromEntries(
+      Object.entries(mergedProperties(schema))
+        .map(([name, p]) => [name, p?.example ?? (Array.isArray(p?.examples) ? p.examples[0] : undefined) ?? p?.default ?? (Array.isArray(p?.enum) ? p.enum[0] : undefined)])
+        .filter(([, value]) => value !== undefined),
+    );
+    const candidates = [
+      ...examples.map((body) => ({ why: 'the document\'s example', body })),
+      ...(Object.keys(typical).length ? objects([generated]).map((body) => ({ why: 'each property\'s example or default', body: { ...body, ...typical } })) : []),
+      ...objects([this.deps.generate(schema, {}), this.deps.generate(schema, {})]).map((body) => ({ why: 'another draw', body })),
+    ];
+    return candidates
+      .filter(({ why }) => kind === undefined || why === kind)
+      .map(({ why, body }) => ({ why, body: this.validObject(op, schema, refs, overrides, { base: body }) }))
+      .filter(({ body }) => this.isValid(op, body));
+  }
+
+  /** The field of a create's body that carries the run's marker (none for other operations, or when no field can hold it). */
+  private markerField(op: Operation, schema: SchemaObject, refs: Row, overrides: Row): string | undefined {
+    const binding = this.deps.binding(op);
+    if (binding?.action !== 'create') return undefined;
+    if (!this.markerFields.has(op)) {
+      const exclude = new Set([binding.collection.keyProperty, ...binding.collection.references.map((r) => r.property)]);
+      this.markerFields.set(op, this.deps.marker.field(schema, exclude, (property, value) => this.deps.validator(property)?.(value) !== false));
+    }
+    const field = this.markerFields.get(op);
+    return field && !(field in refs) && !(field in overrides) ? field : undefined;
+  }
+
+  private readonly markerFields = new Map<Operation, string | undefined>();
+}
+
+/** The schema of an operation's JSON request body, in the media type a JSON body is sent as. */
+export function requestSchema(op: Operation): SchemaObject | undefined {
+  const media = jsonMediaType(Object.keys(op.requestBody?.content ?? {}));
+  return media ? op.requestBody!.content[media]?.schema : undefined;
+}

@@ -1,0 +1,225 @@
+/**
+ * Runs the contract suite against one implementation: phase by phase, every exchange judged by
+ * the checks, the suite's own records deleted at the end.
+ *
+ * @example
+ * const report = await runContract({ document, baseUrl: 'http://127.0.0.1:4010', token: 'petstore-demo-key' });
+ * report.conforms // true when the implementation keeps every promise of the document
+ */
+import { unmappedReason } from '../operations/infer-collections.js';
+import { unenforcedPatterns, type UnenforcedPattern } from '../validation/unenforced-patterns.js';
+import type { CheckId, Finding } from './case.js';
+import type { ConfirmedCounts, UnsentCase } from './confirmation.js';
+import { checkRegistry } from './checks/index.js';
+import { ContractContext, DeadlineError, UnsafeRequestError, type ContractOptions } from './context.js';
+import { compareSnapshot, takeSnapshot, type Harm, type Snapshot } from './harm.js';
+import { unsafeWrite } from './safety.js';
+import { authPhase } from './phases/auth.js';
+import { examplesPhase } from './phases/examples.js';
+import { lifecyclePhase } from './phases/lifecycle.js';
+import { negativePhase } from './phases/negative.js';
+import { probesPhase } from './phases/probes.js';
+import { Targets, type Phase } from './phases/phase.js';
+import { unknownPhase } from './phases/unknown.js';
+import type { Profile } from './profiles/profile.js';
+import { secretMask } from './report/mask.js';
+import type { CheckOutcome } from './results.js';
+
+export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, probesPhase];
+
+export interface RunOptions extends ContractOptions {
+  /** Profiles whose checks and phases are added (the CLI gives the Petstore's for the bundled document). */
+  profiles?: Profile[];
+  /** Gaps of the document fail the run too. */
+  strict?: boolean;
+  /** The whole run's time (default: none): past it, no phase sends more, the clean-up still runs. */
+  timeoutMs?: number;
+  /**
+   * Compare the first page of every list before and after the run (default true). Turn it off for
+   * a server others write to during the run: their changes would read as the suite's.
+   */
+  harmCheck?: boolean;
+}
+
+export interface CoverageRow {
+  operationId: string;
+  operation: string;
+  status: string;
+  exercised: boolean;
+}
+
+export interface ContractReport {
+  /** Promises of the document the implementation broke. */
+  failures: Finding[];
+  /** What the document leaves open that the run ran into (fail the run only with `strict`). */
+  gaps: Finding[];
+  /** Every selected check x operation in scope: passed, failed, gaps, or skipped with the reasons. */
+  outcomes: CheckOutcome[];
+  requests: number;
+  durationMs: number;
+  checks: CheckId[];
+  profiles: string[];
+  strict: boolean;
+  coverage: CoverageRow[];
+  /**
+   * Records of others (on the first page of a list before the run) that were changed or gone after
+   * it: the suite must never cause one. Undefined when the comparison did not run (`harmCheckOff` says why).
+   */
+  harm?: Harm[];
+  /** Why records of others were not compared before and after (--no-harm-check, --read-only). */
+  harmCheckOff?: string;
+  /** Operations never sent, each with why: they could change records the suite did not create. */
+  notSent: Array<{ operationId: string; operation: string; reason: string }>;
+  /** Records the suite created (or may have) and could not delete again, each with why. */
+  leftBehind: string[];
+  /** Why the run stopped before its end (its --timeout), if it did; what it did not reach is skipped. */
+  incomplete?: string;
+  /** How many cases the document's request validator confirmed before they were sent (valid, or invalid for the rule they break), and how many it did not (not sent). */
+  confirmed: ConfirmedCounts;
+  /** The cases not sent because the validator did not confirm them, and why: a "valid" one it found invalid, or an "invalid" one not breaking its rule. */
+  unconfirmed: UnsentCase[];
+  /** Operations the suite could not map to a collection or one of its records, and why: only the response checks judge them. */
+  unmapped: Array<{ operationId: string; operation: string; reason: string }>;
+  /**
+   * The document's patterns the validator does not enforce (every string passes them): RE2, which
+   * runs patterns in linear time, cannot run them, and a backtracking engine never runs on what a server sends.
+   */
+  unenforcedPatterns: UnenforcedPattern[];
+  /** True when nothing failed (and, with `strict`, no gap was found). */
+  conforms: boolean;
+}
+
+/** The suite cannot judge a server that refuses its credentials: it stops instead of passing on 401s. */
+export class ContractSetupError extends Error {
+  override readonly name = 'ContractSetupError';
+}
+
+async function checkCredentials(ctx: ContractContext): Promise<void> {
+  const probe = ctx.operations.find((op) => op.method === 'get' && !op.path.includes('{') && op.security.length > 0 && op.security.every((a) => a.length > 0));
+  if (!probe) return;
+  const exchange = await ctx.request(probe, { label: 'check that the token is accepted' });
+  if (!ctx.sent(exchange)) return;
+  if (exchange.error) throw new ContractSetupError(`Cannot talk to ${ctx.options.baseUrl}: ${exchange.error.replace(/^the connection failed \((.*)\)$/, '$1')}.`);
+  if (exchange.status === 401 || exchange.status === 403) {
+    throw new ContractSetupError(`The server refused the credentials: ${probe.method.toUpperCase()} ${probe.path} answered ${exchange.status} with the token given (--token); nothing was checked.`);
+  }
+}
+
+/**
+ * The run, its secrets masked (report/mask.ts) in all it gives back: the report, the exchanges
+ * `onExchange` sees, the message of an error it throws.
+ */
+export async function runContract(options: RunOptions): Promise<ContractReport> {
+  const mask = secretMask(options);
+  const onExchange = options.onExchange;
+  try {
+    return mask.value(await run({ ...options, onExchange: onExchange && ((exchange, sent) => onExchange(mask.exchange(exchange), sent)) }));
+  } catch (error) {
+    throw mask.error(error);
+  }
+}
+
+async function run(options: RunOptions): Promise<ContractReport> {
+  const started = performance.now();
+  const profiles = options.profiles ?? [];
+  const ctx = new ContractContext(options, checkRegistry(profiles));
+  if (!ctx.operations.some((op) => ctx.inScope(op))) {
+    throw new ContractSetupError(`The document ${options.document.file} has no operation to check${options.document.api.webhooks ? ' (only webhooks, which a server sends rather than answers)' : ''}.`);
+  }
+  await checkCredentials(ctx);
+  const preparations = Object.assign({}, ...profiles.map((p) => p.preparations ?? {}));
+  const targets = new Targets(ctx, preparations);
+  if (options.timeoutMs) ctx.deadline = started + options.timeoutMs;
+  let incomplete: string | undefined;
+  const phases = [...PHASES, ...profiles.flatMap((p) => p.phases ?? [])];
+  const notSent = ctx.operations
+    .filter((op) => ctx.inScope(op) && !ctx.vouchedFor(op))
+    .map((op) => ({ operationId: op.id, operation: `${op.method.toUpperCase()} ${op.path}`, reason: unsafeWrite(op, ctx.binding(op), ctx.collections) }))
+    .filter((row): row is { operationId: string; operation: string; reason: string } => row.reason !== undefined);
+  for (const { operationId, reason } of notSent) ctx.skip(ctx.checkIds, ctx.operations.find((op) => op.id === operationId)!, `never sent: ${reason}`);
+  const harmCheckOff = options.readOnly ? 'read-only: the run changed nothing' : options.harmCheck === false ? 'turned off (--no-harm-check): records others change during the run are not compared' : undefined;
+  const snapshot: Snapshot | undefined = harmCheckOff ? undefined : await takeSnapshot(ctx);
+  const nothingToCompare = snapshot?.size === 0 ? 'the document has no list of records to read before and after' : undefined;
+  let harm: Harm[] | undefined;
+  try {
+    for (const phase of phases) {
+      // A phase runs when it feeds a selected check; response-level checks judge all traffic sent.
+      if (!phase.checks.some((id) => ctx.selected(id))) continue;
+      if (options.readOnly && phase.changesState) {
+        for (const op of ctx.operations) ctx.skip(phase.checks, op, '--read-only: its requests change state');
+        continue;
+      }
+      if (incomplete) {
+        for (const op of ctx.operations) ctx.skip(phase.checks, op, incomplete);
+        continue;
+      }
+      try {
+        await phase.run(ctx, targets);
+      } catch (error) {
+        if (error instanceof UnsafeRequestError) {
+          // A phase that did not check first: the request was refused here, and the rest of the phase is skipped.
+          for (const op of ctx.operations) ctx.skip(phase.checks, op, `not reached: ${error.message}`);
+          continue;
+        }
+        if (!(error instanceof DeadlineError)) throw error;
+        incomplete = `not reached: the run stopped at its --timeout of ${options.timeoutMs! / 1000} s`;
+        for (const op of ctx.operations) ctx.skip(phase.checks, op, incomplete);
+      }
+    }
+  } finally {
+    if (!options.readOnly) await ctx.cleanUp();
+    if (snapshot?.size) harm = await compareSnapshot(ctx, snapshot);
+  }
+  const findings = ctx.results.findings;
+  const failures = findings.filter((f) => f.kind === 'failure');
+  const gaps = findings.filter((f) => f.kind === 'gap');
+  const strict = options.strict ?? false;
+  return {
+    failures,
+    gaps,
+    outcomes: ctx.results.rows((check) => `not applicable: it ${ctx.scopeOf(check)}`),
+    requests: ctx.exchanges.length,
+    durationMs: performance.now() - started,
+    checks: [...ctx.checkIds].filter((id) => ctx.selected(id)),
+    profiles: profiles.map((p) => p.name),
+    strict,
+    coverage: coverage(ctx),
+    harm,
+    harmCheckOff: harmCheckOff ?? nothingToCompare,
+    notSent,
+    leftBehind: ctx.leftBehind,
+    confirmed: ctx.confirmation.counts,
+    unconfirmed: ctx.confirmation.unconfirmed,
+    incomplete,
+    unmapped: unmapped(ctx),
+    unenforcedPatterns: unenforcedPatterns(options.document.api),
+    conforms: failures.length === 0 && !harm?.length && (!strict || gaps.length === 0),
+  };
+}
+
+/** The operations no collection explains, each with the reason, for the report. */
+function unmapped(ctx: ContractContext): ContractReport['unmapped'] {
+  return ctx.operations
+    .filter((op) => ctx.inScope(op) && !ctx.binding(op))
+    .map((op) => ({ operationId: op.id, operation: `${op.method.toUpperCase()} ${op.path}`, reason: unmappedReason(op, ctx.collections) }));
+}
+
+/** Operation x declared status: was it received at least once? */
+function coverage(ctx: ContractContext): CoverageRow[] {
+  return ctx.operations
+    .filter((op) => ctx.inScope(op))
+    .flatMap((op) => {
+      const received = [...(ctx.received.get(op.id) ?? [])];
+      const explicit = new Set(op.responses.map((r) => r.status));
+      return op.responses.map((r) => ({
+        operationId: op.id,
+        operation: `${op.method.toUpperCase()} ${op.path}`,
+        status: r.status,
+        exercised: received.some((s) =>
+          r.status === String(s) ||
+          (r.status.toUpperCase() === `${String(s)[0]}XX` && !explicit.has(String(s))) ||
+          (r.status === 'default' && !explicit.has(String(s)) && !explicit.has(`${String(s)[0]}XX`)),
+        ),
+      }));
+    });
+}

@@ -1,0 +1,14 @@
+/**
+ * What a run's confirmation counts must be, worked out from the exchanges it sent (`onExchange`):
+ * every negative case confirmed invalid, every clean-up and edge probe unjudged, every other case
+ * confirmed valid. Tests compare it with `report.confirmed`: a case sent without the validator's
+ * word would make them differ.
+ */
+import type { Exchange } from '../../contract/case.js';
+import type { ConfirmedCounts } from '../../contract/confirmation.js';
+
+export function judgedCounts(sent: Exchange[]): Omit<ConfirmedCounts, 'unconfirmed'> {
+  const invalid = sent.filter((ex) => ex.case.intent === 'invalid' && ex.case.purpose?.check === 'negative_data_rejection').length;
+  const unjudged = sent.filter((ex) => ex.case.intent === 'cleanup' || ex.case.purpose?.check === 'edge_cases').length;
+  return { valid: sent.length - invalid - unjudged, invalid, unjudged };
+}
