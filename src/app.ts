@@ -4,7 +4,7 @@
  * comes in through `BuildMockOptions`, so a test builds a mock in one line and calls `app.request()`.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import type { Action } from './actions/action.js';
+import type { Action } from './pipeline/exchange.js';
 import { compileCrudAction } from './actions/crud.js';
 import { ADMIN_PATH, adminApi, adminOff, isLocalCaller } from './admin/admin-api.js';
 import { RequestLog, type RequestEntry } from './admin/request-log.js';
@@ -21,12 +21,12 @@ import { hostCheck, type AllowedHosts } from './middleware/host-guard.js';
 import { createState } from './mock/state.js';
 import { buildOperations } from './operations/build-operations.js';
 import { inferCollections, unmappedReason, type Collection, type CrudBinding } from './operations/infer-collections.js';
-import type { MockOptions } from './library/mock-options.js';
+import type { MockOptions } from './mock-options.js';
 import type { Operation } from './operations/operation.js';
 import type { MockExtension, MockParts } from './registries/extension.js';
 import { RuleRegistry } from './registries/rules.js';
-import { errorResponse, errors, type ApiError } from './respond/api-error.js';
-import { respondJson, SECURITY_HEADERS } from './respond/security-headers.js';
+import { errorResponse, errors, type ApiError } from './core/api-error.js';
+import { respondJson, SECURITY_HEADERS } from './core/security-headers.js';
 import { bodyEncoders } from './respond/body-encoders.js';
 import { compileErrorResponder } from './respond/error-response.js';
 import { staticResponse } from './respond/static-response.js';
@@ -39,7 +39,8 @@ import { compileAuthenticator, securitySchemeChecks } from './security/authentic
 import { SPEC_PATH, specResponder, type SpecFormat } from './spec-endpoint.js';
 import { SESSION_HEADER, SESSION_RESTARTED_HEADER, type Sessions } from './state/sessions.js';
 import type { StateBudget } from './state/budget.js';
-import { NO_PERSISTENCE, type PersistenceHealth } from './state/persistence.js';
+import { NO_PERSISTENCE } from './state/persistence.js';
+import type { PersistenceHealth } from './state/journal.js';
 import { exportSnapshot, type StateSnapshot } from './state/snapshot.js';
 import type { StateStore, StoredRecord } from './state/state-store.js';
 import { createAjv } from './validation/ajv-instance.js';
@@ -57,7 +58,7 @@ export const DEFAULT_COUNT = 20;
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * What `buildMock` takes: the library's options on Node (`MockOptions`, src/library/mock-options.ts),
+ * What `buildMock` takes: the library's options on Node (`MockOptions`, src/mock-options.ts),
  * for a document already loaded, with the parts only the CLI sets.
  */
 export interface BuildMockOptions extends Omit<MockOptions, 'spec' | 'fixtures' | 'extensions' | 'docs'> {

@@ -14,7 +14,7 @@ import { parseJson } from './document/parse-json.js';
 import type { SchemaObject } from './document/schema.js';
 import { DEFAULT_EXTENSIONS } from './extensions/index.js';
 import { inProcessMock, type InProcessMock } from './library/in-process-mock.js';
-import type { BrowserMockOptions } from './library/mock-options.js';
+import type { BrowserMockOptions } from './mock-options.js';
 
 /**
  * @example
@@ -56,4 +56,4 @@ async function fetchDocument(url: string): Promise<SchemaObject> {
 }
 
 export * from './library/in-process-exports.js';
-export type { BrowserMockOptions } from './library/mock-options.js';
+export type { BrowserMockOptions } from './mock-options.js';

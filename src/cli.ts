@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { contractCommand } from './cli/contract-command.js';
 import { buildMock, type Mock } from './app.js';
-import { BUNDLED_FIXTURES, BUNDLED_SPEC } from './bundled.js';
+import { BUNDLED_FIXTURES, BUNDLED_SPEC } from './core/bundled.js';
 import { DEFAULT_EXTENSIONS } from './extensions/index.js';
 import { startBanner } from './cli/banner.js';
 import { createLogger, type Logger } from './cli/log.js';
@@ -15,7 +15,7 @@ import { parseCommand, refuseToStart, USAGE, type ServeArgs } from './cli/parse-
 import { packageDocsAssets } from './docs/docs-assets.js';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from './document/load-document.js';
 import { allowedHostsFor } from './middleware/host-guard.js';
-import { PACKAGE_ROOT } from './package-root.js';
+import { PACKAGE_ROOT } from './core/package-root.js';
 import { carryState } from './reload.js';
 import { startServer } from './server.js';
 import { FixtureError } from './state/load-fixtures.js';

@@ -2,16 +2,17 @@
  * The pipeline of one route, compiled once per operation: authenticate, check the sunset,
  * validate, act on state, respond. Errors at any stage go through the operation's error responder.
  */
-import { SECURITY_HEADERS } from './respond/security-headers.js';
+import { SECURITY_HEADERS } from './core/security-headers.js';
 import type { Context } from 'hono';
-import type { Action, ActionResult } from './actions/action.js';
+import type { Action, ActionResult } from './pipeline/exchange.js';
 import type { Cors } from './middleware/cors.js';
 import type { Chaos } from './scenarios/chaos.js';
 import type { compileScenarioResponder } from './scenarios/force-response.js';
-import { readScenario, type AppliedScenario, type PreferDirective, type Scenario } from './scenarios/read-scenario.js';
-import type { Registry } from './registries/registry.js';
+import { readScenario, type AppliedScenario, type PreferDirective } from './scenarios/read-scenario.js';
+import type { Scenario } from './pipeline/exchange.js';
+import type { Registry } from './core/registry.js';
 import type { Operation } from './operations/operation.js';
-import { ApiError } from './respond/api-error.js';
+import { ApiError } from './core/api-error.js';
 import { deprecationPolicy } from './respond/deprecation.js';
 import type { compileErrorResponder } from './respond/error-response.js';
 import type { HonoRoute } from './routing/hono-path.js';
@@ -19,11 +20,11 @@ import type { IncomingMessage } from 'node:http';
 import { readBody, readIncomingBody } from './validation/read-body.js';
 import { SESSION_HEADER } from './state/sessions.js';
 import type { StateStore } from './state/state-store.js';
-import type { Problem } from './validation/problem.js';
-import { QueryString } from './validation/query-string.js';
+import type { Problem } from './core/problem.js';
+import { QueryString } from './core/query-string.js';
 import type { compileAuthenticator } from './security/authenticate.js';
 import type { compileRequestValidator, ValidRequest } from './validation/validate-request.js';
-import { isBytes } from './bytes.js';
+import { isBytes } from './core/bytes.js';
 
 /** The validation problems of a refused request, for the request log (keyed by the request's context). */
 export const problemsOf = new WeakMap<Context, Problem[]>();

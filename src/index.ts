@@ -4,7 +4,7 @@
  * browser gets its own build of `createMock` (this entry's `browser` condition).
  */
 export { createMock, BUNDLED_SPEC, BUNDLED_FIXTURES, type MockInstance, type ListenOptions, type ListeningMock } from './library/create-mock.js';
-export type { MockOptions, BrowserMockOptions } from './library/mock-options.js';
+export type { MockOptions, BrowserMockOptions } from './mock-options.js';
 export { runContract, type RunContractOptions } from './library/run-contract.js';
 export { ContractSetupError, type ContractReport, type CoverageRow } from './contract/run-contract.js';
 export type { Finding, FindingKind, Exchange, Case } from './contract/case.js';

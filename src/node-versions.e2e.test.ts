@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from './package-root.js';
+import { PACKAGE_ROOT } from './core/package-root.js';
 import { CLI, startProcess } from './test-support/processes.js';
 
 const run = promisify(execFile);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from './package-root.js';
+import { PACKAGE_ROOT } from './core/package-root.js';
 import { anyTypes, declaredValues, unexportedTypes } from './test-support/declarations.js';
 import { copyCheckout } from './test-support/checkout-copy.js';
 import { startProcess, type StartedProcess } from './test-support/processes.js';

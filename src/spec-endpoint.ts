@@ -7,7 +7,7 @@
  */
 import yaml from 'js-yaml';
 import type { SchemaObject } from './document/schema.js';
-import { SECURITY_HEADERS } from './respond/security-headers.js';
+import { SECURITY_HEADERS } from './core/security-headers.js';
 
 /** Where the document is served: `/__spec`, and `/__spec.json`, `/__spec.yaml`. */
 export const SPEC_PATH = '/__spec';

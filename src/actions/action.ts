@@ -1,34 +1,12 @@
 /**
- * What an action receives (a validated request) and returns (a status, a body, headers).
+ * The business rules' hooks around an action: what a rule sees (the request, the record it
+ * targets, the store, the clock) and may do (veto, adjust, follow up). What an action receives and
+ * returns is the pipeline's (src/pipeline/exchange.ts).
  */
-import type { ParsedParameters } from '../validation/parse-parameters.js';
-import type { ApiError } from '../respond/api-error.js';
+import type { ApiError } from '../core/api-error.js';
 import type { StoredRecord, StateStore } from '../state/state-store.js';
 import type { Operation } from '../operations/operation.js';
-import type { Scenario } from '../scenarios/read-scenario.js';
-
-export interface ActionInput {
-  /** The state this request acts on: the shared one, or its session's. */
-  store: StateStore;
-  params: ParsedParameters;
-  body: unknown;
-  /** The declared media type of the body (decides how a PATCH applies: merge-patch, JSON Patch, fields). */
-  mediaType?: string;
-  /** The request path and query, for `Link` headers: `/pets?limit=20`. */
-  url: string;
-  /** What the request asked for with `Prefer` (an extension's directives in `extra`). */
-  scenario?: Scenario;
-}
-
-export interface ActionResult {
-  status: number;
-  body?: unknown;
-  /** The body already serialised as JSON (stored records keep their text until they change). */
-  json?: string;
-  headers?: Record<string, string>;
-}
-
-export type Action = (input: ActionInput) => ActionResult | ApiError;
+import type { ActionInput } from '../pipeline/exchange.js';
 
 /** What a business rule sees: the request, the record it targets (if any) and the whole store. */
 export interface RuleContext {

@@ -5,11 +5,12 @@
 import type { SchemaObject } from '../document/schema.js';
 import { branchFor, isIntegerKey, mergedProperties, requiredProperties, requiredSet, singular, successSchema, type Collection, type CrudBinding } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
-import { ApiError, errors } from '../respond/api-error.js';
+import { ApiError, errors } from '../core/api-error.js';
 import type { RecordCollection, StateStore, StoredRecord } from '../state/state-store.js';
-import type { Action, ActionInput, ActionResult, OperationRule, RuleContext } from './action.js';
+import type { OperationRule, RuleContext } from './action.js';
+import type { Action, ActionInput, ActionResult } from '../pipeline/exchange.js';
 import { compileListQuery } from './list-query.js';
-import { setOwn } from '../own-property.js';
+import { setOwn } from '../core/own-property.js';
 import { applyPatch, patchKindOf } from './patch.js';
 
 export interface CrudOptions {

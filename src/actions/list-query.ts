@@ -8,9 +8,9 @@ import { mergedProperties, type Collection } from '../operations/infer-collectio
 import { OFFSET_PARAMS, paginationOf } from '../operations/pagination.js';
 import type { Operation } from '../operations/operation.js';
 import type { RecordCollection, StoredRecord } from '../state/state-store.js';
-import type { ActionInput } from './action.js';
-import { errors, type ApiError } from '../respond/api-error.js';
-import { fromBase64, toBase64Url } from '../bytes.js';
+import type { ActionInput } from '../pipeline/exchange.js';
+import { errors, type ApiError } from '../core/api-error.js';
+import { fromBase64, toBase64Url } from '../core/bytes.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 

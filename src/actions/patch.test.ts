@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../respond/api-error.js';
+import { ApiError } from '../core/api-error.js';
 import { applyPatch, patchKindOf } from './patch.js';
 
 const record = { id: 1, name: 'Ada', tags: ['a', 'b'], address: { city: 'London', zip: 'N1' } };

@@ -4,9 +4,9 @@
  * add, remove, replace, move, copy, test), and any other body as a shallow merge of its fields.
  * Only fields the request may write are touched; a patch that names another is refused.
  */
-import { ApiError, errors } from '../respond/api-error.js';
+import { ApiError, errors } from '../core/api-error.js';
 import type { StoredRecord } from '../state/state-store.js';
-import { setOwn } from '../own-property.js';
+import { setOwn } from '../core/own-property.js';
 
 export type PatchKind = 'merge-patch' | 'json-patch' | 'fields';
 

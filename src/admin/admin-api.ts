@@ -13,9 +13,9 @@
  * answered, bodyless POST included. A body must be JSON: a form or a `text/plain` fetch, which a
  * page may send without a CORS preflight (the admin API answers none), gets 415.
  */
-import { respondJson } from '../respond/security-headers.js';
+import { respondJson } from '../core/security-headers.js';
 import { Hono, type Context } from 'hono';
-import { ApiError, errorResponse } from '../respond/api-error.js';
+import { ApiError, errorResponse } from '../core/api-error.js';
 import { incomingOf } from '../handle-operation.js';
 import { SESSION_HEADER } from '../state/sessions.js';
 import { isLoopbackAddress } from '../middleware/host-guard.js';

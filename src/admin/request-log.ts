@@ -4,9 +4,9 @@
  * so it costs nothing to keep. Query values of parameters that carry API keys are redacted: keys
  * are never recorded.
  */
-import { safeDecode } from '../validation/safe-decode.js';
+import { safeDecode } from '../core/safe-decode.js';
 import type { AppliedScenario } from '../scenarios/read-scenario.js';
-import type { Problem } from '../validation/problem.js';
+import type { Problem } from '../core/problem.js';
 
 export interface LoggedRequest {
   /** Milliseconds since the epoch; shown as an ISO date by `latest` (formatting is left off the hot path). */

@@ -19,7 +19,7 @@ import { SPEC_PATH } from '../spec-endpoint.js';
 import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../validation/ajv-instance.js';
 import { schemaCompiler } from '../validation/compile-schema.js';
-import { isJsonMediaType } from '../validation/media-type.js';
+import { isJsonMediaType } from '../core/media-type.js';
 import { SchemaConverter } from '../validation/to-json-schema.js';
 import type { Banner, BannerLine } from './log.js';
 import type { ServeArgs } from './parse-args.js';

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from '../document/load-document.js';
 import { buildMock, DEMO_API_KEY } from '../app.js';
 import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
-import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../bundled.js';
+import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../core/bundled.js';
 import { CONTRACT_USAGE, parseContractArgs, type ContractArgs } from './contract-args.js';
 import type { Exchange } from '../contract/case.js';
 import type { CheckId } from '../contract/check-id.js';

@@ -9,7 +9,7 @@ import type { LoadedDocument } from '../document/document.js';
 import type { Operation } from '../operations/operation.js';
 import type { AjvCore } from '../validation/ajv-instance.js';
 import { requestJudge, type PlainRequest } from '../validation/judge-request.js';
-import { formatProblem, type Problem } from '../validation/problem.js';
+import { formatProblem, type Problem } from '../core/problem.js';
 import type { SchemaConverter } from '../validation/to-json-schema.js';
 import type { Case, Exchange } from './case.js';
 

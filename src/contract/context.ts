@@ -19,16 +19,15 @@ import { createAjv } from '../validation/ajv-instance.js';
 import { schemaCompiler } from '../validation/compile-schema.js';
 import { SchemaConverter } from '../validation/to-json-schema.js';
 import { createResponseChecker } from '../validation/validate-response.js';
-import { jsonMediaType } from '../validation/media-type.js';
+import { jsonMediaType } from '../core/media-type.js';
 import type { PlainRequest } from '../validation/judge-request.js';
-import type { Problem } from '../validation/problem.js';
+import type { Problem } from '../core/problem.js';
 import { FITS_OF_INTENT, type Case, type CheckId, type Exchange, type Finding, type Intent } from './case.js';
 import { excerpt, type Check, type CheckContext, type Verdict } from './checks/check.js';
 import { Confirmation, type Breach, type Claim } from './confirmation.js';
 import type { Purpose } from './purpose.js';
 import { writeParameter, type Written } from './write-parameter.js';
 import { reproOf } from './repro.js';
-import { cleanUp } from './clean-up.js';
 import { RunMarker } from './marker.js';
 import { RequestBodies } from './request-bodies.js';
 import { matchOperation, OwnRecords } from './own-records.js';
@@ -378,10 +377,7 @@ export class ContractContext {
     return this.own.has(collection, key, this.collections, scope);
   }
 
-  /** Deletes what the suite created, children before parents, in passes while they make progress; what it cannot delete is reported (see clean-up.ts). */
-  async cleanUp(): Promise<void> {
-    this.leftBehind.push(...(await cleanUp(this)));
-  }
+
 
   /** The operation of a method whose path matches a URL or path (segment by segment), with its path parameters. */
   operationAt(method: string, location: string | undefined): { op: Operation; params: Record<string, unknown> } | undefined {

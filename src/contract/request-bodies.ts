@@ -10,7 +10,7 @@ import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
 import { mergedProperties, requiredProperties, type CrudBinding } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
-import { jsonMediaType } from '../validation/media-type.js';
+import { jsonMediaType } from '../core/media-type.js';
 import type { RunMarker } from './marker.js';
 
 type Row = Record<string, unknown>;

@@ -6,6 +6,7 @@
  * const report = await runContract({ document, baseUrl: 'http://127.0.0.1:4010', token: 'petstore-demo-key' });
  * report.conforms // true when the implementation keeps every promise of the document
  */
+import { cleanUp } from './clean-up.js';
 import { unmappedReason } from '../operations/infer-collections.js';
 import { unenforcedPatterns, type UnenforcedPattern } from '../validation/unenforced-patterns.js';
 import type { CheckId, Finding } from './case.js';
@@ -167,7 +168,7 @@ async function run(options: RunOptions): Promise<ContractReport> {
       }
     }
   } finally {
-    if (!options.readOnly) await ctx.cleanUp();
+    if (!options.readOnly) ctx.leftBehind.push(...(await cleanUp(ctx)));
     if (snapshot?.size) harm = await compareSnapshot(ctx, snapshot);
   }
   const findings = ctx.results.findings;

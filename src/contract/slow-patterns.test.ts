@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../document/load-document.js';
 import { createAjv } from '../validation/ajv-instance.js';
-import { linearRegExp } from '../validation/regex-engine.js';
+import { linearRegExp } from '../core/regex-engine.js';
 import { formatReport } from './report/console.js';
 import { runContract } from './run-contract.js';
 

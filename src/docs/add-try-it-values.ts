@@ -9,7 +9,7 @@
 import type { SchemaObject } from '../document/schema.js';
 import { isObject } from '../generate/helpers.js';
 import { HTTP_METHODS } from '../operations/operation.js';
-import { operationKey } from './docs-document.js';
+import { operationKey } from './operation-key.js';
 import { followRef } from './follow-ref.js';
 import { eachSchemaSlot } from './schema-slots.js';
 import type { RecordKey, TryItValues } from './try-it-values.js';

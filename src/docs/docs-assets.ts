@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { PACKAGE_ROOT } from '../package-root.js';
+import { PACKAGE_ROOT } from '../core/package-root.js';
 import type { DocsAsset, DocsAssetName, DocsAssets } from './docs-endpoint.js';
 
 /** Where the build puts the page's assets. */

@@ -29,11 +29,6 @@ export interface DocsConfig {
   values?: TryItValues;
 }
 
-/** `get /pets/{petId}`: how the page and the mock name one operation to each other. */
-export function operationKey(method: string, path: string): string {
-  return `${method.toLowerCase()} ${path}`;
-}
-
 /** One `x-codeSamples` entry (Redocly's extension; `x-code-samples` is its older spelling). */
 export interface CodeSample {
   lang: string;

@@ -9,11 +9,12 @@
  * the pipeline itself reads no file: without them (the mock running in a browser) the page is a 404.
  */
 import type { Operation } from '../operations/operation.js';
-import { ApiError, errorResponse } from '../respond/api-error.js';
+import { ApiError, errorResponse } from '../core/api-error.js';
 import { deprecationPolicy } from '../respond/deprecation.js';
-import { SECURITY_HEADERS } from '../respond/security-headers.js';
+import { SECURITY_HEADERS } from '../core/security-headers.js';
 import { entityTag, matchesEtag, SPEC_PATH } from '../spec-endpoint.js';
-import { operationKey, type DocsConfig } from './docs-document.js';
+import { type DocsConfig } from './docs-document.js';
+import { operationKey } from './operation-key.js';
 import type { TryItValues } from './try-it-values.js';
 
 /** Where the page is served; its assets are below it (`/__docs/swagger-ui-bundle.js`). */

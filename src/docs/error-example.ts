@@ -4,7 +4,7 @@
  * `{"code": "VALIDATION_FAILED", "status": 599}` (the Error schema's `code` example and its
  * `status` maximum). The page puts its status in it (src/docs/ui/error-examples.ts).
  */
-import { reasonPhrase } from '../respond/status-text.js';
+import { reasonPhrase } from '../core/status-text.js';
 
 /** Fields that carry an error's code, by the names the mock fills (src/respond/error-response.ts). */
 const CODE_FIELDS = /^(code|error_code|errorCode)$/;

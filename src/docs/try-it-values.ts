@@ -8,7 +8,7 @@
 import type { Collection } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import type { StateStore, StoredRecord } from '../state/state-store.js';
-import { operationKey } from './docs-document.js';
+import { operationKey } from './operation-key.js';
 
 /** A key as a record holds it: `4`, `'a1b2'`. */
 export type RecordKey = string | number | boolean;

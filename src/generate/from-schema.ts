@@ -6,15 +6,8 @@
 import type { Faker } from '@faker-js/faker';
 import type { SchemaObject } from '../document/schema.js';
 import { attempt, isObject, num, own, toJson } from './helpers.js';
-import { generateString } from './strings.js';
-import { setOwn } from '../own-property.js';
-
-export interface GenerateHints {
-  /** The property this value is for (`name`, `email`, `createdAt`), used for realistic strings. */
-  propertyName?: string;
-  /** The collection the record belongs to (`pets`, `categories`), used for realistic names. */
-  collection?: string;
-}
+import { generateString, type GenerateHints } from './strings.js';
+import { setOwn } from '../core/own-property.js';
 
 export interface GeneratorOptions {
   /** Nesting depth with optional content; deeper, only what is required. Default 4. */

@@ -4,11 +4,18 @@
  */
 import type { Faker } from '@faker-js/faker';
 import type { SchemaObject } from '../document/schema.js';
-import type { GenerateHints } from './from-schema.js';
 import { alphanumeric, attempt, capitalise, isoDateTime, num, own, toJson } from './helpers.js';
 import { sampleRegex } from './sample-regex.js';
-import { toBase64 } from '../bytes.js';
-import { linearPattern } from '../validation/regex-engine.js';
+import { toBase64 } from '../core/bytes.js';
+import { linearPattern } from '../core/regex-engine.js';
+
+/** What a value is for, beyond its schema: realistic strings and names come from it. */
+export interface GenerateHints {
+  /** The property this value is for (`name`, `email`, `createdAt`), used for realistic strings. */
+  propertyName?: string;
+  /** The collection the record belongs to (`pets`, `categories`), used for realistic names. */
+  collection?: string;
+}
 
 const FORMATS: Record<string, (f: Faker) => string> = {
   'date-time': isoDateTime, 'iso-date-time': isoDateTime,

@@ -3,15 +3,15 @@
  * default, with its fixtures and its rules, exactly as `petstore-mock-kit serve` starts), answered
  * in-process, and `listen` to serve it over HTTP as the CLI does.
  */
-import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../bundled.js';
+import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../core/bundled.js';
 import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
 import { packageDocsAssets } from '../docs/docs-assets.js';
 import { loadDocument } from '../document/load-document.js';
 import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../middleware/host-guard.js';
-import { errorResponse } from '../respond/api-error.js';
+import { errorResponse } from '../core/api-error.js';
 import { startServer } from '../server.js';
 import { inProcessMock, type InProcessMock } from './in-process-mock.js';
-import type { MockOptions } from './mock-options.js';
+import type { MockOptions } from '../mock-options.js';
 
 export { BUNDLED_FIXTURES, BUNDLED_SPEC };
 

@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { rolldown } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../package-root.js';
+import { PACKAGE_ROOT } from '../core/package-root.js';
 import { launchChromium } from '../test-support/chromium.js';
 
 const WORK = join(PACKAGE_ROOT, '.tmp/in-browser');

@@ -6,7 +6,7 @@ import { loadDocument } from '../document/load-document.js';
 import { ContractSetupError, runContract as run, type ContractReport } from '../contract/run-contract.js';
 import type { ContractSettings } from '../contract/context.js';
 import { selectRun } from '../contract/select.js';
-import { BUNDLED_SPEC } from '../bundled.js';
+import { BUNDLED_SPEC } from '../core/bundled.js';
 
 export interface RunContractOptions extends ContractSettings {
   /** The OpenAPI document: a file path, an http(s) URL, or the document itself (default: the bundled Petstore document). */

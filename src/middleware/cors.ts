@@ -8,8 +8,8 @@
  * preflights are refused, so no page on another origin can send them JSON or custom headers.
  */
 import type { MiddlewareHandler } from 'hono';
-import { ApiError, errorResponse } from '../respond/api-error.js';
-import { respond } from '../respond/security-headers.js';
+import { ApiError, errorResponse } from '../core/api-error.js';
+import { respond } from '../core/security-headers.js';
 
 export interface CorsOptions {
   /** Allowed origins; undefined allows any (`*`). */

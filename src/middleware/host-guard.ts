@@ -5,7 +5,7 @@
  * Loopback names always pass, with any port; other names only when listed.
  */
 import type { Hono } from 'hono';
-import { ApiError, errorResponse } from '../respond/api-error.js';
+import { ApiError, errorResponse } from '../core/api-error.js';
 
 /**
  * Names answered besides the loopback ones: `demo.example.com` (any port),

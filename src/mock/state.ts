@@ -12,7 +12,7 @@ import { createGenerator } from '../generate/from-schema.js';
 import { own } from '../generate/helpers.js';
 import { isIntegerKey, type Collection } from '../operations/infer-collections.js';
 import type { SeedHook } from '../registries/extension.js';
-import { ApiError } from '../respond/api-error.js';
+import { ApiError } from '../core/api-error.js';
 import { loadFixtures } from '../state/load-fixtures.js';
 import { generateRecord, newKey, seedStore, type SeedOptions } from '../state/seed.js';
 import { Sessions } from '../state/sessions.js';

@@ -22,7 +22,7 @@ import type { BodyEncoder } from '../respond/body-encoders.js';
 import type { PreferDirective } from '../scenarios/read-scenario.js';
 import type { SecuritySchemeCheck } from '../security/authenticate.js';
 import type { BodyDecoder } from '../validation/body-decoders.js';
-import type { Registry } from './registry.js';
+import type { Registry } from '../core/registry.js';
 import type { RuleRegistry } from './rules.js';
 
 /** Runs after a store is filled from the seed (fixtures and generated records), before anyone reads it. */

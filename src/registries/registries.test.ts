@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildMock } from '../app.js';
-import { ApiError } from '../respond/api-error.js';
+import { ApiError } from '../core/api-error.js';
 import { loadDocument } from '../document/load-document.js';
 import { ROOT } from '../test-support/petstore.js';
 import type { MockExtension } from './extension.js';
-import { Registry } from './registry.js';
+import { Registry } from '../core/registry.js';
 import { RuleRegistry } from './rules.js';
 
 const NOTES = `${ROOT}test/documents/notes-api.yaml`;

@@ -5,7 +5,7 @@
  * may register `application/xml`, `text/csv` or anything else. A media type without an encoder is
  * answered with an empty body.
  */
-import { Registry } from '../registries/registry.js';
+import { Registry } from '../core/registry.js';
 
 export type BodyEncoder = (value: unknown, mediaType: string) => string | Uint8Array;
 

@@ -4,14 +4,14 @@
  * another error schema (`{code: integer}`, RFC 7807 problem+json) or no error body at all, the
  * response follows the declaration, with the code and message carried in the fields it has.
  */
-import { respond } from './security-headers.js';
+import { respond } from '../core/security-headers.js';
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
 import { findResponse } from '../operations/build-operations.js';
 import { mergedProperties } from '../operations/infer-collections.js';
 import type { Operation, ResponseSpec } from '../operations/operation.js';
-import { isJsonMediaType } from '../validation/media-type.js';
-import { ApiError, errorResponse } from './api-error.js';
+import { isJsonMediaType } from '../core/media-type.js';
+import { ApiError, errorResponse } from '../core/api-error.js';
 
 export interface ErrorResponderContext {
   generate: (schema: SchemaObject, hints?: { propertyName?: string }) => unknown;

@@ -6,9 +6,9 @@
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
 import type { Operation, ResponseSpec } from '../operations/operation.js';
-import type { ActionResult } from '../actions/action.js';
-import { isJsonMediaType } from '../validation/media-type.js';
-import type { Registry } from '../registries/registry.js';
+import type { ActionResult } from '../pipeline/exchange.js';
+import { isJsonMediaType } from '../core/media-type.js';
+import type { Registry } from '../core/registry.js';
 import { bodyEncoders, encoderFor, type BodyEncoder } from './body-encoders.js';
 
 export interface StaticResponseContext {

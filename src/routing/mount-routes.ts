@@ -6,8 +6,8 @@
  */
 import type { Context, Hono } from 'hono';
 import type { Operation } from '../operations/operation.js';
-import { errorResponse, errors } from '../respond/api-error.js';
-import { respond } from '../respond/security-headers.js';
+import { errorResponse, errors } from '../core/api-error.js';
+import { respond } from '../core/security-headers.js';
 import { compareTemplates, pathMatcher, toHonoRoute, type HonoRoute } from './hono-path.js';
 
 export type OperationHandler = (c: Context) => Response | Promise<Response>;

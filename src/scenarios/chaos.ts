@@ -4,7 +4,7 @@
  * failing run can be replayed exactly.
  */
 import type { Operation } from '../operations/operation.js';
-import { ApiError } from '../respond/api-error.js';
+import { ApiError } from '../core/api-error.js';
 
 export interface ChaosOptions {
   /** Added to every answer: [min, max] milliseconds. */

@@ -4,16 +4,16 @@
  * or a body generated freshly (`dynamic=true`) or from a seed (`seed=N`). A forced error is an
  * ApiError, so it gets the same Error body as a real one. Nothing here touches the state.
  */
-import { reasonPhrase } from '../respond/status-text.js';
+import { reasonPhrase } from '../core/status-text.js';
 import type { ValidateFunction } from 'ajv';
-import type { ActionResult } from '../actions/action.js';
+import type { ActionResult } from '../pipeline/exchange.js';
 import type { SchemaObject } from '../document/schema.js';
 import { findResponse } from '../operations/build-operations.js';
 import type { Operation, ResponseSpec } from '../operations/operation.js';
-import { ApiError } from '../respond/api-error.js';
+import { ApiError } from '../core/api-error.js';
 import { normalise } from '../respond/static-response.js';
-import { isJsonMediaType } from '../validation/media-type.js';
-import type { Scenario } from './read-scenario.js';
+import { isJsonMediaType } from '../core/media-type.js';
+import type { Scenario } from '../pipeline/exchange.js';
 
 export interface ForceContext {
   /** Generates a value for a schema from a seed (the same seed, the same value). */

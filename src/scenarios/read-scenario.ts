@@ -6,20 +6,11 @@
  * Each directive is a registered part: an extension may add one (its value lands in
  * `scenario.extra`, where its rules read it) or replace a built-in.
  */
-import { ApiError } from '../respond/api-error.js';
-import { Registry } from '../registries/registry.js';
-import type { QueryString } from '../validation/query-string.js';
+import { ApiError } from '../core/api-error.js';
+import { Registry } from '../core/registry.js';
+import type { QueryString } from '../core/query-string.js';
+import type { Scenario } from '../pipeline/exchange.js';
 
-export interface Scenario {
-  code?: number;
-  example?: string;
-  dynamic?: boolean;
-  seed?: number;
-  /** Milliseconds, a range: [min, max]. */
-  delay?: [number, number];
-  /** Values of directives registered by extensions, by directive name. */
-  extra?: Record<string, unknown>;
-}
 
 /** Reads one directive's value into the scenario; returns what is wrong with the value, if anything. */
 export type PreferDirective = (value: string, scenario: Scenario) => string | undefined;

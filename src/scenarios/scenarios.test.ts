@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AUTH, petstore } from '../test-support/petstore.js';
 import { readScenario } from './read-scenario.js';
-import { QueryString } from '../validation/query-string.js';
+import { QueryString } from '../core/query-string.js';
 
 describe('readScenario', () => {
   it('reads Prefer and the query fallbacks, the query winning', () => {

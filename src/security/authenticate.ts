@@ -7,11 +7,11 @@
  */
 import type { OpenAPISecurityScheme } from '../document/openapi.js';
 import type { Operation, SecurityAlternative } from '../operations/operation.js';
-import { ApiError } from '../respond/api-error.js';
-import { safeDecode } from '../validation/safe-decode.js';
-import type { QueryString } from '../validation/query-string.js';
-import { Registry } from '../registries/registry.js';
-import { fromBase64, fromUtf8 } from '../bytes.js';
+import { ApiError } from '../core/api-error.js';
+import { safeDecode } from '../core/safe-decode.js';
+import type { QueryString } from '../core/query-string.js';
+import { Registry } from '../core/registry.js';
+import { fromBase64, fromUtf8 } from '../core/bytes.js';
 
 export interface AuthOptions {
   /** The keys that open the API. */

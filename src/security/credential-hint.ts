@@ -5,7 +5,7 @@
  */
 import type { SchemaObject } from '../document/schema.js';
 import type { Operation } from '../operations/operation.js';
-import { toBase64 } from '../bytes.js';
+import { toBase64 } from '../core/bytes.js';
 
 /** Where one scheme carries a key: a header, a query parameter or a cookie, as [name, value]. */
 export interface Credential {

@@ -39,10 +39,21 @@
 import { access, close, constants, fdatasync, fstat, open, stat, unlink, write } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { observeStore, type ObservedStore } from './observe-store.js';
-import type { PersistenceHealth } from './persistence.js';
 import { journalPath, listJournals } from './state-file.js';
 import { syncDirectory, writeSnapshotFile } from './snapshot-writer.js';
 import type { StateStore } from './state-store.js';
+
+/** What GET /__health reports about persistence. */
+export interface PersistenceHealth {
+  /** Whether there is a state file at all. */
+  enabled: boolean;
+  /** False while changes cannot be written (writes are then answered 503). */
+  ok: boolean;
+  /** When the journal or a snapshot was last written (ISO 8601), or null. */
+  lastWrite: string | null;
+  /** Why writing fails, or null. */
+  error: string | null;
+}
 
 export interface JournalOptions {
   /** The state file (the snapshot); journals go next to it. */

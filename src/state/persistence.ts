@@ -2,22 +2,12 @@
  * The state file, as the server sees it: no answer leaves before the changes made before it are
  * in the journal, and a write is refused (503) rather than acknowledged while they cannot be written.
  */
-import { ApiError, errorResponse } from '../respond/api-error.js';
-import type { StateJournal } from './journal.js';
+import { ApiError, errorResponse } from '../core/api-error.js';
+import type { PersistenceHealth, StateJournal } from './journal.js';
+
 
 type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>;
 
-/** What GET /__health reports about persistence. */
-export interface PersistenceHealth {
-  /** Whether there is a state file at all. */
-  enabled: boolean;
-  /** False while changes cannot be written (writes are then answered 503). */
-  ok: boolean;
-  /** When the journal or a snapshot was last written (ISO 8601), or null. */
-  lastWrite: string | null;
-  /** Why writing fails, or null. */
-  error: string | null;
-}
 
 export const NO_PERSISTENCE: PersistenceHealth = Object.freeze({ enabled: false, ok: true, lastWrite: null, error: null });
 

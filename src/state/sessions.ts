@@ -7,7 +7,7 @@
  * exhaust memory or starve the shared state. A dropped session is not lost silently: its next
  * answer carries `X-Mock-Session-Restarted: evicted`, the log says so, and the admin API lists it.
  */
-import { ApiError } from '../respond/api-error.js';
+import { ApiError } from '../core/api-error.js';
 import type { StateStore } from './state-store.js';
 
 export const SESSION_HEADER = 'x-mock-session';

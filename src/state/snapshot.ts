@@ -6,7 +6,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { Collection } from '../operations/infer-collections.js';
 import { toProblems } from '../validation/ajv-problems.js';
-import { formatProblem } from '../validation/problem.js';
+import { formatProblem } from '../core/problem.js';
 import type { CollectionSnapshot, StateStore } from './state-store.js';
 
 export const SNAPSHOT_FORMAT = 'petstore-mock-kit/state@1';

@@ -5,7 +5,7 @@
  */
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../package-root.js';
+import { PACKAGE_ROOT } from '../core/package-root.js';
 
 /** What a clone does not hold: installed, built and version-control files, and local tool output. */
 const NOT_COPIED = new Set(['node_modules', 'dist', '.git', '.tmp', 'coverage']);

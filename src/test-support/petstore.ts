@@ -5,7 +5,7 @@
 import { buildMock, DEMO_API_KEY, type Mock, type BuildMockOptions } from '../app.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
 import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
-import { PACKAGE_ROOT } from '../package-root.js';
+import { PACKAGE_ROOT } from '../core/package-root.js';
 
 /** The checkout, with a trailing slash. */
 export const ROOT = `${PACKAGE_ROOT}/`;

@@ -7,7 +7,7 @@
 import { accessSync, chmodSync, constants, cpSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PACKAGE_ROOT } from '../package-root.js';
+import { PACKAGE_ROOT } from '../core/package-root.js';
 
 /** True when every directory from the root down to `dir` is searchable by any user (the x bit for others). */
 export function reachableByAll(dir: string): boolean {

@@ -7,7 +7,7 @@
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
-import { linearRegExp } from './regex-engine.js';
+import { linearRegExp } from '../core/regex-engine.js';
 
 // ajv-formats is CommonJS with a `default` property: under NodeNext the default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;

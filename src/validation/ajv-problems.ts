@@ -3,7 +3,7 @@
  * `body.status: must be one of available, pending, sold`, `query.limit: must be <= 100`.
  */
 import type { ErrorObject } from 'ajv';
-import type { Problem } from './problem.js';
+import type { Problem } from '../core/problem.js';
 
 const MAX_PROBLEMS = 20;
 

@@ -4,9 +4,9 @@
  * form parser to type, and anything else is kept as bytes. An extension may register a decoder
  * for another media type (`application/xml`, `application/yaml`) or replace one.
  */
-import { ApiError, errors } from '../respond/api-error.js';
-import { Registry } from '../registries/registry.js';
-import { isJsonMediaType, type ParsedMediaType } from './media-type.js';
+import { ApiError, errors } from '../core/api-error.js';
+import { Registry } from '../core/registry.js';
+import { isJsonMediaType, type ParsedMediaType } from '../core/media-type.js';
 
 /** Decodes a body; an ApiError refuses it. */
 export type BodyDecoder = (bytes: Uint8Array, media: ParsedMediaType) => unknown;

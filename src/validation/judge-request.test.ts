@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOperations } from '../operations/build-operations.js';
 import { createAjv } from './ajv-instance.js';
 import { requestJudge } from './judge-request.js';
-import { jsonMediaType } from './media-type.js';
+import { jsonMediaType } from '../core/media-type.js';
 import { SchemaConverter } from './to-json-schema.js';
 
 const api = {

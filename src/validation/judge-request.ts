@@ -10,8 +10,8 @@
  * // → [{ path: 'query.limit', rule: 'maximum', message: 'must be <= 100' }]
  */
 import type { Operation } from '../operations/operation.js';
-import { ApiError } from '../respond/api-error.js';
-import type { Problem } from './problem.js';
+import { ApiError } from '../core/api-error.js';
+import type { Problem } from '../core/problem.js';
 import { compileRequestValidator, type CompileContext, type RawRequest } from './validate-request.js';
 
 export interface PlainRequest {

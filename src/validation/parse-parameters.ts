@@ -16,11 +16,11 @@
  * escape the comma, this is what they mean).
  */
 import type { ParameterSpec, SchemaObject } from '../document/schema.js';
-import type { Problem } from './problem.js';
-import { setOwn } from '../own-property.js';
-import { append, decodeComponent, decodeQueryComponent, QueryString, type Multimap } from './query-string.js';
+import type { Problem } from '../core/problem.js';
+import { setOwn } from '../core/own-property.js';
+import { append, decodeComponent, decodeQueryComponent, QueryString, type Multimap } from '../core/query-string.js';
 import { jsonDepth, MAX_JSON_DEPTH } from './body-decoders.js';
-import { isJsonMediaType, parseMediaType } from './media-type.js';
+import { isJsonMediaType, parseMediaType } from '../core/media-type.js';
 
 export interface RawParameters {
   /** Path parameters by name, already percent-decoded by the router. */

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { concatBytes } from '../bytes.js';
+import { concatBytes } from '../core/bytes.js';
 
 /** The body of a Request (or a Response: the contract suite reads answers the same way); undefined means it is over the cap. */
 export async function readBody(request: Pick<Request, 'headers' | 'body'>, maxBytes: number): Promise<Uint8Array | undefined> {

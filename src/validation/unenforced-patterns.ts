@@ -3,7 +3,7 @@
  * (regex-engine.ts says the rule), each with where it is: for the mock's start warnings and the
  * contract suite's report. The verdict is the validators' own (`linearPattern`), not a second opinion.
  */
-import { linearPattern } from './regex-engine.js';
+import { linearPattern } from '../core/regex-engine.js';
 
 export interface UnenforcedPattern {
   pattern: string;

@@ -6,14 +6,14 @@
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
 import type { Operation } from '../operations/operation.js';
-import { ApiError, errors } from '../respond/api-error.js';
+import { ApiError, errors } from '../core/api-error.js';
 import type { AjvCore } from './ajv-instance.js';
 import { toProblems } from './ajv-problems.js';
-import { matchMediaType, parseMediaType } from './media-type.js';
+import { matchMediaType, parseMediaType } from '../core/media-type.js';
 import { compileParameterParser, type ParsedParameters, type RawParameters } from './parse-parameters.js';
 import type { SchemaConverter } from './to-json-schema.js';
 import { bodyDecoders, decoderFor, type BodyDecoder } from './body-decoders.js';
-import type { Registry } from '../registries/registry.js';
+import type { Registry } from '../core/registry.js';
 
 export interface RawRequest extends RawParameters {
   /** Reads the body bytes, or undefined when they pass the size cap (called only when the operation declares a body). */

@@ -9,8 +9,8 @@ import type { Operation } from '../operations/operation.js';
 import type { AjvCore } from './ajv-instance.js';
 import { schemaCompiler } from './compile-schema.js';
 import { toProblems } from './ajv-problems.js';
-import { isJsonMediaType, matchMediaType, parseMediaType } from './media-type.js';
-import type { Problem } from './problem.js';
+import { isJsonMediaType, matchMediaType, parseMediaType } from '../core/media-type.js';
+import type { Problem } from '../core/problem.js';
 import type { SchemaConverter } from './to-json-schema.js';
 
 export interface ReceivedResponse {

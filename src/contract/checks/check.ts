@@ -6,7 +6,7 @@
  * passes per check and operation.
  */
 import type { Operation } from '../../operations/operation.js';
-import type { Problem } from '../../validation/problem.js';
+import type { Problem } from '../../core/problem.js';
 import type { ReceivedResponse } from '../../validation/validate-response.js';
 import type { Evidence, Exchange, FindingKind } from '../case.js';
 import type { CheckId } from '../check-id.js';

@@ -3,7 +3,7 @@
  * asserts only what the document declares for the response: its statuses, media types, schemas
  * and headers.
  */
-import type { Problem } from '../../validation/problem.js';
+import type { Problem } from '../../core/problem.js';
 import type { Evidence, Exchange } from '../case.js';
 import type { Check, CheckContext, Verdict } from './check.js';
 import { excerpt, valueAt } from './check.js';

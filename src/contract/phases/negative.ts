@@ -14,7 +14,7 @@
  */
 import { branchesOf } from '../../operations/infer-collections.js';
 import type { Operation } from '../../operations/operation.js';
-import { jsonMediaType } from '../../validation/media-type.js';
+import { jsonMediaType } from '../../core/media-type.js';
 import { breaks } from '../confirmation.js';
 import type { ContractContext, RequestSpec } from '../context.js';
 import { requestSchema } from '../request-bodies.js';

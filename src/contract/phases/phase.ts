@@ -7,7 +7,7 @@ import type { CheckId, Exchange } from '../case.js';
 import type { Breach } from '../confirmation.js';
 import type { ContractContext } from '../context.js';
 import { ownersOf } from '../safety.js';
-import { listedRecord, missingKey, recordParams, someRecord, type CreatePreparation } from './records.js';
+import { listedRecord, missingKey, pathParams, recordParams, someRecord, type CreatePreparation } from './records.js';
 
 export interface Phase {
   name: string;
@@ -79,11 +79,6 @@ export class Targets {
   }
 
   private readonly guesses = new WeakSet<Record<string, unknown>>();
-}
-
-/** The collection whose records a path parameter names, for a path at or below its item path (`projectKey` in `/projects/{projectKey}/issues`). */
-export function collectionNamedBy(collections: Collection[], param: string, path: string): Collection | undefined {
-  return collections.find((c) => c.keyParam === param && (path === c.itemPath || path.startsWith(`${c.itemPath}/`)));
 }
 
 /**
@@ -175,13 +170,6 @@ export async function refusedChangesNothing(ctx: ContractContext, targets: Targe
     });
   }
   return exchange;
-}
-
-/** Every path parameter of an operation, generated valid, then the given ones on top. */
-export function pathParams(ctx: ContractContext, op: Operation, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  for (const p of op.parameters.filter((p) => p.in === 'path')) params[p.name] = ctx.generate(p.schema, { propertyName: p.name });
-  return { ...params, ...overrides };
 }
 
 export function isItemOperation(ctx: ContractContext, op: Operation): boolean {

@@ -9,7 +9,6 @@ import type { Operation } from '../../operations/operation.js';
 import type { ContractContext } from '../context.js';
 import { listItems } from '../list-items.js';
 import { storedAnyway } from '../list-reader.js';
-import { collectionNamedBy, pathParams } from './phase.js';
 
 type Row = Record<string, unknown>;
 
@@ -176,4 +175,16 @@ async function scopeParams(ctx: ContractContext, collection: Collection, op: Ope
     if (parent && record) Object.assign(params, recordParams(parent, record));
   }
   return params;
+}
+
+/** The collection whose records a path parameter names, for a path at or below its item path (`projectKey` in `/projects/{projectKey}/issues`). */
+function collectionNamedBy(collections: Collection[], param: string, path: string): Collection | undefined {
+  return collections.find((c) => c.keyParam === param && (path === c.itemPath || path.startsWith(`${c.itemPath}/`)));
+}
+
+/** Every path parameter of an operation, generated valid, then the given ones on top. */
+export function pathParams(ctx: ContractContext, op: Operation, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const p of op.parameters.filter((p) => p.in === 'path')) params[p.name] = ctx.generate(p.schema, { propertyName: p.name });
+  return { ...params, ...overrides };
 }

@@ -2,7 +2,8 @@
  * unknown_resource: every item operation that declares 404 answers 404 for a key no record has.
  */
 import type { Phase } from './phase.js';
-import { freeItemParams, notSafe, pathParams, refusedChangesNothing } from './phase.js';
+import { freeItemParams, notSafe, refusedChangesNothing } from './phase.js';
+import { pathParams } from './records.js';
 import { missingKey } from './records.js';
 
 export const unknownPhase: Phase = {

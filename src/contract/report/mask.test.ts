@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toBase64 } from '../../bytes.js';
+import { toBase64 } from '../../core/bytes.js';
 import { secretMask } from './mask.js';
 
 describe('the mask of a run\'s secrets', () => {

@@ -11,7 +11,7 @@
  * const mask = secretMask({ token: 's3cret' });
  * mask.text('{"echo":"Bearer s3cret"}') // '{"echo":"Bearer ***"}'
  */
-import { fromBase64, fromUtf8, toBase64, utf8 } from '../../bytes.js';
+import { fromBase64, fromUtf8, toBase64, utf8 } from '../../core/bytes.js';
 import type { Exchange } from '../case.js';
 
 export const MASK = '***';

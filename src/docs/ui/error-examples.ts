@@ -4,7 +4,7 @@
  * type of a 4xx or 5xx response without `example` or `examples` the sample Swagger UI would
  * generate, with the status put in. Responses with examples of their own are shown as written.
  */
-import { isJsonMediaType } from '../../validation/media-type.js';
+import { isJsonMediaType } from '../../core/media-type.js';
 import { errorExample } from '../error-example.js';
 import type { Component, ImmutableMap, System } from './swagger-ui.js';
 

@@ -20,7 +20,8 @@
  */
 import type { SchemaObject } from '../../document/schema.js';
 import { followRef } from '../follow-ref.js';
-import { codeSamplesOf, hidesTryIt, operationKey, scenariosOf, type CodeSample, type DocsConfig, type Scenario } from '../docs-document.js';
+import { codeSamplesOf, hidesTryIt, scenariosOf, type CodeSample, type DocsConfig, type Scenario } from '../docs-document.js';
+import { operationKey } from '../operation-key.js';
 import { collapsibleDescription } from './collapsible-description.js';
 import { errorExamples } from './error-examples.js';
 import type { Component, ExecuteRequest, GetComponent, ImmutableMap, ReactApi, ReactNode, SwaggerPlugin, System } from './swagger-ui.js';

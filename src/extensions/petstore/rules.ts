@@ -8,7 +8,7 @@
  * updateOrder, deleteOrder, updateInventoryItem.
  */
 import type { Collection } from '../../operations/infer-collections.js';
-import { ApiError } from '../../respond/api-error.js';
+import { ApiError } from '../../core/api-error.js';
 import type { StateStore, StoredRecord } from '../../state/state-store.js';
 import type { OperationRule, RuleContext } from '../../actions/action.js';
 

@@ -7,9 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../test-support/petstore.js';
-import { createAjv } from './ajv-instance.js';
+import { createAjv } from '../validation/ajv-instance.js';
 import { linearPattern, linearRegExp, toRe2Syntax } from './regex-engine.js';
-import { describeUnenforced, unenforcedPatterns } from './unenforced-patterns.js';
+import { describeUnenforced, unenforcedPatterns } from '../validation/unenforced-patterns.js';
 
 const EVIL = '^(a+)+$';
 const EVIL_INPUT = `${'a'.repeat(5000)}!`;

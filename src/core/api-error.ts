@@ -3,7 +3,7 @@
  * (`{code, message, status}`, plus `details` for validation) in one place.
  */
 import { respondJson } from './security-headers.js';
-import { formatProblem, type Problem } from '../validation/problem.js';
+import { formatProblem, type Problem } from './problem.js';
 
 export class ApiError {
   constructor(

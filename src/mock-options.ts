@@ -4,11 +4,11 @@
  * fixtures read from files, and the docs page. The defaults are the library's, which serve the
  * bundled Petstore exactly as `petstore-mock-kit serve` does.
  */
-import type { RequestEntry } from '../admin/request-log.js';
-import type { Collection } from '../operations/infer-collections.js';
-import type { MockExtension } from '../registries/extension.js';
-import type { StateBudget, StateLimits } from '../state/budget.js';
-import type { StateStore, StoredRecord } from '../state/state-store.js';
+import type { RequestEntry } from './admin/request-log.js';
+import type { Collection } from './operations/infer-collections.js';
+import type { MockExtension } from './registries/extension.js';
+import type { StateBudget, StateLimits } from './state/budget.js';
+import type { StateStore, StoredRecord } from './state/state-store.js';
 
 /** The options of `createMock` from `petstore-mock-kit/browser`. */
 export interface BrowserMockOptions {

@@ -1,0 +1,43 @@
+/**
+ * What one request carries from stage to stage of the pipeline: the scenario it asked for (read
+ * by scenarios/), the validated input an action acts on, and the result it answers with. Below
+ * every stage, so that none imports another for these.
+ */
+import type { ApiError } from '../core/api-error.js';
+import type { StateStore } from '../state/state-store.js';
+import type { ParsedParameters } from '../validation/parse-parameters.js';
+
+/** What the request asked for with `Prefer` (or the query fallbacks): scenarios/read-scenario.ts. */
+export interface Scenario {
+  code?: number;
+  example?: string;
+  dynamic?: boolean;
+  seed?: number;
+  /** Milliseconds, a range: [min, max]. */
+  delay?: [number, number];
+  /** Values of directives registered by extensions, by directive name. */
+  extra?: Record<string, unknown>;
+}
+
+export interface ActionInput {
+  /** The state this request acts on: the shared one, or its session's. */
+  store: StateStore;
+  params: ParsedParameters;
+  body: unknown;
+  /** The declared media type of the body (decides how a PATCH applies: merge-patch, JSON Patch, fields). */
+  mediaType?: string;
+  /** The request path and query, for `Link` headers: `/pets?limit=20`. */
+  url: string;
+  /** What the request asked for with `Prefer` (an extension's directives in `extra`). */
+  scenario?: Scenario;
+}
+
+export interface ActionResult {
+  status: number;
+  body?: unknown;
+  /** The body already serialised as JSON (stored records keep their text until they change). */
+  json?: string;
+  headers?: Record<string, string>;
+}
+
+export type Action = (input: ActionInput) => ActionResult | ApiError;
