@@ -17,7 +17,7 @@ import { createFaker } from './generate/create-faker.js';
 import { createGenerator } from './generate/from-schema.js';
 import { handleOperation, headerReader, problemsOf, scenarioOf, type HeaderReader } from './handle-operation.js';
 import { cors } from './middleware/cors.js';
-import { hostCheck, type AllowedHosts } from './middleware/host-guard.js';
+import { guardHosts, type AllowedHosts } from './middleware/host-guard.js';
 import { createState } from './mock/state.js';
 import { buildOperations } from './operations/build-operations.js';
 import { inferCollections, unmappedReason, type Collection, type CrudBinding } from './operations/infer-collections.js';
@@ -183,7 +183,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const observe = onRequest && ((c: Context, status: number, started: number) => {
     onRequest({ time: now(), method: c.req.method, path: requests.redact(pathOf(c.req.url)), status, ms: elapsed(started), session: headerReader(c)(SESSION_HEADER) ?? undefined, scenario: 'none' });
   });
-  guardHostsAndReport(app, options.allowedHosts, onRequest && ((request, status) => {
+  guardHosts(app, options.allowedHosts, onRequest && ((request, status) => {
     onRequest({ time: now(), method: request.method, path: requests.redact(pathOf(request.url)), status, ms: 0, session: request.headers.get(SESSION_HEADER) ?? undefined, scenario: 'none' });
   }));
   // The admin API is never granted to another origin: its preflights get 403, its answers no CORS headers.
@@ -366,23 +366,6 @@ function observed(middleware: MiddlewareHandler, observe: (c: Context, status: n
     const answer = await middleware(c, next);
     if (answer instanceof Response) observe(c, answer.status, started);
     return answer;
-  };
-}
-
-/**
- * The Host allow-list in front of every request of `app` (none when `allowed` is undefined), and
- * each 421 it answers told to `refused`. It wraps `fetch` rather than adding a middleware: a
- * middleware on every route would take each one off Hono's single-handler fast path.
- */
-function guardHostsAndReport(app: Hono, allowed: AllowedHosts | undefined, refused?: (request: Request, status: number) => void): void {
-  const check = allowed === undefined ? undefined : hostCheck(allowed);
-  if (!check) return;
-  const inner = app.fetch;
-  app.fetch = (request, env, executionCtx) => {
-    const problem = check(request.url);
-    if (!problem) return inner(request, env, executionCtx);
-    refused?.(request, problem.status);
-    return errorResponse(problem);
   };
 }
 

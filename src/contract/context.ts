@@ -4,6 +4,7 @@
  * the exchange, valid bodies generated from the schemas, and the records the suite created
  * (deleted again at the end).
  */
+import { findResponse } from '../operations/build-operations.js';
 import type { Faker } from '@faker-js/faker';
 import { createFaker } from '../generate/create-faker.js';
 import type { ValidateFunction } from 'ajv';
@@ -164,7 +165,7 @@ export class ContractContext {
     const problems = new WeakMap<Exchange, ReturnType<typeof checkResponse>>();
     this.checkContext = {
       checkResponse,
-      declaresHeader: (ex, name) => Object.keys(declaredResponse(ex)?.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase()),
+      declaresHeader: (ex, name) => Object.keys(findResponse(ex.case.operation, ex.status)?.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase()),
       problems: (ex) => {
         if (!problems.has(ex)) problems.set(ex, checkResponse(ex.case.operation, ex));
         return problems.get(ex)!;
@@ -438,12 +439,6 @@ export class ContractContext {
 
 
 /** The response the document declares for an exchange's status (exact, range, or default). */
-function declaredResponse(ex: Exchange) {
-  const responses = ex.case.operation.responses;
-  const status = String(ex.status);
-  return responses.find((r) => r.status === status) ?? responses.find((r) => r.status.toUpperCase() === `${status[0]}XX`) ?? responses.find((r) => r.status === 'default');
-}
-
 /** Extra headers without those the operation's security schemes read (an unauthenticated case sends no credentials). */
 function withoutCredentials(headers: Record<string, string>, op: Operation): Record<string, string> {
   const names = new Set(['authorization', 'cookie']);

@@ -3,6 +3,7 @@
  * again at the end. A record is known by its collection and key, or only by the `Location` of the
  * 201 that created it (a create the suite did not recognise as one).
  */
+import { matchTemplate, templateMatcher } from '../operations/path-template.js';
 import type { Collection, CrudBinding } from '../operations/infer-collections.js';
 import type { RunMarker } from './marker.js';
 import { isCreate, isRead } from './safety.js';
@@ -180,33 +181,15 @@ function freeKey(collection: Collection | undefined, key: unknown, scope: Record
   return JSON.stringify([collection?.name, String(key), ...(collection?.scopeParams ?? []).map((name) => String(scope[name]))]);
 }
 
-/** The operation (of those given) whose path matches a path, segment by segment, with its path parameters. */
+/** The operation (of those given) whose path matches a path, the most specific first, with its path parameters. */
 export function matchOperation(operations: Operation[], pathname: string, basePath: string): { op: Operation; params: Record<string, unknown> } | undefined {
-  const segments = (pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname).split('/');
-  for (const op of operations) {
-    const template = op.path.split('/');
-    if (template.length !== segments.length) continue;
-    const params: Record<string, unknown> = {};
-    const matches = template.every((part, i) => {
-      const name = /^\{([^}]+)\}$/.exec(part)?.[1];
-      if (name) params[name] = decodeURIComponent(segments[i]);
-      return name ? segments[i] !== '' : part === segments[i];
-    });
-    if (matches) return { op, params };
-  }
-  return undefined;
+  const found = matchTemplate(operations, pathname, basePath, (op) => op.path);
+  return found && { op: found.item, params: found.params };
 }
 
 /** The path parameters a request was sent with, read back from its path (`/projects/AB/issues` -> {projectKey: 'AB'}). */
 export function pathParamsOf(exchange: Exchange): Record<string, unknown> {
-  const template = exchange.case.operation.path.split('/');
-  const actual = exchange.case.path.split('?')[0].split('/');
-  const params: Record<string, unknown> = {};
-  template.forEach((part, i) => {
-    const name = /^\{([^}]+)\}$/.exec(part)?.[1];
-    if (name && actual[i] !== undefined) params[name] = decodeURIComponent(actual[i]);
-  });
-  return params;
+  return templateMatcher(exchange.case.operation.path)(exchange.case.path.split('?')[0]) ?? {};
 }
 
 /** The key of the record an item request named in its path (`/pets/7` -> 7). */

@@ -6,6 +6,7 @@
  * const report = await runContract({ document, baseUrl: 'http://127.0.0.1:4010', token: 'petstore-demo-key' });
  * report.conforms // true when the implementation keeps every promise of the document
  */
+import { findResponse } from '../operations/build-operations.js';
 import { cleanUp } from './clean-up.js';
 import { unmappedReason } from '../operations/infer-collections.js';
 import { unenforcedPatterns, type UnenforcedPattern } from '../validation/unenforced-patterns.js';
@@ -210,17 +211,8 @@ function coverage(ctx: ContractContext): CoverageRow[] {
   return ctx.operations
     .filter((op) => ctx.inScope(op))
     .flatMap((op) => {
-      const received = [...(ctx.received.get(op.id) ?? [])];
-      const explicit = new Set(op.responses.map((r) => r.status));
-      return op.responses.map((r) => ({
-        operationId: op.id,
-        operation: `${op.method.toUpperCase()} ${op.path}`,
-        status: r.status,
-        exercised: received.some((s) =>
-          r.status === String(s) ||
-          (r.status.toUpperCase() === `${String(s)[0]}XX` && !explicit.has(String(s))) ||
-          (r.status === 'default' && !explicit.has(String(s)) && !explicit.has(`${String(s)[0]}XX`)),
-        ),
-      }));
+      // A status received exercises the response the document gives for it: its own, its range's, or the default.
+      const exercised = new Set([...(ctx.received.get(op.id) ?? [])].map((status) => findResponse(op, status)));
+      return op.responses.map((r) => ({ operationId: op.id, operation: `${op.method.toUpperCase()} ${op.path}`, status: r.status, exercised: exercised.has(r) }));
     });
 }

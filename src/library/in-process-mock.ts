@@ -7,7 +7,7 @@ import type { Hono } from 'hono';
 import { buildMock, type BuildMockOptions, type Mock, type OperationAnswer } from '../app.js';
 import type { LoadedDocument } from '../document/document.js';
 import type { OpenAPIDocument } from '../document/openapi.js';
-import { pathMatcher, toHonoRoute } from '../routing/hono-path.js';
+import { templateMatcher } from '../operations/path-template.js';
 import { serverBasePath } from '../routing/server-base-path.js';
 import { exportSnapshot, type StateSnapshot } from '../state/snapshot.js';
 import type { StateStore } from '../state/state-store.js';
@@ -58,7 +58,7 @@ const LOCAL = 'http://localhost';
 export function inProcessMock(document: LoadedDocument, options: BuildMockOptions): { mock: InProcessMock; built: Mock } {
   const built = buildMock(document, options);
   const basePath = serverBasePath(document.api);
-  const known = [...new Set(built.operations.map((op) => op.path))].map((template) => pathMatcher(toHonoRoute(template, basePath).honoPath));
+  const known = [...new Set(built.operations.map((op) => op.path))].map((template) => templateMatcher(template, basePath));
   const mock: InProcessMock = {
     fetch: async (input, init) => {
       const request = input instanceof Request && init === undefined ? input : new Request(typeof input === 'string' ? new URL(input, LOCAL) : input, init);
@@ -88,7 +88,7 @@ export function inProcessMock(document: LoadedDocument, options: BuildMockOption
     },
     handles: (url) => {
       const path = new URL(url, LOCAL).pathname;
-      return known.some((matches) => matches.test(path));
+      return known.some((matches) => matches(path) !== undefined);
     },
   };
   return { mock, built };

@@ -64,17 +64,19 @@ export function hostCheck(allowed: AllowedHosts = []): ((url: string) => ApiErro
 }
 
 /**
- * Puts the Host check in front of every request of `app` (none when `allowed` is undefined). It
- * wraps `fetch` rather than adding a middleware: a middleware on every route would take each one
- * off Hono's single-handler fast path.
+ * Puts the Host check in front of every request of `app` (none when `allowed` is undefined), and
+ * tells `refused` of each request it answers 421. It wraps `fetch` rather than adding a
+ * middleware: a middleware on every route would take each one off Hono's single-handler fast path.
  */
-export function guardHosts(app: Hono, allowed: AllowedHosts | undefined): void {
+export function guardHosts(app: Hono, allowed: AllowedHosts | undefined, refused?: (request: Request, status: number) => void): void {
   const check = allowed === undefined ? undefined : hostCheck(allowed);
   if (!check) return;
   const inner = app.fetch;
   app.fetch = (request, env, executionCtx) => {
-    const refused = check(request.url);
-    return refused ? errorResponse(refused) : inner(request, env, executionCtx);
+    const problem = check(request.url);
+    if (!problem) return inner(request, env, executionCtx);
+    refused?.(request, problem.status);
+    return errorResponse(problem);
   };
 }
 

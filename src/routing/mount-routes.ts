@@ -8,7 +8,8 @@ import type { Context, Hono } from 'hono';
 import type { Operation } from '../operations/operation.js';
 import { errorResponse, errors } from '../core/api-error.js';
 import { respond } from '../core/security-headers.js';
-import { compareTemplates, pathMatcher, toHonoRoute, type HonoRoute } from './hono-path.js';
+import { compareTemplates, templateMatcher, type TemplateMatcher } from '../operations/path-template.js';
+import { toHonoRoute, type HonoRoute } from './hono-path.js';
 
 export type OperationHandler = (c: Context) => Response | Promise<Response>;
 
@@ -25,7 +26,7 @@ export function mountRoutes(
 ): void {
   const byTemplate = new Map<string, Operation[]>();
   for (const op of operations) byTemplate.set(op.path, [...(byTemplate.get(op.path) ?? []), op]);
-  const knownPaths: Array<{ matches: RegExp; template: string; allow: string[] }> = [];
+  const knownPaths: Array<{ matches: TemplateMatcher; template: string; allow: string[] }> = [];
   const documentMethods = [...new Set(operations.map((op) => op.method.toUpperCase()))].filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
   for (const template of [...byTemplate.keys()].sort(compareTemplates)) {
     const route = toHonoRoute(template, basePath);
@@ -33,7 +34,7 @@ export function mountRoutes(
     for (const operation of pathOps) app.on(operation.method.toUpperCase(), route.honoPath, handlerFor(operation, route));
     const allow = pathOps.map((op) => op.method.toUpperCase());
     if (allow.includes('GET') && !allow.includes('HEAD')) allow.push('HEAD');
-    knownPaths.push({ matches: pathMatcher(route.honoPath), template, allow });
+    knownPaths.push({ matches: templateMatcher(template, basePath), template, allow });
     // Methods the document uses elsewhere get a 405 here, registered in ranked order, so a literal
     // path (`/pets/mine`) is not answered by a template's handler (`DELETE /pets/{petId}`).
     const missing = documentMethods.filter((m) => !allow.includes(m));
@@ -46,10 +47,10 @@ export function mountRoutes(
   app.notFound((c) => {
     const started = performance.now();
     const path = new URL(c.req.url).pathname;
-    const known = knownPaths.find((k) => k.matches.test(path));
+    const known = knownPaths.find((k) => k.matches(path) !== undefined);
     if (!known) {
       const without = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : undefined;
-      const hint = without !== undefined && knownPaths.some((k) => k.matches.test(without)) ? without : undefined;
+      const hint = without !== undefined && knownPaths.some((k) => k.matches(without) !== undefined) ? without : undefined;
       return finish(c, errorResponse(errors.routeNotFound(c.req.method, path, hint)), started);
     }
     if (c.req.method === 'OPTIONS') return finish(c, respond(null, 204, { Allow: [...known.allow, 'OPTIONS'].join(', ') }), started);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildMock } from '../app.js';
 import type { LoadedDocument } from '../document/load-document.js';
-import { compareTemplates, pathMatcher, toHonoRoute } from './hono-path.js';
+import { compareTemplates, templateMatcher } from '../operations/path-template.js';
+import { toHonoRoute } from './hono-path.js';
 
 // String bodies: no collection is inferred, so each answer names the route that gave it.
 const op = (summary: string) => ({ summary, responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'string', enum: [summary] } } } } } });
@@ -25,10 +26,10 @@ describe('routing', () => {
   it('ranks literal segments before templates, and mixed segments between them', () => {
     expect(['/{a}', '/{a}.json', '/list.json'].sort(compareTemplates)).toEqual(['/list.json', '/{a}.json', '/{a}']);
     expect(toHonoRoute('/pets/{petId}', '/v1').honoPath).toBe('/v1/pets/:p2');
-    expect(pathMatcher(toHonoRoute('/{name}.json').honoPath).test('/apis.json')).toBe(true);
+    expect(templateMatcher('/{name}.json')('/apis.json')).toEqual({ name: 'apis' });
     // As strict as Hono: a trailing slash is another path, the root keeps its own.
-    expect(['/pets', '/pets/'].map((path) => pathMatcher(toHonoRoute('/pets').honoPath).test(path))).toEqual([true, false]);
-    expect(['/', ''].map((path) => pathMatcher(toHonoRoute('/').honoPath).test(path))).toEqual([true, false]);
+    expect(['/pets', '/pets/'].map((path) => templateMatcher('/pets')(path))).toEqual([{}, undefined]);
+    expect(['/', ''].map((path) => templateMatcher('/')(path))).toEqual([{}, undefined]);
   });
 
   it('answers a literal path before the template that also matches it', async () => {

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { buildMock, type Mock, type BuildMockOptions } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import type { Operation } from '../operations/operation.js';
-import { compareTemplates, pathMatcher, toHonoRoute } from '../routing/hono-path.js';
+import { matchTemplate } from '../operations/path-template.js';
 import { serverBasePath } from '../routing/server-base-path.js';
 import { createAjv } from '../validation/ajv-instance.js';
 import { SchemaConverter } from '../validation/to-json-schema.js';
@@ -30,11 +30,8 @@ export async function walk(file: string, options: BuildMockOptions = {}, default
   const ajv = createAjv(document.dialect);
   const check = createResponseChecker(ajv, new SchemaConverter(document.api, ajv, document.dialect));
   const basePath = serverBasePath(document.api);
-  const routes = [...mock.operations]
-    .sort((a, b) => compareTemplates(a.path, b.path))
-    .map((op) => ({ op, matches: pathMatcher(toHonoRoute(op.path, basePath).honoPath) }));
   const operationOf = (method: string, path: string): Operation | undefined =>
-    routes.find((r) => r.op.method === method.toLowerCase() && r.matches.test(path.split('?')[0]))?.op;
+    matchTemplate(mock.operations.filter((op) => op.method === method.toLowerCase()), path.split('?')[0], basePath, (op) => op.path)?.item;
 
   const call: WalkCall = async (method, path, body, headers = {}) => {
     const init: RequestInit = { method, headers: { ...defaults, ...headers } };

@@ -3,6 +3,7 @@
  * whether it declares a status exactly or through a range like `4XX` (never through `default`,
  * which names no status).
  */
+import { findResponse } from '../../operations/build-operations.js';
 import type { Operation } from '../../operations/operation.js';
 
 /** The statuses of 2xx responses an operation declares. */
@@ -12,5 +13,6 @@ export function successStatuses(op: Operation): number[] {
 
 /** True when the operation declares this status exactly or by its range (`4XX`). */
 export function declaresStatus(op: Operation, status: number): boolean {
-  return op.responses.some((r) => r.status === String(status) || r.status.toUpperCase() === `${String(status)[0]}XX`);
+  const declared = findResponse(op, status);
+  return declared !== undefined && declared.status !== 'default';
 }
