@@ -23,7 +23,7 @@ import { buildOperations } from './operations/build-operations.js';
 import { inferCollections, unmappedReason, type Collection, type CrudBinding } from './operations/infer-collections.js';
 import type { MockOptions } from './mock-options.js';
 import type { Operation } from './operations/operation.js';
-import type { MockExtension, MockParts } from './registries/extension.js';
+import type { MockPlugin, MockParts } from './registries/extension.js';
 import { RuleRegistry } from './registries/rules.js';
 import { errorResponse, errors, type ApiError } from './core/api-error.js';
 import { respondJson, SECURITY_HEADERS } from './core/security-headers.js';
@@ -61,11 +61,11 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
  * What `buildMock` takes: the library's options on Node (`MockOptions`, src/mock-options.ts),
  * for a document already loaded, with the parts only the CLI sets.
  */
-export interface BuildMockOptions extends Omit<MockOptions, 'spec' | 'fixtures' | 'extensions' | 'docs'> {
+export interface BuildMockOptions extends Omit<MockOptions, 'spec' | 'fixtures' | 'plugins' | 'docs'> {
   /** A fixtures directory, or records by collection name (default none). */
   fixtures?: string | Record<string, StoredRecord[]>;
-  /** Extensions (default none): the library and the CLI pass the Petstore's (`DEFAULT_EXTENSIONS`). */
-  extensions?: readonly MockExtension[];
+  /** Plugins (default none): the library and the CLI pass the Petstore's (`DEFAULT_PLUGINS`). */
+  plugins?: readonly MockPlugin[];
   /**
    * Host names answered besides localhost, 127.0.0.1 and [::1] (any port), or 'any'. Any other
    * Host gets 421 (and `onRequest` is told), so a page that rebinds its name to this machine is
@@ -110,8 +110,8 @@ export interface Mock {
   answers: OperationAnswer[];
   /** The records all stores hold together, against their bound. */
   budget: StateBudget;
-  /** The names of the extensions that apply to the document. */
-  extensions: string[];
+  /** The names of the plugins that serve the document (their mock part applies). */
+  plugins: string[];
 }
 
 export interface OperationAnswer {
@@ -128,7 +128,7 @@ export interface OperationAnswer {
 
 /**
  * The pipeline, assembled: the document's operations and collections, the parts (built-ins, then
- * each extension's), the compiled schemas, the state, then one handler per operation on its route.
+ * each plugin's), the compiled schemas, the state, then one handler per operation on its route.
  *
  * @example
  * const { app } = buildMock(await loadDocument('spec/openapi.yaml'));
@@ -149,10 +149,10 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const { collections, bindings } = inferCollections(operations);
   const answers = describeAnswers(operations, bindings, collections);
 
-  // The parts: the built-ins, then what each extension that serves this document registers.
+  // The parts: the built-ins, then what each plugin that serves this document registers.
   const parts = builtInParts();
   const shape = { api: api as OpenAPIDocument, operations, operationIds: new Set(operations.map((op) => op.id)), collections };
-  const extensions = (options.extensions ?? []).filter((extension) => extension.setup(parts, shape)).map((extension) => extension.name);
+  const plugins = (options.plugins ?? []).filter((plugin) => plugin.mock?.(parts, shape) === true).map((plugin) => plugin.name);
 
   const ajv = createAjv(document.dialect);
   const converter = new SchemaConverter(api, ajv, document.dialect);
@@ -346,7 +346,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   });
   for (const message of hiddenOperations(operations, basePath, Boolean(options.docs))) warn(message);
   for (const pattern of unenforcedPatterns(api)) warn(describeUnenforced(pattern));
-  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, extensions, budget: state.budget };
+  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, plugins, budget: state.budget };
 }
 
 /** The path and query of a URL (`http://host/pets?limit=2` gives `/pets?limit=2`), without parsing it. */
@@ -394,7 +394,7 @@ function onFirstUse<A extends unknown[], R>(make: () => (...args: A) => R): (...
   return (...args) => (made ??= make())(...args);
 }
 
-/** The built-in parts, before any extension adds to them. */
+/** The built-in parts, before any plugin adds to them. */
 function builtInParts(): MockParts {
   return {
     securitySchemes: securitySchemeChecks(),

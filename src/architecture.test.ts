@@ -33,10 +33,11 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The mock's own endpoints.
   ['spec-endpoint', 'admin'],
   ['docs'],
-  // The assembly, the plugins and the contract suite, then the library and the entries.
+  // The assembly and the contract suite, the plugins that extend both, then the library and the entries.
   ['mock-options'],
   ['app'],
-  ['extensions', 'contract'],
+  ['contract'],
+  ['plugins'],
   ['server'],
   ['library', 'reload'],
   ['cli'],

@@ -12,7 +12,7 @@ import { dereferenceLocal } from './document/dereference-local.js';
 import { DocumentLoadError, prepareDocument } from './document/document.js';
 import { parseJson } from './document/parse-json.js';
 import type { SchemaObject } from './document/schema.js';
-import { DEFAULT_EXTENSIONS } from './extensions/index.js';
+import { DEFAULT_PLUGINS } from './plugins/index.js';
 import { inProcessMock, type InProcessMock } from './library/in-process-mock.js';
 import type { BrowserMockOptions } from './mock-options.js';
 
@@ -26,7 +26,7 @@ import type { BrowserMockOptions } from './mock-options.js';
  * @throws DocumentLoadError when the document cannot be served (one sentence saying why).
  */
 export async function createMock(options: BrowserMockOptions = {}): Promise<InProcessMock> {
-  const { spec, fixtures, extensions, ...rest } = options;
+  const { spec, fixtures, plugins, ...rest } = options;
   const bundled = spec === undefined;
   const url = typeof spec === 'string' || spec instanceof URL ? new URL(spec, (globalThis as { location?: { href: string } }).location?.href).href : undefined;
   const raw = bundled ? petstoreDocument : url ? await fetchDocument(url) : spec;
@@ -34,7 +34,7 @@ export async function createMock(options: BrowserMockOptions = {}): Promise<InPr
   return inProcessMock(document, {
     ...rest,
     fixtures: fixtures ?? (bundled ? { categories } : undefined),
-    extensions: extensions ?? DEFAULT_EXTENSIONS,
+    plugins: plugins ?? DEFAULT_PLUGINS,
   }).mock;
 }
 

@@ -8,7 +8,7 @@ import { getHeapStatistics } from 'node:v8';
 import { contractCommand } from './cli/contract-command.js';
 import { buildMock, type Mock } from './app.js';
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from './core/bundled.js';
-import { DEFAULT_EXTENSIONS } from './extensions/index.js';
+import { DEFAULT_PLUGINS } from './plugins/index.js';
 import { startBanner } from './cli/banner.js';
 import { createLogger, type Logger } from './cli/log.js';
 import { parseCommand, refuseToStart, USAGE, type ServeArgs } from './cli/parse-args.js';
@@ -120,7 +120,7 @@ async function serve(args: ServeArgs): Promise<number> {
       now: args.now ? () => new Date(Date.now() + offset) : undefined,
       onWarning: warn,
       onRequest: log.request,
-      extensions: DEFAULT_EXTENSIONS,
+      plugins: DEFAULT_PLUGINS,
     });
 
   let mock: Mock;

@@ -9,9 +9,9 @@ export { runContract, type RunContractOptions } from './library/run-contract.js'
 export { ContractSetupError, type ContractReport, type CoverageRow } from './contract/run-contract.js';
 export type { Finding, FindingKind, Exchange, Case } from './contract/case.js';
 export type { CheckOutcome, Verdict } from './contract/results.js';
-// The Petstore profile ships with this package: exporting its purposes brings its checks' ids
+// The Petstore plugin ships with this package: exporting its purposes brings its checks' ids
 // (its `declare module` of CheckIds and Purposes) into the published types, so a finding's `check`
 // may be 'state_transitions'.
-export type { PetstorePurposes, ProseRule } from './contract/profiles/petstore.js';
+export type { PetstorePurposes, ProseRule } from './plugins/petstore/contract.js';
 export * from './library/in-process-exports.js';
 export { FixtureError } from './state/load-fixtures.js';

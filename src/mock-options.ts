@@ -6,7 +6,7 @@
  */
 import type { RequestEntry } from './admin/request-log.js';
 import type { Collection } from './operations/infer-collections.js';
-import type { MockExtension } from './registries/extension.js';
+import type { MockPlugin } from './registries/extension.js';
 import type { StateBudget, StateLimits } from './state/budget.js';
 import type { StateStore, StoredRecord } from './state/state-store.js';
 
@@ -17,11 +17,12 @@ export interface BrowserMockOptions {
   /** Records by collection name, seeded before generated ones (default: the Petstore's fixtures with the bundled document, none otherwise). */
   fixtures?: Record<string, StoredRecord[]>;
   /**
-   * Business rules and other parts the document cannot state. Each decides whether it serves the
-   * document. Default: `DEFAULT_EXTENSIONS`, the Petstore's, which apply only to a Petstore-shaped
-   * document (as in the CLI); `[]` for none.
+   * Plugins: business rules and other parts the document cannot state (a `Plugin`, whose contract
+   * part the mock ignores, will do). Each decides whether it serves the document. Default:
+   * `DEFAULT_PLUGINS`, the Petstore's, which serves only a Petstore-shaped document (as in the
+   * CLI); `[]` for none.
    */
-  extensions?: readonly MockExtension[];
+  plugins?: readonly MockPlugin[];
   /** Keys that open the API (default: `[DEMO_API_KEY]`, `petstore-demo-key`). */
   apiKeys?: string[];
   /** Seed for every generated value (default 1): the same seed gives the same data. */

@@ -107,7 +107,7 @@ describe('the packed package', () => {
       import { createMock, DEMO_API_KEY } from 'petstore-mock-kit';
       const mock = await createMock();
       const res = await mock.fetch('/categories', { headers: { Authorization: 'Bearer ' + DEMO_API_KEY } });
-      console.log(res.status, (await res.json()).length, mock.extensions.join());`;
+      console.log(res.status, (await res.json()).length, mock.plugins.join());`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project });
     expect(stdout.trim()).toMatch(/^200 \d+ petstore$/);
   });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMock } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
-import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
+import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { CORPUS, FIXTURES, ROOT, SPEC } from '../test-support/petstore.js';
 import { startBanner, tryCommand, type BannerInput } from './banner.js';
 import { formatBanner } from './log.js';
@@ -16,7 +16,7 @@ const ARGS: BannerInput['args'] = { host: '127.0.0.1', watch: false };
 
 async function bannerFor(file: string, args: BannerInput['args'] = ARGS) {
   const document = await loadDocument(file);
-  const mock = buildMock(document, { fixtures: file === SPEC ? FIXTURES : undefined, extensions: DEFAULT_EXTENSIONS });
+  const mock = buildMock(document, { fixtures: file === SPEC ? FIXTURES : undefined, plugins: DEFAULT_PLUGINS });
   const input: BannerInput = { url: URL_, mock, document, shown: file.replace(ROOT, ''), args, restored: false, allowedHosts: ['127.0.0.1'] };
   return { mock, input, text: formatBanner(startBanner(input), 0, { level: 'info', format: 'text' })! };
 }

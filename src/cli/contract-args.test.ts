@@ -71,7 +71,7 @@ describe('toJUnit', () => {
       requests: 2,
       durationMs: 1500,
       checks: ['error_shape', 'auth_enforced'],
-      profiles: [],
+      plugins: [],
       strict,
       conforms: false,
       coverage: [],

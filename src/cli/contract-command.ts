@@ -6,12 +6,12 @@
 import { writeFileSync } from 'node:fs';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from '../document/load-document.js';
 import { buildMock, DEMO_API_KEY } from '../app.js';
-import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
+import { DEFAULT_PLUGINS, PLUGINS } from '../plugins/index.js';
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../core/bundled.js';
 import { CONTRACT_USAGE, parseContractArgs, type ContractArgs } from './contract-args.js';
 import type { Exchange } from '../contract/case.js';
 import type { CheckId } from '../contract/check-id.js';
-import type { Profile } from '../contract/profiles/profile.js';
+import type { LoadedPlugin } from '../contract/plugin.js';
 import { formatReport } from '../contract/report/console.js';
 import { toJUnit } from '../contract/report/junit.js';
 import { ContractSetupError, runContract } from '../contract/run-contract.js';
@@ -38,14 +38,14 @@ export async function contractCommand(argv: string[], env: Record<string, string
     }
     throw error;
   }
-  const selection = selectRun({ profiles: args.profiles, only: args.only, operations: args.operations, allowWrites: args.allowWrites }, document, args.spec === undefined);
+  const selection = await selectRun({ plugins: args.profiles, only: args.only, operations: args.operations, allowWrites: args.allowWrites }, document, args.spec === undefined, PLUGINS);
   if (typeof selection === 'string') {
     process.stderr.write(`${selection}\n`);
     return 2;
   }
-  const { profiles, only } = selection;
+  const { plugins, only } = selection;
   if (args.dryRun) return dryRun(args, document, selection);
-  process.stdout.write(`Checking ${args.baseUrl} against ${document.api.info?.title ?? 'the document'} ${document.api.info?.version ?? ''}${profiles.length ? ` with the ${profiles.map((p) => p.name).join(', ')} profile` : ''}${args.readOnly ? ' (read-only)' : ''}\n`);
+  process.stdout.write(`Checking ${args.baseUrl} against ${document.api.info?.title ?? 'the document'} ${document.api.info?.version ?? ''}${plugins.length ? ` with the ${plugins.map((p) => p.name).join(', ')} profile` : ''}${args.readOnly ? ' (read-only)' : ''}\n`);
   let report;
   try {
     report = await runContract({
@@ -56,7 +56,7 @@ export async function contractCommand(argv: string[], env: Record<string, string
       operations: args.operations,
       readOnly: args.readOnly,
       seed: args.seed,
-      profiles,
+      plugins,
       strict: args.strict,
       headers: args.headers,
       requestTimeoutMs: args.requestTimeoutMs,
@@ -101,9 +101,9 @@ function progress(): ((exchange: Exchange, sent: number) => void) | undefined {
  * printing each request it sends; nothing goes to --base-url. Against a real server the requests
  * that depend on answers (the ids of created records) may differ.
  */
-async function dryRun(args: ContractArgs, document: LoadedDocument, { profiles, only }: { profiles: Profile[]; only?: CheckId[] }): Promise<number> {
+async function dryRun(args: ContractArgs, document: LoadedDocument, { plugins, only }: { plugins: LoadedPlugin[]; only?: CheckId[] }): Promise<number> {
   const key = args.token ?? DEMO_API_KEY;
-  const mock = buildMock(document, { apiKeys: [key], fixtures: args.spec === undefined ? BUNDLED_FIXTURES : undefined, onWarning: () => undefined, extensions: DEFAULT_EXTENSIONS });
+  const mock = buildMock(document, { apiKeys: [key], fixtures: args.spec === undefined ? BUNDLED_FIXTURES : undefined, onWarning: () => undefined, plugins: DEFAULT_PLUGINS });
   const lines: string[] = [];
   await runContract({
     document,
@@ -113,7 +113,7 @@ async function dryRun(args: ContractArgs, document: LoadedDocument, { profiles, 
     operations: args.operations,
     readOnly: args.readOnly,
     seed: args.seed,
-    profiles,
+    plugins,
     headers: args.headers,
     fetch: async (url, init) => mock.app.fetch(new Request(url, init)),
     onExchange: (exchange) => lines.push(`${exchange.case.method.padEnd(6)} ${exchange.case.path}  # ${exchange.case.operation.id}: ${exchange.case.label}`),

@@ -16,12 +16,12 @@ import { judgedCounts } from '../test-support/contract-servers/judged-counts.js'
 import { FAULTS } from '../test-support/contract-servers/faults.js';
 import { formatReport } from './report/console.js';
 import { ContractSetupError, runContract, type RunOptions } from './run-contract.js';
-import { petstoreProfile } from './profiles/petstore.js';
+import { petstoreContract } from '../plugins/petstore/contract.js';
 
 const document = await petstoreDocument();
 const TOKEN = 'petstore-demo-key';
-/** The suite as the CLI runs it on the bundled document: with the Petstore profile. */
-const petstoreRun = (options: Omit<RunOptions, 'document' | 'profiles'>) => runContract({ document, profiles: [petstoreProfile], ...options });
+/** The suite as the CLI runs it on the bundled document: with the Petstore plugin. */
+const petstoreRun = (options: Omit<RunOptions, 'document' | 'plugins'>) => runContract({ document, plugins: [{ name: 'petstore', part: petstoreContract }], ...options });
 const inProcess = (handler: (request: Request) => Promise<Response> | Response) => (url: string, init: RequestInit) => Promise.resolve(handler(new Request(url, init)));
 const stop: Array<() => unknown> = [];
 afterAll(async () => {

@@ -23,15 +23,15 @@ import { negativePhase } from './phases/negative.js';
 import { probesPhase } from './phases/probes.js';
 import { Targets, type Phase } from './phases/phase.js';
 import { unknownPhase } from './phases/unknown.js';
-import type { Profile } from './profiles/profile.js';
+import type { LoadedPlugin } from './plugin.js';
 import { secretMask } from './report/mask.js';
 import type { CheckOutcome } from './results.js';
 
 export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, probesPhase];
 
 export interface RunOptions extends ContractOptions {
-  /** Profiles whose checks and phases are added (the CLI gives the Petstore's for the bundled document). */
-  profiles?: Profile[];
+  /** Plugins whose checks, phases and preparations are added, their parts loaded (the CLI gives the Petstore's for the bundled document). */
+  plugins?: LoadedPlugin[];
   /** Gaps of the document fail the run too. */
   strict?: boolean;
   /** The whole run's time (default: none): past it, no phase sends more, the clean-up still runs. */
@@ -60,7 +60,8 @@ export interface ContractReport {
   requests: number;
   durationMs: number;
   checks: CheckId[];
-  profiles: string[];
+  /** The plugins the run applied, by name. */
+  plugins: string[];
   strict: boolean;
   coverage: CoverageRow[];
   /**
@@ -123,17 +124,17 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
 
 async function run(options: RunOptions): Promise<ContractReport> {
   const started = performance.now();
-  const profiles = options.profiles ?? [];
-  const ctx = new ContractContext(options, checkRegistry(profiles));
+  const plugins = options.plugins ?? [];
+  const ctx = new ContractContext(options, checkRegistry(plugins));
   if (!ctx.operations.some((op) => ctx.inScope(op))) {
     throw new ContractSetupError(`The document ${options.document.file} has no operation to check${options.document.api.webhooks ? ' (only webhooks, which a server sends rather than answers)' : ''}.`);
   }
   await checkCredentials(ctx);
-  const preparations = Object.assign({}, ...profiles.map((p) => p.preparations ?? {}));
+  const preparations = Object.assign({}, ...plugins.map((p) => p.part.preparations ?? {}));
   const targets = new Targets(ctx, preparations);
   if (options.timeoutMs) ctx.deadline = started + options.timeoutMs;
   let incomplete: string | undefined;
-  const phases = [...PHASES, ...profiles.flatMap((p) => p.phases ?? [])];
+  const phases = [...PHASES, ...plugins.flatMap((p) => p.part.phases ?? [])];
   const notSent = ctx.operations
     .filter((op) => ctx.inScope(op) && !ctx.vouchedFor(op))
     .map((op) => ({ operationId: op.id, operation: `${op.method.toUpperCase()} ${op.path}`, reason: unsafeWrite(op, ctx.binding(op), ctx.collections) }))
@@ -183,7 +184,7 @@ async function run(options: RunOptions): Promise<ContractReport> {
     requests: ctx.exchanges.length,
     durationMs: performance.now() - started,
     checks: [...ctx.checkIds].filter((id) => ctx.selected(id)),
-    profiles: profiles.map((p) => p.name),
+    plugins: plugins.map((p) => p.name),
     strict,
     coverage: coverage(ctx),
     harm,

@@ -4,7 +4,7 @@
  * in-process, and `listen` to serve it over HTTP as the CLI does.
  */
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../core/bundled.js';
-import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
+import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { packageDocsAssets } from '../docs/docs-assets.js';
 import { loadDocument } from '../document/load-document.js';
 import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../middleware/host-guard.js';
@@ -49,13 +49,13 @@ export interface MockInstance extends InProcessMock {
  * @throws DocumentLoadError when the document cannot be served (one sentence saying why), FixtureError for a bad fixture.
  */
 export async function createMock(options: MockOptions = {}): Promise<MockInstance> {
-  const { spec, fixtures, extensions, docs, allowRemoteRefs, ...rest } = options;
+  const { spec, fixtures, plugins, docs, allowRemoteRefs, ...rest } = options;
   const bundled = spec === undefined;
   const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec, { allowRemoteRefs });
   const { mock, built } = inProcessMock(document, {
     ...rest,
     fixtures: fixtures ?? (bundled ? BUNDLED_FIXTURES : undefined),
-    extensions: extensions ?? DEFAULT_EXTENSIONS,
+    plugins: plugins ?? DEFAULT_PLUGINS,
     docs: docs === false ? undefined : packageDocsAssets(),
   });
   return {

@@ -1,13 +1,15 @@
 /**
  * What `petstore-mock-kit` and `petstore-mock-kit/browser` both export: the in-process mock, its
- * state and its extensions, with every type their signatures name (classes with their
+ * state and its plugins, with every type their signatures name (classes with their
  * constructors, as a rule's veto is an `ApiError`).
  */
 export { DEMO_API_KEY, type OperationAnswer } from '../app.js';
 export { DocumentLoadError } from '../document/document.js';
-export { DEFAULT_EXTENSIONS, petstore } from '../extensions/index.js';
+export { DEFAULT_PLUGINS, petstore } from '../plugins/index.js';
+export type { Plugin } from '../plugins/plugin.js';
+export type { ContractPlugin, ContractPart } from '../contract/plugin.js';
 export type { InProcessMock } from './in-process-mock.js';
-export type { MockExtension, MockParts, DocumentShape, SeedHook } from '../registries/extension.js';
+export type { MockPlugin, MockParts, DocumentShape, SeedHook } from '../registries/extension.js';
 export { Registry } from '../core/registry.js';
 export { RuleRegistry } from '../registries/rules.js';
 export { ApiError } from '../core/api-error.js';

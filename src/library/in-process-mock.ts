@@ -31,8 +31,8 @@ export interface InProcessMock {
   readonly operations: readonly OperationAnswer[];
   /** What the mock noticed about the document at start (schemas it could not compile...). */
   readonly warnings: readonly string[];
-  /** The names of the extensions that apply to the document (`['petstore']`). */
-  readonly extensions: readonly string[];
+  /** The names of the plugins that serve the document (`['petstore']`). */
+  readonly plugins: readonly string[];
   /** Puts the seeded state back: same seed, same data. Sessions are dropped. */
   reset(): void;
   /**
@@ -69,7 +69,7 @@ export function inProcessMock(document: LoadedDocument, options: BuildMockOption
     document: { api: document.api as OpenAPIDocument, raw: document.raw as OpenAPIDocument, dialect: document.dialect },
     operations: built.answers,
     warnings: built.warnings,
-    extensions: built.extensions,
+    plugins: built.plugins,
     reset: () => {
       built.reset();
       for (const name of built.sessions.names()) built.sessions.drop(name);

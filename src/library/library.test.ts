@@ -14,7 +14,7 @@ describe('createMock()', () => {
   let mock: MockInstance;
   it('serves the bundled Petstore with its fixtures and rules, as the CLI does', async () => {
     mock = await createMock();
-    expect(mock.extensions).toEqual(['petstore']);
+    expect(mock.plugins).toEqual(['petstore']);
     const categories = (await (await mock.fetch('/categories', { headers: auth })).json()) as Array<{ name: string }>;
     expect(categories.map((c) => c.name)).toContain('Dogs'); // fixtures/categories.json
     const pets = await mock.fetch('/pets?limit=2', { headers: auth });
@@ -69,7 +69,7 @@ describe('createMock()', () => {
   it('takes a document as an object, and reports a bad one in one sentence', async () => {
     const { raw } = await loadDocument('test/documents/library-api.yaml');
     const other = await createMock({ spec: raw, seed: 3 });
-    expect(other.extensions).toEqual([]);
+    expect(other.plugins).toEqual([]);
     expect(other.operations.length).toBeGreaterThan(0);
     await expect(createMock({ spec: { openapi: '3.0.3' } })).rejects.toThrow(DocumentLoadError);
     await expect(createMock({ spec: 'missing.yaml' })).rejects.toThrow(/does not exist/);
@@ -84,7 +84,7 @@ describe('runContract()', () => {
     const mock = await createMock();
     server = await mock.listen(0);
     const report = await runContract({ baseUrl: server.url, token: DEMO_API_KEY, operations: ['listCategories', 'getCategory'] });
-    expect(report.profiles).toEqual(['petstore']);
+    expect(report.plugins).toEqual(['petstore']);
     expect(report.requests).toBeGreaterThan(0);
     expect(report.failures).toEqual([]);
     expect(report.conforms).toBe(true);
@@ -107,6 +107,6 @@ describe('runContract()', () => {
 
   it('refuses a typo instead of checking nothing', async () => {
     await expect(runContract({ baseUrl: 'http://127.0.0.1:9', operations: ['listPetz'] })).rejects.toThrow(ContractSetupError);
-    await expect(runContract({ baseUrl: 'http://127.0.0.1:9', profiles: ['petstroe'] })).rejects.toThrow(/Unknown profile petstroe/);
+    await expect(runContract({ baseUrl: 'http://127.0.0.1:9', plugins: ['petstroe'] })).rejects.toThrow(/Unknown profile petstroe/);
   });
 });

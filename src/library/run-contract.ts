@@ -7,12 +7,17 @@ import { ContractSetupError, runContract as run, type ContractReport } from '../
 import type { ContractSettings } from '../contract/context.js';
 import { selectRun } from '../contract/select.js';
 import { BUNDLED_SPEC } from '../core/bundled.js';
+import { PLUGINS } from '../plugins/index.js';
+import type { ContractPlugin } from '../contract/plugin.js';
 
 export interface RunContractOptions extends ContractSettings {
   /** The OpenAPI document: a file path, an http(s) URL, or the document itself (default: the bundled Petstore document). */
   spec?: string | URL | object;
-  /** Profiles whose rules are added: `['petstore']` by default for the bundled document, none otherwise; `['none']` for none. */
-  profiles?: string[];
+  /**
+   * Plugins whose contract parts are added: by name (`'petstore'`), or whole (the same `Plugin` a
+   * mock is given). Default: `['petstore']` for the bundled document, none otherwise; `['none']` for none.
+   */
+  plugins?: Array<string | ContractPlugin>;
   /** Only these checks (ids as the CLI's `--only`). */
   only?: string[];
   /** Only these operations (operation ids). */
@@ -32,13 +37,13 @@ export interface RunContractOptions extends ContractSettings {
  * import { runContract } from 'petstore-mock-kit';
  * const report = await runContract({ baseUrl: 'http://127.0.0.1:8080', token: process.env.API_TOKEN });
  * if (!report.conforms) console.log(report.failures);
- * @throws ContractSetupError when nothing can be checked: an unknown profile, check or operation, an unreachable server, refused credentials.
+ * @throws ContractSetupError when nothing can be checked: an unknown plugin, check or operation, an unreachable server, refused credentials.
  */
 export async function runContract(options: RunContractOptions): Promise<ContractReport> {
-  const { spec, profiles: names, allowRemoteRefs, ...rest } = options;
+  const { spec, plugins: names, allowRemoteRefs, ...rest } = options;
   const bundled = spec === undefined;
   const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec, { allowRemoteRefs });
-  const selected = selectRun({ profiles: names, only: options.only, operations: options.operations, allowWrites: options.allowWrites }, document, bundled);
+  const selected = await selectRun({ plugins: names, only: options.only, operations: options.operations, allowWrites: options.allowWrites }, document, bundled, PLUGINS);
   if (typeof selected === 'string') throw new ContractSetupError(selected);
-  return run({ ...rest, document, profiles: selected.profiles, only: selected.only });
+  return run({ ...rest, document, plugins: selected.plugins, only: selected.only });
 }

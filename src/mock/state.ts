@@ -1,6 +1,6 @@
 /**
  * The mock's state: the shared store and the sessions' stores, all filled from one seed
- * (fixtures, then Faker records, then the extensions' seed hooks), and the helpers the actions
+ * (fixtures, then Faker records, then the plugins' seed hooks), and the helpers the actions
  * use to make records the way seeding does (a new key, the fields a create left out, a record
  * that an item path names but nobody stored).
  */

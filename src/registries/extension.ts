@@ -1,18 +1,18 @@
 /**
- * Extensions: how anything that is not derived from the document gets into a mock. The core
- * knows no document in particular; the Petstore's rules are an extension (src/extensions/petstore)
- * registered through these same parts, as anyone else's would be.
+ * The extension points of the mock: how anything that is not derived from the document gets into
+ * it. The core knows no document in particular; the Petstore's rules are a plugin's mock part
+ * (src/plugins/petstore) registered through these same parts, as anyone else's would be.
  *
  * @example
- * const audit: MockExtension = {
+ * const audit: MockPlugin = {
  *   name: 'audit',
- *   setup(parts, document) {
+ *   mock(parts, document) {
  *     if (!document.operationIds.has('createNote')) return false;
  *     parts.rules.register('createNote', { before: (ctx) => void ((ctx.input.body as any).author ??= 'me') });
  *     return true;
  *   },
  * };
- * buildMock(doc, { extensions: [audit] });
+ * buildMock(doc, { plugins: [audit] });
  */
 import type { Collection } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
@@ -52,9 +52,10 @@ export interface DocumentShape {
   collections: readonly Collection[];
 }
 
-export interface MockExtension {
-  /** Shown in the start-up banner and at /__admin/operations when the extension applies. */
+/** What the mock reads of a plugin (the whole plugin, contract part included, is one object: src/plugins/plugin.ts). */
+export interface MockPlugin {
+  /** Shown in the start-up banner and at /__admin/operations when the plugin applies. */
   name: string;
-  /** Registers the extension's parts; returns false (registering nothing) for a document it does not serve. */
-  setup(parts: MockParts, document: DocumentShape): boolean;
+  /** Its part in the mock: registers its parts; returns false (registering nothing) for a document it does not serve. */
+  mock?: (parts: MockParts, document: DocumentShape) => boolean;
 }

@@ -6,7 +6,7 @@ import { buildMock } from '../app.js';
 import { ApiError } from '../core/api-error.js';
 import { loadDocument } from '../document/load-document.js';
 import { ROOT } from '../test-support/petstore.js';
-import type { MockExtension } from './extension.js';
+import type { MockPlugin } from './extension.js';
 import { Registry } from '../core/registry.js';
 import { RuleRegistry } from './rules.js';
 
@@ -85,11 +85,11 @@ describe('registries', () => {
   });
 });
 
-describe('extensions', () => {
+describe('plugins', () => {
   it('register rules and seed hooks for a document they serve, through the parts anyone can use', async () => {
-    const stamp: MockExtension = {
+    const stamp: MockPlugin = {
       name: 'stamp',
-      setup(parts, document) {
+      mock(parts, document) {
         if (!document.operationIds.has('createNote')) return false;
         parts.rules.register('createNote', {
           before: (ctx) => (String((ctx.input.body as { text: string }).text).includes('forbidden') ? new ApiError(422, 'FORBIDDEN_WORD', 'no') : undefined),
@@ -101,9 +101,9 @@ describe('extensions', () => {
         return true;
       },
     };
-    const unused: MockExtension = { name: 'unused', setup: () => false };
-    const mock = buildMock(await loadDocument(NOTES), { apiKeys: ['k-1'], counts: { default: 2 }, extensions: [stamp, unused] });
-    expect(mock.extensions).toEqual(['stamp']);
+    const unused: MockPlugin = { name: 'unused', mock: () => false };
+    const mock = buildMock(await loadDocument(NOTES), { apiKeys: ['k-1'], counts: { default: 2 }, plugins: [stamp, unused] });
+    expect(mock.plugins).toEqual(['stamp']);
     const list = (await (await mock.app.request("/api/notes", { headers: KEY })).json()) as Array<{ text: string }>;
     expect(list.map((note: { text: string }) => note.text)).toEqual(['seeded', 'seeded']);
     const created = await mock.app.request('/api/notes', { method: 'POST', headers: json, body: JSON.stringify({ text: 'hello' }) });
@@ -117,9 +117,9 @@ describe('extensions', () => {
   it('add a security scheme, a Prefer directive, a request media type and a response media type through the registries', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'parts-'));
     writeFileSync(join(dir, 'openapi.yaml'), PARTS_API);
-    const signed: MockExtension = {
+    const signed: MockPlugin = {
       name: 'signed-csv',
-      setup(parts) {
+      mock(parts) {
         parts.securitySchemes.register('http:signature', {
           check: (_scheme, credentials, keys) => {
             const sent = credentials.header('signature');
@@ -150,7 +150,7 @@ describe('extensions', () => {
     const csv = { 'Content-Type': 'text/csv', signature: 'signed:k-1' };
     // Without the extension: the scheme cannot be checked (anyone gets in) and CSV is kept as bytes (refused by the schema).
     expect((await plain.app.request('/things', { method: 'POST', headers: { 'Content-Type': 'text/csv' }, body: 'name,size\nRex,3' })).status).toBe(400);
-    const mock = buildMock(document, { apiKeys: ['k-1'], extensions: [signed], counts: { default: 0 } });
+    const mock = buildMock(document, { apiKeys: ['k-1'], plugins: [signed], counts: { default: 0 } });
     expect((await mock.app.request('/things', { method: 'POST', headers: { 'Content-Type': 'text/csv' }, body: 'name,size\nRex,3' })).status).toBe(401);
     const created = await mock.app.request('/things', { method: 'POST', headers: { ...csv, Prefer: 'size=7' }, body: 'name,size\nRex,3' });
     expect([created.status, await created.json()]).toEqual([201, { id: 1, name: 'Rex', size: 7 }]);

@@ -4,7 +4,7 @@
  * input where 422 is and 400 is not), and a text answer generated from its schema.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { petstore } from '../extensions/petstore/index.js';
+import { petstore } from '../plugins/petstore/index.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,7 +54,7 @@ describe('statuses and text bodies as the document declares them', () => {
   });
 
   it('keeps the Petstore as it is: 401 with its challenge, 400 for a wrong media type and for bad input', async () => {
-    const mock = buildMock(await loadDocument(`${ROOT}spec/openapi.yaml`), { extensions: [petstore] });
+    const mock = buildMock(await loadDocument(`${ROOT}spec/openapi.yaml`), { plugins: [petstore] });
     const post = (headers: Record<string, string>, body: string) => mock.app.request('/pets', { method: 'POST', headers, body });
     const noKey = await post({ 'Content-Type': 'application/json' }, '{}');
     expect([noKey.status, noKey.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="Petstore"']);

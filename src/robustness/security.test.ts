@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { AUTH, petstore } from '../test-support/petstore.js';
 import { startCli } from '../test-support/processes.js';
-import type { MockExtension } from '../registries/extension.js';
+import type { MockPlugin } from '../registries/extension.js';
 
 const stop: Array<() => void> = [];
 afterAll(() => stop.forEach((s) => s()));
@@ -37,9 +37,9 @@ describe('security', () => {
 
   it('answers an internal failure with a 500 Error that holds no stack trace, file path or message of the failure', async () => {
     // A rule that throws: the failure happens inside the pipeline, after authentication and validation.
-    const boom: MockExtension = {
+    const boom: MockPlugin = {
       name: 'boom',
-      setup(parts) {
+      mock(parts) {
         parts.rules.register('getPet', {
           before: () => {
             throw new Error('boom at /work/main/src/state/store.ts:42:7 with petstore-demo-key');
@@ -48,7 +48,7 @@ describe('security', () => {
         return true;
       },
     };
-    const mock = await petstore({ extensions: [boom] });
+    const mock = await petstore({ plugins: [boom] });
     const response = await mock.app.request('/pets/1', { headers: AUTH });
     const text = await response.text();
     expect(response.status).toBe(500);

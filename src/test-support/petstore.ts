@@ -4,7 +4,7 @@
  */
 import { buildMock, DEMO_API_KEY, type Mock, type BuildMockOptions } from '../app.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
-import { DEFAULT_EXTENSIONS } from '../extensions/index.js';
+import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { PACKAGE_ROOT } from '../core/package-root.js';
 
 /** The checkout, with a trailing slash. */
@@ -20,9 +20,9 @@ export function petstoreDocument(): Promise<LoadedDocument> {
   return (document ??= loadDocument(SPEC));
 }
 
-/** A fresh Petstore mock with the embedded fixtures and the CLI's extensions (options override). */
+/** A fresh Petstore mock with the embedded fixtures and the CLI's plugins (options override). */
 export async function petstore(options: BuildMockOptions = {}): Promise<Mock & { call: Call }> {
-  const mock = buildMock(await petstoreDocument(), { fixtures: FIXTURES, extensions: DEFAULT_EXTENSIONS, ...options });
+  const mock = buildMock(await petstoreDocument(), { fixtures: FIXTURES, plugins: DEFAULT_PLUGINS, ...options });
   return { ...mock, call: caller(mock) };
 }
 

@@ -7,7 +7,7 @@ const mock = await createMock({ seed: 'seven' }); // error TS2322
 mock.reset(1); // error TS2554
 await createMock({ docs: 'yes' }); // error TS2322
 await createMock({ allowedHosts: ['demo.example.com'] }); // error TS2353
-const options: MockOptions = { extensions: ['petstore'] }; // error TS2322
+const options: MockOptions = { plugins: ['petstore'] }; // error TS2322
 await createBrowserMock({ fixtures: './fixtures' }); // error TS2322
 await createBrowserMock({ docs: false }); // error TS2353
 const version: number = mock.document.api.info.title; // error TS2322

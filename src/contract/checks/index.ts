@@ -4,7 +4,7 @@
  */
 import { CHECK_IDS, RESPONSE_CHECK_IDS, type BuiltInCheckId, type CheckId } from '../check-id.js';
 import type { CheckRegistry } from '../context.js';
-import type { Profile } from '../profiles/profile.js';
+import type { LoadedPlugin } from '../plugin.js';
 import type { Check } from './check.js';
 import { edge_cases } from './edge-cases.js';
 import * as lifecycle from './lifecycle-checks.js';
@@ -53,13 +53,13 @@ export const BUILT_IN_CHECKS = Object.fromEntries(CHECK_IDS.map((id) => [id, { c
 /** Checks that apply to every response, whatever the case. */
 export const RESPONSE_CHECKS: CheckId[] = [...RESPONSE_CHECK_IDS];
 
-/** Each check id with its functions and scope: the built-ins, then what the profiles add. */
-export function checkRegistry(profiles: Profile[] = []): CheckRegistry {
+/** Each check id with its functions and scope: the built-ins, then what the plugins add. */
+export function checkRegistry(plugins: readonly LoadedPlugin[] = []): CheckRegistry {
   const registry: CheckRegistry = new Map(entries(BUILT_IN_CHECKS).map(([id, { check, scope }]) => [id, { functions: [check], scope }]));
-  for (const profile of profiles) {
-    for (const [id, { check, scope }] of entries(profile.checks ?? {})) {
+  for (const plugin of plugins) {
+    for (const [id, { check, scope }] of entries(plugin.part.checks ?? {})) {
       const known = registry.get(id);
-      registry.set(id, { functions: [...(known?.functions ?? []), check], scope: known?.scope ?? scope ?? `a check of the ${profile.name} profile` });
+      registry.set(id, { functions: [...(known?.functions ?? []), check], scope: known?.scope ?? scope ?? `a check of the ${plugin.name} plugin` });
     }
   }
   return registry;

@@ -1,20 +1,19 @@
 /**
- * The Petstore profile: what the bundled document states in prose, written by hand as checks and
+ * The Petstore plugin's contract part: what the bundled document states in prose, written by hand as checks and
  * a phase registered like any other. References between records (422, 409), the stock and status
  * transitions of orders, `Error.status` equal to the HTTP status, and the `Link` of the deprecated
  * operation. On for the bundled document; for another, only with --profile petstore, and then its
  * phase runs only if the document has every operation it names.
  */
-import type { Exchange } from '../case.js';
-import type { CheckId } from '../check-id.js';
-import { caseCheck, statusVerdicts, type Check, type Verdict } from '../checks/check.js';
-import type { ContractContext } from '../context.js';
-import type { PurposeOf } from '../purpose.js';
-import type { Phase } from '../phases/phase.js';
-import type { CreatePreparation } from '../phases/records.js';
-import type { Profile } from './profile.js';
-
-const OPERATIONS = ['createPet', 'replacePet', 'updatePet', 'deletePet', 'createCategory', 'deleteCategory', 'placeOrder', 'updateOrder', 'deleteOrder', 'listPets', 'getInventoryItem', 'updateInventoryItem'];
+import type { Exchange } from '../../contract/case.js';
+import type { CheckId } from '../../contract/check-id.js';
+import { caseCheck, statusVerdicts, type Check, type Verdict } from '../../contract/checks/check.js';
+import type { ContractContext } from '../../contract/context.js';
+import type { PurposeOf } from '../../contract/purpose.js';
+import type { Phase } from '../../contract/phases/phase.js';
+import type { CreatePreparation } from '../../contract/phases/records.js';
+import type { ContractPart } from '../../contract/plugin.js';
+import { missingPetstoreOperations, PETSTORE_OPERATIONS } from './operations.js';
 
 type Row = Record<string, unknown>;
 
@@ -29,26 +28,21 @@ export interface ProseRule {
   field?: { name: string; value: unknown; inFirstItem?: boolean };
 }
 
-/** The checks this profile adds, by id, with what each of their cases must show. */
+/** The checks this plugin adds, by id, with what each of their cases must show. */
 export interface PetstorePurposes {
   referential_integrity: ProseRule;
   state_transitions: ProseRule;
 }
 
 // Published with the library's types: src/index.ts exports PetstorePurposes, which keeps these.
-declare module '../check-id.js' {
+declare module '../../contract/check-id.js' {
   interface CheckIds extends Record<keyof PetstorePurposes, true> {}
 }
-declare module '../purpose.js' {
+declare module '../../contract/purpose.js' {
   interface Purposes extends PetstorePurposes {}
 }
 
 type RulePurpose = PurposeOf<'referential_integrity'> | PurposeOf<'state_transitions'>;
-
-function isPetstore(ctx: ContractContext): boolean {
-  const ids = new Set(ctx.operations.map((op) => op.id));
-  return OPERATIONS.every((id) => ids.has(id));
-}
 
 /** The answer has the promised status and, where the rule names one, the promised value of a field. */
 function keepsProseRule(ex: Exchange, { status, promise, field }: ProseRule): Verdict[] {
@@ -127,8 +121,9 @@ const rulesPhase: Phase = {
   checks: RULE_CHECKS,
   changesState: true,
   async run(ctx) {
-    if (!isPetstore(ctx)) {
-      for (const op of ctx.operations) ctx.skip(RULE_CHECKS, op, `the Petstore profile needs the operations ${OPERATIONS.join(', ')}; this document lacks some`);
+    const missing = missingPetstoreOperations(new Set(ctx.operations.map((op) => op.id)));
+    if (missing.length > 0) {
+      for (const op of ctx.operations) ctx.skip(RULE_CHECKS, op, `the Petstore plugin needs the operations ${PETSTORE_OPERATIONS.join(', ')}; this document lacks ${missing.join(', ')}`);
       return;
     }
     try {
@@ -206,9 +201,7 @@ const deprecationLink: Check = (ctx, ex) => {
   return /rel="?[^"]*\b(deprecation|sunset)\b/.test(link) ? [] : [{ received: `${ex.status} with Link: ${link || '(none)'}`, documented: 'a Link with rel="deprecation" or rel="sunset" (RFC 9745, RFC 8594)' }];
 };
 
-export const petstoreProfile: Profile = {
-  name: 'petstore',
-  description: 'the rules the Petstore document states in prose: references, stock and pet status, Error.status, the deprecation Link',
+export const petstoreContract: ContractPart = {
   checks: {
     referential_integrity: { check: caseCheck('referential_integrity', keepsProseRule), scope: 'applies to the requests of the Petstore\'s reference rules (categories, pets, orders)' },
     state_transitions: { check: caseCheck('state_transitions', keepsProseRule), scope: 'applies to the requests of the Petstore\'s stock and status rules' },

@@ -11,8 +11,8 @@ import type { Collection } from '../../operations/infer-collections.js';
 import { ApiError } from '../../core/api-error.js';
 import type { StateStore, StoredRecord } from '../../state/state-store.js';
 import type { OperationRule, RuleContext } from '../../actions/action.js';
+import { missingPetstoreOperations, PETSTORE_COLLECTIONS } from './operations.js';
 
-const COLLECTIONS = ['pets', 'categories', 'orders', 'inventory'];
 const SHIP_AFTER_MS = 3 * 24 * 3600 * 1000;
 
 type Body = Record<string, unknown>;
@@ -145,8 +145,8 @@ export function petstoreSeedFixup(store: StateStore): void {
   for (const pet of [...store.collection('pets').all()]) inventory.update(pet.id, { status: pet.status });
 }
 
-/** The rules apply only to a document with every collection and operation they name. */
+/** The rules apply only to a document with every collection and operation the plugin names (operations.ts). */
 export function petstoreRulesApply(operationIds: ReadonlySet<string>, collections: readonly Collection[]): boolean {
   const names = new Set(collections.map((c) => c.name));
-  return COLLECTIONS.every((n) => names.has(n)) && Object.keys(petstoreRules).every((id) => operationIds.has(id));
+  return PETSTORE_COLLECTIONS.every((n) => names.has(n)) && missingPetstoreOperations(operationIds).length === 0;
 }
