@@ -3,13 +3,13 @@
  * leads to a file of the checkout, and every `#anchor` to a heading of the page it names (GitHub's
  * anchors, see test-support/markdown-links.ts). The README links every page of docs/.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { headingAnchors, relativeLinks } from './test-support/markdown-links.js';
+import { documentationPages, headingAnchors, relativeLinks } from './test-support/markdown-links.js';
 import { ROOT } from './test-support/petstore.js';
 
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const PAGES = documentationPages(ROOT);
 const text = (page: string) => readFileSync(join(ROOT, page), 'utf8');
 
 describe('the links of the README and of docs/', () => {

@@ -25,11 +25,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { staleReason } from '../scripts/start.mjs';
 import { DEMO_API_KEY } from './app.js';
 import { ROOT } from './test-support/petstore.js';
+import { documentationPages } from './test-support/markdown-links.js';
 import { missingOutput, readmeBlocks, type ReadmeBlock, type ReadmeCommand } from './test-support/readme-commands.js';
 import { track } from './test-support/processes.js';
 
 /** The README, then every page of docs/ by name, each with its code blocks. */
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)].map((name) => ({
+const PAGES = documentationPages(ROOT).map((name) => ({
   name,
   blocks: readmeBlocks(readFileSync(join(ROOT, name), 'utf8')),
 }));

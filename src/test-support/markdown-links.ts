@@ -7,6 +7,13 @@
  * heading met again gets `-1`, `-2`... Links are read outside code blocks and code spans:
  * `[text](target)` and `![alt](target)`; a target with a scheme (`https:`, `mailto:`) is not relative.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The documentation's pages, relative to the checkout: the README, then every page of docs/ by name. */
+export function documentationPages(root: string): string[] {
+  return ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+}
 
 export interface MarkdownLink {
   /** The target as written: `docs/mock.md#flags`, `#bounded-state`, `images/docs-try-it.png`. */
