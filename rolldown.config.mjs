@@ -5,7 +5,7 @@
  * or that are loaded only on demand, left to npm (hono, @hono/node-server, swagger2openapi, msw).
  *
  * - Node: the bin (dist/cli.js) and the library (dist/index.js) share their chunks (dist/chunks/).
- *   One bundle starts faster than Node reading the dependencies' ~225 modules (README, Performance).
+ *   One bundle starts faster than Node reading the dependencies' ~225 modules (docs/performance.md).
  * - Neutral (browser and Node): dist/browser.js and dist/msw.js, with no node: import; the bundled
  *   Petstore document is built in as an object, and load-fixtures.ts (node:fs) is replaced.
  *

@@ -1,7 +1,8 @@
 /**
  * A newcomer's first minutes, from a fresh clone in a folder only its owner can enter (0700, under
- * another such folder): the README's CI recipe (`npm ci`, then `npm run contract` with a JUnit
- * report, against a server of the job's own), then `npm start` serving from the same clone.
+ * another such folder): the CI recipe of docs/contract-suite.md (`npm ci`, then `npm run contract`
+ * with a JUnit report, against a server of the job's own), then `npm start` serving from the same
+ * clone.
  * Nothing is built by the install (there is no `prepare`): each documented command builds what it
  * needs first. The install needs the npm registry.
  */
@@ -39,7 +40,7 @@ function npmStart(): Promise<{ url: string; output: string }> {
 }
 
 describe('a fresh clone in a folder only its owner can enter', () => {
-  it("runs the README's CI recipe (npm ci, then npm run contract, which builds first) and its two commands (npm start serves)", async () => {
+  it("runs the documented CI recipe (npm ci, then npm run contract, which builds first) and the README's two commands (npm start serves)", async () => {
     mkdirSync(inner);
     chmodSync(outer, 0o700);
     chmodSync(inner, 0o700);

@@ -3,8 +3,8 @@
  * change dist/ under the other tests), then `npm install` of the tarball in an empty project, and
  * the ways people use it: the bin's help, `serve` answering, `contract` against it, an ESM import
  * of the library, and `tsc --strict` on the programs of test/types (one using its types, one
- * misusing them line by line), and the declaration files themselves. The README's figures for the
- * package are checked here too.
+ * misusing them line by line), and the declaration files themselves. The figures for the package
+ * (docs/library.md) are checked here too.
  * The install needs the npm registry (the declared dependencies and msw).
  */
 import { execFile } from 'node:child_process';
@@ -31,8 +31,8 @@ let server: StartedProcess | undefined;
 const compilerOptions = { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [], skipLibCheck: false };
 /** Programs using the package's types (each line must compile) and misusing them (each marked line must fail), in test/types. */
 const TYPE_PROGRAMS = ['uses-types.ts', 'misuses-types.ts'];
-/** The README's sections about the library, whose TypeScript examples are checked here. */
-const LIBRARY_SECTIONS = /^(Use it in your project|In unit tests)/;
+/** The library's page, whose TypeScript examples are checked here. */
+const LIBRARY_PAGE = join(PACKAGE_ROOT, 'docs/library.md');
 
 beforeAll(async () => {
   const checkout = join(work, 'checkout');
@@ -80,10 +80,10 @@ describe('the packed package', () => {
     expect([...imported].sort()).toEqual(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).sort());
   });
 
-  it("matches the README's figures (files, packed size)", () => {
-    const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
-    const stated = /The package is (\d+) files, (\d+) kB packed/.exec(readme);
-    expect(stated, 'README: "The package is N files, S kB packed"').not.toBeNull();
+  it('matches the figures of docs/library.md (files, packed size)', () => {
+    const page = readFileSync(LIBRARY_PAGE, 'utf8');
+    const stated = /The package is (\d+) files, (\d+) kB packed/.exec(page);
+    expect(stated, 'docs/library.md: "The package is N files, S kB packed"').not.toBeNull();
     const size = statSync(tarball).size / 1000;
     expect(Number(stated![1])).toBe(files.length);
     expect(Math.abs(Number(stated![2]) - size) / size).toBeLessThan(0.1);
@@ -142,8 +142,8 @@ describe('the packed package', () => {
     }
   });
 
-  it("type-checks every TypeScript example of the README's library section, and runs those that print", async () => {
-    const examples = readmeBlocks(readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8')).filter((b) => b.lang === 'ts' && LIBRARY_SECTIONS.test(b.heading));
+  it('type-checks every TypeScript example of docs/library.md, and runs those that print', async () => {
+    const examples = readmeBlocks(readFileSync(LIBRARY_PAGE, 'utf8')).filter((b) => b.lang === 'ts');
     expect(examples.length).toBeGreaterThanOrEqual(4);
     // The MSW example is a vitest setup file: vitest's types come from this checkout.
     symlinkSync(join(PACKAGE_ROOT, 'node_modules/vitest'), join(project, 'node_modules/vitest'), 'dir');
@@ -158,7 +158,7 @@ describe('the packed package', () => {
       if (expected.length === 0) continue;
       const { stdout } = await run(process.execPath, [join(project, 'out', `readme-${i}.js`)], { cwd: project });
       const printed = stdout.trim().split('\n');
-      for (const line of expected) expect(printed, `README line ${block.line}`).toContain(line);
+      for (const line of expected) expect(printed, `docs/library.md line ${block.line}`).toContain(line);
     }
   });
 });

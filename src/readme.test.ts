@@ -1,11 +1,21 @@
 /**
- * The README cannot drift: every command of its `sh` and `yaml` blocks runs here, in the order
- * written, as a reader would run it from a clone. `npm start` lines start the real server through
- * npm (on a free port instead of 4010); `curl` lines run with bash against it. Each command must
- * exit 0 and print the output written under it (`#   ...` lines); the HTTP status of a curl must
- * be the one its comment or its output shows, or below 400 when they show none. The banner shown after
- * "`npm start` prints:" must be the one `npm start` prints. The few commands not run here are
- * listed in NOT_RUN with the reason, and any other command this test cannot run fails it.
+ * The documentation cannot drift: every command of the `sh` and `yaml` blocks of the README and of
+ * each page of docs/ runs here, the README first and then the pages by name, each page's blocks in
+ * the order written, as a reader of that page would run them from a clone. `npm start` lines start
+ * the real server through npm (on a free port instead of 4010); `curl` lines run with bash against
+ * it. Each command must exit 0 and print the output written under it (`#   ...` lines); the HTTP
+ * status of a curl must be the one its comment or its output shows, or below 400 when they show
+ * none. The banner shown after "`npm start` prints:" must be the one `npm start` prints. The few
+ * commands not run here are listed in NOT_RUN with the reason, and any other command this test
+ * cannot run fails it.
+ *
+ * Each page is run as a reader who opens it would run it: the README's `npm start` is running in
+ * another terminal (it serves every page after it), and the page's commands run in a terminal of
+ * their own, so the shell variables a page uses (`KEY`) are the ones it sets itself (`URL` is always
+ * the address of the server a command runs against, in place of the documented one). A page
+ * whose curl commands reach that running server starts from a known state: the first of them is
+ * the admin API's reset (`curl -s -X POST "$URL/__admin/reset"`), checked here. A block that starts
+ * its own server (`npm start -- --flags`) starts it from the seed and stops it at its end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,13 +25,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { staleReason } from '../scripts/start.mjs';
 import { DEMO_API_KEY } from './app.js';
 import { ROOT } from './test-support/petstore.js';
-import { missingOutput, readmeBlocks, type ReadmeCommand } from './test-support/readme-commands.js';
+import { documentationPages } from './test-support/markdown-links.js';
+import { missingOutput, readmeBlocks, type ReadmeBlock, type ReadmeCommand } from './test-support/readme-commands.js';
 import { track } from './test-support/processes.js';
 
-const README = readFileSync(`${ROOT}README.md`, 'utf8');
-const blocks = readmeBlocks(README);
+/** The README, then every page of docs/ by name, each with its code blocks. */
+const PAGES = documentationPages(ROOT).map((name) => ({
+  name,
+  blocks: readmeBlocks(readFileSync(join(ROOT, name), 'utf8')),
+}));
 
-/** Commands shown in the README that this test does not run, and why. */
+/** The command a page starts with to forget what earlier pages (and earlier readers) changed. */
+const RESET = /^curl -s -X POST "\$URL\/__admin\/reset"$/;
+
+/** Commands shown in the README or in docs/ that this test does not run, and why. */
 const NOT_RUN: Array<[RegExp, string]> = [
   [/^npm (ci|install)\b/, '.ci/run installs from a clean clone before it runs npm test'],
   [/^npm i -D petstore-mock-kit\b/, 'src/package.e2e.test.ts packs this checkout and installs the tarball that way in an empty project'],
@@ -82,7 +99,7 @@ interface Ran {
   statuses: number[];
 }
 
-/** Runs one command with bash: assignments made earlier in the README first, curl wrapped to record each status. */
+/** Runs one command with bash: assignments made earlier on its page first, curl wrapped to record each status. */
 function sh(command: string, assignments: string[], cwd: string, url: string): Promise<Ran> {
   const headers = mkdtempSync(join(tmpdir(), 'readme-curl-'));
   const prelude = [`curl() { __n=$((__n+1)); command curl -D "${headers}/$__n" "$@"; }`, ...assignments, `URL=${url}`].join('\n');
@@ -113,9 +130,23 @@ function namedStatus(command: ReadmeCommand): number | undefined {
   return Number(inComment ?? inOutput) || undefined;
 }
 
+/**
+ * The first curl of a page that reaches the running `npm start` rather than a server its block
+ * started (`npm start -- --flags` earlier in the same block).
+ */
+function firstCurlOnRunningServer(blocks: ReadmeBlock[]): ReadmeCommand | undefined {
+  for (const block of blocks) {
+    let ownServer = false;
+    for (const command of block.commands) {
+      if (/^npm start\b/.test(command.text) && command.text !== 'npm start') ownServer = true;
+      else if (!ownServer && /\bcurl\b/.test(command.text)) return command;
+    }
+  }
+  return undefined;
+}
+
 const before = new Set(readdirSync(ROOT));
 let defaultServer: Server | undefined;
-const assignments: string[] = [];
 const skipped: string[] = [];
 
 afterAll(async () => {
@@ -125,48 +156,62 @@ afterAll(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-describe('every command of the README', () => {
+describe('every command of the README and of docs/', () => {
   it('runs against a current build (npm test builds first)', () => {
     expect(staleReason(ROOT.slice(0, -1))).toBeUndefined();
   });
 
-  const runnable = blocks.filter((b) => b.commands.length);
-  it('finds the README\'s commands', () => {
-    expect(runnable.length).toBeGreaterThan(5);
+  it('finds the commands of the README and of docs/', () => {
+    expect(PAGES.length).toBeGreaterThan(5);
+    expect(PAGES.flatMap((page) => page.blocks).filter((b) => b.commands.length).length).toBeGreaterThan(10);
   });
 
-  for (const block of runnable) {
-    it(`runs the ${block.lang} block at line ${block.line} (${block.heading})`, async () => {
-      let blockServer: Server | undefined;
-      try {
-        for (const command of block.commands) {
-          const reason = NOT_RUN.find(([pattern]) => pattern.test(command.text))?.[1];
-          if (reason) {
-            skipped.push(`${command.text}: ${reason}`);
-            continue;
-          }
-          if (/^npm start\b/.test(command.text)) {
+  for (const page of PAGES.filter((p) => p.blocks.some((b) => b.commands.length))) {
+    describe(page.name, () => {
+      /** The shell variables the page has set so far (`KEY=...`): its own terminal's. */
+      const assignments: string[] = [];
+      const first = firstCurlOnRunningServer(page.blocks);
+      if (first) {
+        it('starts from the seeded data: its first curl against the running npm start is the admin reset', () => {
+          expect(first.text, `${page.name} line ${first.line}`).toMatch(RESET);
+        });
+      }
+
+      for (const block of page.blocks.filter((b) => b.commands.length)) {
+        it(`runs the ${block.lang} block at line ${block.line} (${block.heading})`, async () => {
+          let blockServer: Server | undefined;
+          try {
+            for (const command of block.commands) {
+              const where = `${page.name} line ${command.line}`;
+              const reason = NOT_RUN.find(([pattern]) => pattern.test(command.text))?.[1];
+              if (reason) {
+                skipped.push(`${where}: ${command.text}: ${reason}`);
+                continue;
+              }
+              if (/^npm start\b/.test(command.text)) {
+                await blockServer?.stop();
+                const server = await npmStart(command.text);
+                expect(server.output(), `${where}: npm start on a built tree rebuilt`).not.toMatch(/Building first/);
+                if (command.text === 'npm start' && !defaultServer) {
+                  defaultServer = server;
+                  checkBanner(server);
+                } else blockServer = server;
+                continue;
+              }
+              const server = blockServer ?? defaultServer;
+              if (/\bcurl\b|\$URL\b|--base-url/.test(command.text)) expect(server, `${where}: no server is running for ${command.text}`).toBeDefined();
+              const url = server?.url ?? 'http://127.0.0.1:4010';
+              const text = command.text.replace(DOCUMENTED_URL, url).replace(/\$\{\{ secrets\.(\w+) \}\}/g, '$$$1');
+              if (/^[A-Z_]+=\S/.test(text) && !/\s(?:&&|;)\s/.test(text)) {
+                assignments.push(text);
+                continue;
+              }
+              await runAndCheck(where, command, text, url, assignments);
+            }
+          } finally {
             await blockServer?.stop();
-            const server = await npmStart(command.text);
-            expect(server.output(), `line ${command.line}: npm start on a built tree rebuilt`).not.toMatch(/Building first/);
-            if (command.text === 'npm start' && !defaultServer) {
-              defaultServer = server;
-              checkBanner(server);
-            } else blockServer = server;
-            continue;
           }
-          const server = blockServer ?? defaultServer;
-          if (/\bcurl\b|\$URL\b|--base-url/.test(command.text)) expect(server, `line ${command.line}: no server is running for ${command.text}`).toBeDefined();
-          const url = server?.url ?? 'http://127.0.0.1:4010';
-          const text = command.text.replace(DOCUMENTED_URL, url).replace(/\$\{\{ secrets\.(\w+) \}\}/g, '$$$1');
-          if (/^[A-Z_]+=\S/.test(text) && !/\s(?:&&|;)\s/.test(text)) {
-            assignments.push(text);
-            continue;
-          }
-          await runAndCheck(command, text, url);
-        }
-      } finally {
-        await blockServer?.stop();
+        });
       }
     });
   }
@@ -177,8 +222,8 @@ describe('every command of the README', () => {
   });
 });
 
-async function runAndCheck(command: ReadmeCommand, text: string, url: string): Promise<void> {
-  const where = `README line ${command.line}: ${command.text}`;
+async function runAndCheck(line: string, command: ReadmeCommand, text: string, url: string, assignments: string[]): Promise<void> {
+  const where = `${line}: ${command.text}`;
   const cwd = /^npm /.test(text) ? ROOT : workspace;
   const ran = await sh(text, assignments, cwd, url);
   expect(ran.code, `${where}\n${ran.output}`).toBe(0);
@@ -189,15 +234,15 @@ async function runAndCheck(command: ReadmeCommand, text: string, url: string): P
   const last = ran.statuses.at(-1)!;
   ran.statuses.slice(0, -1).forEach((status) => expect(status, where).toBeLessThan(400));
   const named = namedStatus(command);
-  if (named) expect(last, `${where}: the README shows ${named}\n${ran.output}`).toBe(named);
-  else expect(last, `${where}: an error status the README does not show\n${ran.output}`).toBeLessThan(400);
+  if (named) expect(last, `${where}: the page shows ${named}\n${ran.output}`).toBe(named);
+  else expect(last, `${where}: an error status the page does not show\n${ran.output}`).toBeLessThan(400);
 }
 
-/** The banner the README shows after "`npm start` prints:" is the one npm start prints. */
+/** The banner the documentation shows after "`npm start` prints:" is the one npm start prints. */
 function checkBanner(server: Server): void {
-  const shown = blocks.find((b) => b.intro.includes('`npm start` prints:'));
-  expect(shown, 'the README shows the banner of npm start').toBeDefined();
+  const shown = PAGES.flatMap((page) => page.blocks).find((b) => b.intro.includes('`npm start` prints:'));
+  expect(shown, 'the documentation shows the banner of npm start').toBeDefined();
   const port = new URL(server.url).port;
   const printed = server.output().slice(server.output().indexOf('Mock of'));
-  for (const line of shown!.text.split('\n')) expect(printed, 'the banner shown in the README').toContain(line.replaceAll(':4010', `:${port}`));
+  for (const line of shown!.text.split('\n')) expect(printed, 'the banner shown in the documentation').toContain(line.replaceAll(':4010', `:${port}`));
 }

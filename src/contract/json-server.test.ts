@@ -1,8 +1,8 @@
 /**
  * The suite against a server nobody here wrote: json-server 0.17 (a dev dependency), started on
  * loopback with records of its own, checked against an honest hand-written document
- * (fixtures/json-server-notes.yaml). What it reports, and why each finding is real, is in the
- * README ("Against json-server").
+ * (fixtures/json-server-notes.yaml). What it reports, and why each finding is real, is in
+ * docs/contract-suite.md ("Against json-server").
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

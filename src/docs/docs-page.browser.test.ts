@@ -10,7 +10,7 @@
  * first screen; the request log's drawer covers nothing; expanding every operation logs nothing.
  * One browser and one CLI serve every test; both are stopped whatever fails.
  *
- * With DOCS_SCREENSHOTS=1 the screenshots land in docs/images/ (the README shows them); otherwise
+ * With DOCS_SCREENSHOTS=1 the screenshots land in docs/images/ (docs/docs-page.md shows them); otherwise
  * they go to a temporary directory.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

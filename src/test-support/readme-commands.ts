@@ -1,5 +1,6 @@
 /**
- * The commands of the README, read from its code blocks, so a test can run every one of them.
+ * The commands of the README and of the pages of docs/, read from their code blocks, so a test can
+ * run every one of them.
  *
  * In a `sh` block every line that is not a comment is a command (a trailing `\` continues it). A
  * command may end with a comment (`# ...`), and may be followed by the output it prints, each
@@ -15,7 +16,7 @@ export interface ReadmeCommand {
   comment: string;
   /** The lines it prints, as written after `#   `. */
   output: string[];
-  /** 1-based line of the README where it starts. */
+  /** 1-based line of the page where it starts. */
   line: number;
 }
 

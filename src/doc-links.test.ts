@@ -1,0 +1,34 @@
+/**
+ * The README and the pages of docs/ link to each other: every relative link and image of each
+ * leads to a file of the checkout, and every `#anchor` to a heading of the page it names (GitHub's
+ * anchors, see test-support/markdown-links.ts). The README links every page of docs/.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { documentationPages, headingAnchors, relativeLinks } from './test-support/markdown-links.js';
+import { ROOT } from './test-support/petstore.js';
+
+const PAGES = documentationPages(ROOT);
+const text = (page: string) => readFileSync(join(ROOT, page), 'utf8');
+
+describe('the links of the README and of docs/', () => {
+  for (const page of PAGES) {
+    it(`${page}: every relative link leads to a file, and its anchor to a heading there`, () => {
+      const broken: string[] = [];
+      for (const { target, line } of relativeLinks(text(page))) {
+        const [path, anchor] = target.split('#');
+        const file = path ? join(dirname(join(ROOT, page)), decodeURIComponent(path)) : join(ROOT, page);
+        const where = `${page}:${line} ${target}`;
+        if (!existsSync(file)) broken.push(`${where}: no file ${relative(ROOT, file)}`);
+        else if (anchor !== undefined && (!file.endsWith('.md') || !headingAnchors(readFileSync(file, 'utf8')).has(anchor))) broken.push(`${where}: no heading #${anchor} in ${relative(ROOT, file)}`);
+      }
+      expect(broken).toEqual([]);
+    });
+  }
+
+  it('the README links every page of docs/', () => {
+    const linked = new Set(relativeLinks(text('README.md')).map(({ target }) => target.split('#')[0]));
+    expect(PAGES.filter((page) => page !== 'README.md' && !linked.has(page))).toEqual([]);
+  });
+});
