@@ -111,6 +111,15 @@ describe('the layers', () => {
     expect(climbing).toEqual([]);
   });
 
+  it('are drawn as they are in docs/architecture.md', () => {
+    const page = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const drawing = /<!-- layers: [^>]*-->\n```text\n([^]*?)```/.exec(page)?.[1];
+    expect(drawing).toBeDefined();
+    // Each line: a label in its 18-character column, then the row's units separated by ` · `.
+    const rows = drawing!.trimEnd().split('\n').map((line) => line.slice(18).split(' · '));
+    expect(rows).toEqual([...LAYERS].reverse());
+  });
+
   it('have no import cycles between modules', () => {
     const next = new Map<string, string[]>();
     for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
