@@ -33,6 +33,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The mock's own endpoints.
   ['spec-endpoint', 'admin'],
   ['docs'],
+  // The parts of the assembly: who hears of each answer, the own endpoints, one pipeline per operation.
+  ['assembly'],
   // The assembly and the contract suite, the plugins that extend both, then the library and the entries.
   ['mock-options'],
   ['app'],
@@ -101,7 +103,7 @@ describe('the layers', () => {
     expect(unplaced).toEqual([]);
     // The scan sees the imports it should (a broken pattern would see none and pass everything).
     expect(edges.length).toBeGreaterThan(400);
-    expect(edges).toContainEqual({ from: 'app.ts', to: 'handle-operation.ts' });
+    expect(edges).toContainEqual({ from: 'app.ts', to: 'assembly/reporting.ts' });
   });
 
   it('only import down: never a unit above, never a sibling', () => {

@@ -23,9 +23,7 @@ import { isJsonMediaType } from '../core/media-type.js';
 import { SchemaConverter } from '../validation/to-json-schema.js';
 import type { Banner, BannerLine } from './log.js';
 import type { ServeArgs } from './parse-args.js';
-
-/** Where the mock answers probes (src/app.ts). */
-const HEALTH_PATH = '/__health';
+import { HEALTH_PATH } from '../assembly/own-endpoints.js';
 
 /** What the banner is made from: the running server, its mock and document, and the flags. */
 export interface BannerInput {

@@ -1,0 +1,105 @@
+/**
+ * One pipeline per operation, compiled once: its authenticator, its request validator (on first
+ * use), its action (on a collection's state, or the document's answer), its error and scenario
+ * responders, wired by handleOperation. What they share is made here once: the chaos settings,
+ * the scenario Faker, the clock.
+ */
+import type { ValidateFunction } from 'ajv';
+import { compileCrudAction } from '../actions/crud.js';
+import type { ApiError } from '../core/api-error.js';
+import type { SchemaObject } from '../document/schema.js';
+import { createFaker } from '../generate/create-faker.js';
+import { createGenerator } from '../generate/from-schema.js';
+import { handleOperation, type OperationParts } from '../handle-operation.js';
+import type { Cors } from '../middleware/cors.js';
+import type { MockState } from '../mock/state.js';
+import type { CrudBinding } from '../operations/infer-collections.js';
+import type { Operation } from '../operations/operation.js';
+import type { Action } from '../pipeline/exchange.js';
+import type { MockParts } from '../registries/extension.js';
+import { compileErrorResponder } from '../respond/error-response.js';
+import { staticResponse } from '../respond/static-response.js';
+import type { HonoRoute } from '../routing/hono-path.js';
+import { createChaos } from '../scenarios/chaos.js';
+import { compileScenarioResponder } from '../scenarios/force-response.js';
+import { compileAuthenticator } from '../security/authenticate.js';
+import { SESSION_RESTARTED_HEADER } from '../state/sessions.js';
+import type { AjvCore } from '../validation/ajv-instance.js';
+import type { SchemaConverter } from '../validation/to-json-schema.js';
+import { compileRequestValidator } from '../validation/validate-request.js';
+
+export interface PipelineOptions {
+  parts: MockParts;
+  state: MockState;
+  bindings: ReadonlyMap<string, CrudBinding>;
+  basePath: string;
+  /** Who may call: the keys, the realm of a challenge. */
+  auth: { apiKeys: string[]; realm: string };
+  ajv: AjvCore;
+  converter: SchemaConverter;
+  responseValidator: (schema: SchemaObject) => ValidateFunction | undefined;
+  maxBodyBytes: number;
+  seed: number;
+  delay?: [number, number];
+  errorRate?: number;
+  now: () => number;
+  random: () => number;
+  cors: Cors;
+  record: OperationParts['record'];
+  writable?: () => ApiError | undefined;
+  warn: (message: string) => void;
+}
+
+/** @returns what mountRoutes calls for each operation: the handler of its route. */
+export function operationPipelines(options: PipelineOptions): (operation: Operation, route: HonoRoute) => ReturnType<typeof handleOperation> {
+  const { parts, state, bindings, basePath, responseValidator, now, warn, maxBodyBytes } = options;
+  const { generate, sessions, storeFor } = state;
+  const auth = { ...options.auth, schemes: parts.securitySchemes };
+  const compileCtx = { ajv: options.ajv, converter: options.converter, warn, maxBodyBytes, decoders: parts.bodyDecoders };
+  const chaos = createChaos({ delay: options.delay, errorRate: options.errorRate, seed: options.seed });
+  const scenarioFaker = createFaker();
+  const generateScenario = createGenerator(scenarioFaker);
+  const forceContext = {
+    generateSeeded: (schema: SchemaObject, n: number, hints?: { propertyName?: string }) => {
+      scenarioFaker.seed(n);
+      return generateScenario(schema, hints);
+    },
+    responseValidator,
+    realm: auth.realm,
+    freshSeed: () => Math.floor(options.random() * 2 ** 31),
+  };
+  const actionFor = (operation: Operation): Action => {
+    const binding = bindings.get(operation.id);
+    if (binding) return compileCrudAction(operation, binding, { basePath, rule: parts.rules.for(operation.id), now, generate, ...state.records });
+    state.reseedGenerator(); // a static answer does not depend on the order operations are compiled in
+    const result = staticResponse(operation, { generate, responseValidator, warn, encoders: parts.bodyEncoders });
+    return () => result;
+  };
+  return (operation, route) =>
+    handleOperation({
+      operation,
+      readParams: route.params,
+      storeFor,
+      authenticate: compileAuthenticator(operation, auth),
+      preferDirectives: parts.preferDirectives,
+      // Compiled on first use: a large document starts without compiling 1,800 validators (GitHub's: about 1.5 s).
+      validate: onFirstUse(() => compileRequestValidator(operation, compileCtx)),
+      action: actionFor(operation),
+      respondError: compileErrorResponder(operation, { generate, responseValidator }),
+      force: compileScenarioResponder(operation, forceContext),
+      chaos,
+      cors: options.cors.headers,
+      record: options.record,
+      sessionNotice: (target) => (sessions.takeRestart(target) ? { [SESSION_RESTARTED_HEADER]: 'evicted' } : undefined),
+      writable: options.writable,
+      now,
+      // Credentials are checked before the size: an anonymous oversized request gets 401.
+      maxBodyBytes,
+    });
+}
+
+/** A function made when it is first called, then kept. */
+function onFirstUse<A extends unknown[], R>(make: () => (...args: A) => R): (...args: A) => R {
+  let made: ((...args: A) => R) | undefined;
+  return (...args) => (made ??= make())(...args);
+}

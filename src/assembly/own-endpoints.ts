@@ -1,0 +1,115 @@
+/**
+ * The mock's own endpoints, in one place, outside the document: the admin API (`/__admin`, or a
+ * 404 with `admin: false`), the health check (`/__health`), the document as served (`/__spec`,
+ * `.json`, `.yaml`) and the docs page (`/__docs`, and `/` leading there unless the document has an
+ * operation at `/`). Also the warnings for the document's operations they hide.
+ */
+import type { Context, Hono } from 'hono';
+import { ADMIN_PATH, adminApi, adminOff, isLocalCaller, type AdminControls } from '../admin/admin-api.js';
+import { SECURITY_HEADERS, respondJson } from '../core/security-headers.js';
+import { DOCS_PATH, docsResponder, docsUnavailable, type DocsAssets } from '../docs/docs-endpoint.js';
+import { tryItValues } from '../docs/try-it-values.js';
+import { headerReader } from '../handle-operation.js';
+import type { Cors } from '../middleware/cors.js';
+import type { SchemaObject } from '../document/schema.js';
+import type { Collection } from '../operations/infer-collections.js';
+import type { Operation } from '../operations/operation.js';
+import { SPEC_PATH, specResponder, type SpecFormat } from '../spec-endpoint.js';
+import { NO_PERSISTENCE } from '../state/persistence.js';
+import type { PersistenceHealth } from '../state/journal.js';
+import type { StateStore } from '../state/state-store.js';
+import type { Reporting } from './reporting.js';
+
+export const HEALTH_PATH = '/__health';
+
+export interface OwnEndpoints {
+  /** The document as written (for /__spec). */
+  raw: SchemaObject;
+  operations: readonly Operation[];
+  collections: readonly Collection[];
+  basePath: string;
+  /** The shared state: the docs page's try-it panel starts from its records. */
+  store: StateStore;
+  /** The admin API's controls; undefined with `admin: false` (404 under /__admin). */
+  admin?: AdminControls;
+  adminToken?: string;
+  trustProxy?: boolean;
+  /** The docs page's assets; without them /__docs answers 404. */
+  docs?: DocsAssets;
+  /** The page's title, and the keys it may offer. */
+  title: string;
+  apiKeys: readonly string[];
+  demoKey: string;
+  persistence?: () => PersistenceHealth;
+  cors: Cors;
+  reporting: Reporting;
+}
+
+export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
+  const { reporting, cors } = endpoints;
+  reporting.observeAdmin(app);
+  app.route(ADMIN_PATH, endpoints.admin ? adminApi(endpoints.admin, { token: endpoints.adminToken, trustProxy: endpoints.trustProxy }) : adminOff());
+
+  // Beside the admin API, open to probes: 503 while the state cannot be saved.
+  app.get(HEALTH_PATH, (c) => {
+    const started = performance.now();
+    const persistence = endpoints.persistence?.() ?? NO_PERSISTENCE;
+    return reporting.answered(c, started, respondJson({ status: persistence.ok ? 'ok' : 'degraded', persistence }, persistence.ok ? 200 : 503));
+  });
+
+  // The document as served, open like /__health and with the API's CORS headers (docs UIs and client generators read it from a browser).
+  const spec = specResponder(endpoints.raw);
+  const specRoutes: Array<[string, SpecFormat | undefined]> = [[SPEC_PATH, undefined], [`${SPEC_PATH}.json`, 'json'], [`${SPEC_PATH}.yaml`, 'yaml']];
+  for (const [path, format] of specRoutes) {
+    app.get(path, (c) => {
+      const started = performance.now();
+      const header = headerReader(c);
+      return reporting.answered(c, started, spec({ format, accept: header('accept'), ifNoneMatch: header('if-none-match'), cors: cors.headers(header('origin')) }));
+    });
+  }
+
+  // The docs page, open like /__spec; GET / leads there unless the document has an operation at `/` (a 405 then says which methods it takes).
+  if (!endpoints.docs) {
+    app.get(DOCS_PATH, (c) => reporting.answered(c, performance.now(), docsUnavailable()));
+    return;
+  }
+  const { apiKeys, demoKey, store, operations, collections, basePath } = endpoints;
+  const docs = docsResponder(endpoints.docs, {
+    title: endpoints.title,
+    basePath,
+    operations,
+    // The demo key is in the document anyway; a key of one's own is shown only to a caller on this machine.
+    keyFor: ({ local }) => (apiKeys.includes(demoKey) ? demoKey : local && !endpoints.trustProxy ? apiKeys[0] : undefined),
+    // The try-it panel starts from the shared state's records (not a session's: the page sends none).
+    values: () => tryItValues(operations, collections, store),
+  });
+  const answerDocs = (c: Context, asset?: string) => {
+    const started = performance.now();
+    const header = headerReader(c);
+    return reporting.answered(c, started, docs({ asset, acceptEncoding: header('accept-encoding'), ifNoneMatch: header('if-none-match'), local: isLocalCaller(c) }));
+  };
+  const toDocs = (c: Context) => reporting.answered(c, performance.now(), new Response(null, { status: 302, headers: { ...SECURITY_HEADERS, Location: DOCS_PATH } }));
+  app.get(DOCS_PATH, (c) => answerDocs(c));
+  app.get(`${DOCS_PATH}/`, toDocs);
+  app.get(`${DOCS_PATH}/:asset`, (c) => answerDocs(c, c.req.param('asset')));
+  if (!operations.some((op) => `${basePath}${op.path}` === '/')) app.get('/', toDocs);
+}
+
+/** Warnings for operations the mock's own endpoints hide: under /__admin, GET /__health, /__spec and /__docs, and with the docs page on, GET under /__docs/ (under the document's base path). */
+export function hiddenOperations(operations: readonly Operation[], basePath: string, docs: boolean): string[] {
+  const own: Record<string, string> = {
+    [HEALTH_PATH]: "the mock's health check",
+    [SPEC_PATH]: "the mock's copy of the document (/__spec)",
+    [DOCS_PATH]: "the mock's docs page (/__docs)",
+    [`${SPEC_PATH}.json`]: "the mock's copy of the document (/__spec)",
+    [`${SPEC_PATH}.yaml`]: "the mock's copy of the document (/__spec)",
+  };
+  const messages: string[] = [];
+  for (const op of operations) {
+    const served = `${basePath}${op.path}`;
+    if (served === ADMIN_PATH || served.startsWith(`${ADMIN_PATH}/`)) messages.push(`${op.id}: ${served} is hidden by the mock's admin API (${ADMIN_PATH}).`);
+    else if (docs && served.startsWith(`${DOCS_PATH}/`) && (op.method === 'get' || op.method === 'head')) messages.push(`${op.id}: ${op.method.toUpperCase()} ${served} is hidden by the mock's docs page (${DOCS_PATH}).`);
+    else if (own[served] && (op.method === 'get' || op.method === 'head')) messages.push(`${op.id}: ${op.method.toUpperCase()} ${served} is hidden by ${own[served]}.`);
+  }
+  return messages;
+}
