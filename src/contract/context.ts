@@ -15,27 +15,22 @@ import { buildOperations } from '../operations/build-operations.js';
 import { inferCollections, type Collection, type CrudAction } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { serverBasePath } from '../routing/server-base-path.js';
-import { credentialFor } from '../security/credential-hint.js';
 import { createAjv } from '../validation/ajv-instance.js';
 import { schemaCompiler } from '../validation/compile-schema.js';
 import { SchemaConverter } from '../validation/to-json-schema.js';
 import { createResponseChecker } from '../validation/validate-response.js';
-import { jsonMediaType } from '../core/media-type.js';
-import type { PlainRequest } from '../validation/judge-request.js';
 import type { Problem } from '../core/problem.js';
-import { FITS_OF_INTENT, type Case, type CheckId, type Exchange, type Finding, type Intent } from './case.js';
-import { excerpt, type Check, type CheckContext, type Verdict } from './checks/check.js';
-import { Confirmation, type Breach, type Claim } from './confirmation.js';
-import type { Purpose } from './purpose.js';
-import { writeParameter, type Written } from './write-parameter.js';
-import { reproOf } from './repro.js';
+import type { Case, CheckId, Exchange } from './case.js';
+import type { CheckContext } from './checks/check.js';
+import { RequestComposer, type RequestSpec } from './compose-request.js';
+import { Evaluator, type CheckRegistry } from './evaluate.js';
+import { Confirmation, type Claim } from './confirmation.js';
 import { RunMarker } from './marker.js';
 import { RequestBodies } from './request-bodies.js';
 import { matchOperation, OwnRecords } from './own-records.js';
 import { isCreate, isRead, unprovenTarget, unsafeWrite } from './safety.js';
 import { exchangeOf, type Fetch } from './transport.js';
 import { Results } from './results.js';
-
 
 /** How a run reaches the implementation and treats it, whatever the document and the checks selected (the library's `runContract` takes these as they are). */
 export interface ContractSettings {
@@ -87,32 +82,6 @@ export class DeadlineError extends Error {
   override readonly name = 'DeadlineError';
 }
 
-/** The checks a run applies: each id with its functions (a profile may add functions to an id) and what it applies to. */
-export type CheckRegistry = Map<CheckId, { functions: Check[]; scope: string }>;
-
-export interface RequestSpec {
-  label: string;
-  params?: Record<string, unknown>;
-  query?: string;
-  body?: unknown;
-  /** Raw body and headers, for cases that break the rules on purpose. */
-  rawBody?: string | Uint8Array;
-  headers?: Record<string, string>;
-  /** Leave out the credentials the document asks for (or replace them through `headers`). */
-  anonymous?: boolean;
-  /** What the case is sent to show, for the check that judges it. */
-  purpose?: Purpose;
-  /** Why it is sent (default: `unauthenticated` when `anonymous`, else `valid`; see Intent). */
-  intent?: Intent;
-  /** The client errors that fit what the case breaks on purpose (default: those of its intent, FITS_OF_INTENT). */
-  fits?: readonly number[];
-  /** Which of the operation's security alternatives to send the token as (default: the first). */
-  alternative?: number;
-  /** The one rule a negative case breaks, and where: it is sent only if the document's validator finds exactly that broken. */
-  breaks?: Breach;
-  /** Why the document's validator does not judge this case (an edge probe); any other case is confirmed valid before it is sent. */
-  unjudged?: string;
-}
 
 export class ContractContext {
   readonly operations: Operation[];
@@ -132,7 +101,10 @@ export class ContractContext {
   readonly marker = new RunMarker();
   /** Records created that the clean-up could not delete (no DELETE for them, or it was refused). */
   readonly leftBehind: string[] = [];
-  private readonly checkContext: CheckContext;
+  /** How a request spec becomes a case: credentials, extra and required parameters, the body. */
+  private readonly composer: RequestComposer;
+  /** How an exchange is judged by the selected checks. */
+  private readonly evaluator: Evaluator;
   /** The validator of a request schema (compiled once per schema), or undefined when Ajv refuses it. */
   readonly requestValidator: (schema: SchemaObject) => ValidateFunction | undefined;
   private readonly ajv;
@@ -163,7 +135,7 @@ export class ContractContext {
     this.requestValidator = schemaCompiler(this.ajv, this.converter, 'request');
     this.confirmation = new Confirmation(document, this.ajv, this.converter);
     const problems = new WeakMap<Exchange, ReturnType<typeof checkResponse>>();
-    this.checkContext = {
+    const checkContext: CheckContext = {
       checkResponse,
       declaresHeader: (ex, name) => Object.keys(findResponse(ex.case.operation, ex.status)?.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase()),
       problems: (ex) => {
@@ -177,6 +149,8 @@ export class ContractContext {
     this.bodies = new RequestBodies({ generate: this.generate, validator: this.requestValidator, binding: (op) => this.binding(op), marker: this.marker });
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.composer = new RequestComposer(options, (schema, propertyName) => this.validValue(schema, propertyName));
+    this.evaluator = new Evaluator(checks, this.results, this, checkContext, { baseUrl: this.baseUrl, token: options.token });
   }
 
   selected(check: CheckId): boolean {
@@ -215,7 +189,7 @@ export class ContractContext {
     // By construction: a request that could change records the suite did not create is never sent (the clean-up deletes only its own).
     const unsafe = spec.intent === 'cleanup' ? undefined : this.unsafe(op, spec.params ?? {});
     if (unsafe) throw new UnsafeRequestError(op, unsafe);
-    const { c, plain } = this.caseOf(op, spec);
+    const { c, plain } = this.composer.caseOf(op, spec);
     const claim: Claim = c.intent === 'cleanup' ? { unjudged: 'a clean-up' } : spec.unjudged ? { unjudged: spec.unjudged } : spec.breaks ? { breaks: spec.breaks } : { valid: true };
     const refusal = await this.confirmation.refusal(op, plain, claim);
     if (refusal) {
@@ -229,35 +203,12 @@ export class ContractContext {
 
   /** What the document's validator finds wrong with a request (nothing: it is valid), without sending it. */
   problems(op: Operation, spec: RequestSpec): Promise<Problem[]> {
-    return this.confirmation.problems(op, this.caseOf(op, spec).plain);
+    return this.confirmation.problems(op, this.composer.caseOf(op, spec).plain);
   }
 
   /** False for the answer to a case that was not sent (the validator did not confirm it). */
   sent(exchange: Exchange): boolean {
     return this.confirmation.wasSent(exchange);
-  }
-
-  /** The case a request spec makes, and the same request as the validator reads it. */
-  private caseOf(op: Operation, spec: RequestSpec): { c: Case; plain: PlainRequest } {
-    const pathValues = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(spec.params?.[p.name] ?? '')]));
-    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathValues[name] ?? String(spec.params?.[name] ?? '')));
-    // Without a token, credentials come only from the extra headers (-H), if any.
-    const credentials = spec.anonymous || this.options.token === undefined ? { headers: {}, query: '' } : this.credentials(op, this.options.token, spec.alternative);
-    const extra = spec.anonymous ? withoutCredentials(this.options.headers ?? {}, op) : (this.options.headers ?? {});
-    const required = this.requiredParameters(op, spec.query ?? '');
-    const headers: Record<string, string> = { ...required.headers, ...extra, ...credentials.headers, ...spec.headers };
-    const cookies = [required.cookie, credentials.headers.Cookie, spec.headers?.Cookie].filter(Boolean).join('; ');
-    if (cookies) headers.Cookie = cookies;
-    const query = [spec.query, required.query, credentials.query].filter(Boolean).join('&');
-    let body = spec.rawBody;
-    if (body === undefined && spec.body !== undefined) {
-      body = JSON.stringify(spec.body);
-      // A declared media type: `application/merge-patch+json` where the document takes only that.
-      headers['Content-Type'] ??= jsonMediaType(Object.keys(op.requestBody?.content ?? {})) ?? 'application/json';
-    }
-    const intent = spec.intent ?? (spec.anonymous ? 'unauthenticated' : 'valid');
-    const c: Case = { operation: op, method: op.method.toUpperCase(), path: `${path}${query ? `?${query}` : ''}`, headers, body, label: spec.label, intent, fits: spec.fits ?? FITS_OF_INTENT[intent], purpose: spec.purpose };
-    return { c, plain: { path: pathValues, query, headers, body } };
   }
 
   /** When the run must stop sending (an absolute `performance.now()` time), set by runContract from --timeout. */
@@ -276,61 +227,19 @@ export class ContractContext {
       this.received.get(c.operation.id)!.add(exchange.status);
     }
     this.own.observe(exchange);
-    this.evaluate(exchange);
+    this.evaluator.evaluate(exchange);
     this.options.onExchange?.(exchange, this.exchanges.length);
     return exchange;
   }
 
-  /** Runs every selected check on an exchange: a pass, its findings, or nothing when it does not apply. Clean-up is not judged. */
-  private evaluate(exchange: Exchange): void {
-    const op = exchange.case.operation;
-    if (!this.inScope(op) || exchange.case.intent === 'cleanup') return;
-    for (const [id, { functions }] of this.checks) {
-      if (!this.selected(id)) continue;
-      // An answer that never came whole is judged by response_received alone.
-      if (exchange.error && id !== 'response_received') continue;
-      let applied = false;
-      const verdicts: Verdict[] = [];
-      for (const check of functions) {
-        const found = check(this.checkContext, exchange);
-        if (!found) continue;
-        applied = true;
-        verdicts.push(...found);
-      }
-      if (!applied) continue;
-      this.results.timed(id, op.id, exchange.ms);
-      if (verdicts.length === 0) this.results.pass(id, op.id);
-      for (const verdict of verdicts) this.results.find(this.finding(id, exchange, verdict));
-    }
-  }
-
-  private finding(check: CheckId, exchange: Exchange, verdict: Verdict): Finding {
-    const c = exchange.case;
-    const { received, documented, kind, ...evidence } = verdict;
-    return {
-      ...evidence,
-      check,
-      kind: kind ?? 'failure',
-      operation: `${c.operation.method.toUpperCase()} ${c.operation.path}`,
-      operationId: c.operation.id,
-      received,
-      documented,
-      label: c.label,
-      request: `${c.method} ${c.path}`,
-      response: `${exchange.status} ${excerpt(exchange.text, 200)}`.trim(),
-      repro: reproOf(c, this.baseUrl, this.options.token),
-    };
-  }
-
   /** Records a failure found across several exchanges (no single response shows it). */
   fail(op: Operation, check: CheckId, label: string, received: string, documented: string): void {
-    if (!this.selected(check) || !this.inScope(op)) return;
-    this.results.find({ check, kind: 'failure', operation: `${op.method.toUpperCase()} ${op.path}`, operationId: op.id, request: `${op.method.toUpperCase()} ${op.path}`, label, received, documented });
+    this.evaluator.fail(op, check, label, received, documented);
   }
 
   /** Records a pass found across several exchanges. */
   passed(op: Operation, check: CheckId): void {
-    if (this.selected(check) && this.inScope(op)) this.results.pass(check, op.id);
+    this.evaluator.passed(op, check);
   }
 
   /**
@@ -378,34 +287,10 @@ export class ContractContext {
     return this.own.has(collection, key, this.collections, scope);
   }
 
-
-
   /** The operation of a method whose path matches a URL or path (segment by segment), with its path parameters. */
   operationAt(method: string, location: string | undefined): { op: Operation; params: Record<string, unknown> } | undefined {
     return location ? matchOperation(this.operations.filter((o) => o.method === method), new URL(location, `${this.baseUrl}/`).pathname, this.basePath) : undefined;
   }
-
-  /**
-   * Every required parameter a case does not set itself, generated valid (a required header, cookie
-   * or query parameter left out would make every case a bad request) and written in its style or
-   * media type. The values are generated once per operation, so a run sends the same ones throughout.
-   */
-  private requiredParameters(op: Operation, query: string): { headers: Record<string, string>; cookie: string; query: string } {
-    let generated = this.requiredValues.get(op);
-    if (!generated) {
-      generated = op.parameters.filter((p) => p.required && p.in !== 'path').map((p) => ({ name: p.name, ...writeParameter(p, this.validValue(p.schema, p.name)) }));
-      this.requiredValues.set(op, generated);
-    }
-    const given = new Set(new URLSearchParams(query).keys());
-    const absent = (q: string, name: string) => !given.has(name) && ![...new URLSearchParams(q).keys()].some((key) => given.has(key));
-    return {
-      headers: Object.fromEntries(generated.flatMap((p) => (p.header === undefined ? [] : [[p.name, p.header]]))),
-      cookie: generated.flatMap((p) => p.cookie ?? []).join('; '),
-      query: generated.flatMap((p) => (p.query !== undefined && absent(p.query, p.name) ? [p.query] : [])).join('&'),
-    };
-  }
-
-  private readonly requiredValues = new Map<Operation, Array<Written & { name: string }>>();
 
   /** A value its schema accepts (a few draws), or the last drawn when none is known to be. */
   validValue(schema: SchemaObject, propertyName?: string): unknown {
@@ -420,15 +305,7 @@ export class ContractContext {
 
   /** Credentials for one of an operation's security alternatives (the first by default), made of the token: headers, and a query string for an apiKey in the query. */
   credentials(op: Operation, token = this.options.token ?? '', alternative = 0): { headers: Record<string, string>; query: string } {
-    const headers: Record<string, string> = {};
-    const query: string[] = [];
-    for (const { scheme } of op.security[alternative] ?? []) {
-      const { header, query: param, cookie } = credentialFor(scheme, token);
-      if (header) headers[header[0]] = header[1];
-      if (param) query.push(`${encodeURIComponent(param[0])}=${encodeURIComponent(param[1])}`);
-      if (cookie) headers.Cookie = [headers.Cookie, `${cookie[0]}=${cookie[1]}`].filter(Boolean).join('; ');
-    }
-    return { headers, query: query.join('&') };
+    return this.composer.credentials(op, token, alternative);
   }
 
   /** The path prefix of the document's server, for `Location` headers that include it. */
@@ -437,11 +314,3 @@ export class ContractContext {
   }
 }
 
-
-/** The response the document declares for an exchange's status (exact, range, or default). */
-/** Extra headers without those the operation's security schemes read (an unauthenticated case sends no credentials). */
-function withoutCredentials(headers: Record<string, string>, op: Operation): Record<string, string> {
-  const names = new Set(['authorization', 'cookie']);
-  for (const alternative of op.security) for (const { scheme } of alternative) names.add(credentialFor(scheme, '').header?.[0].toLowerCase() ?? 'cookie');
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(name.toLowerCase())));
-}

@@ -3,7 +3,7 @@
  * built-ins plus what its profiles add (new ids, or more functions under an existing id).
  */
 import { CHECK_IDS, RESPONSE_CHECK_IDS, type BuiltInCheckId, type CheckId } from '../check-id.js';
-import type { CheckRegistry } from '../context.js';
+import type { CheckRegistry } from '../evaluate.js';
 import type { LoadedPlugin } from '../plugin.js';
 import type { Check } from './check.js';
 import { edge_cases } from './edge-cases.js';

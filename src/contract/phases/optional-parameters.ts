@@ -8,7 +8,8 @@
  */
 import type { ParameterSpec } from '../../document/schema.js';
 import type { Intent } from '../case.js';
-import type { ContractContext, RequestSpec } from '../context.js';
+import type { RequestSpec } from '../compose-request.js';
+import type { ContractContext } from '../context.js';
 import type { Operation } from '../../operations/operation.js';
 import { paginationOf } from '../../operations/pagination.js';
 import { writeParameter } from '../write-parameter.js';
