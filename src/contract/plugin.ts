@@ -23,13 +23,29 @@ export interface ContractPart {
   preparations?: Record<string, CreatePreparation>;
 }
 
+declare const sealed: unique symbol;
+
+/**
+ * A contract part as the published types name it. Its checks and phases work with the suite's
+ * own context, whose shape is not public yet, so the package's own plugins make it
+ * (`sealContractPart`) and a plugin of one's own has a mock part only, for now.
+ */
+export interface SealedContractPart {
+  readonly [sealed]: true;
+}
+
+/** A part made by the package, behind the published types' seal. */
+export function sealContractPart(part: ContractPart): SealedContractPart {
+  return part as unknown as SealedContractPart;
+}
+
 /** What the suite reads of a plugin. */
 export interface ContractPlugin {
   name: string;
   /** One line for --help and the report. */
   description: string;
-  /** Its part in the suite, or a function that loads it (so that a mock in a page never loads the suite's code). */
-  contract?: ContractPart | (() => Promise<ContractPart>);
+  /** Loads its part in the suite (loaded when a run asks: a mock in a page never loads the suite's code). */
+  contract?: () => Promise<SealedContractPart>;
 }
 
 /** A plugin of the run with its contract part loaded. */
@@ -40,5 +56,5 @@ export interface LoadedPlugin {
 
 /** Loads the contract part of each plugin (none for a plugin without one). */
 export async function loadContractParts(plugins: readonly ContractPlugin[]): Promise<LoadedPlugin[]> {
-  return Promise.all(plugins.map(async ({ name, contract }) => ({ name, part: (typeof contract === 'function' ? await contract() : contract) ?? {} })));
+  return Promise.all(plugins.map(async ({ name, contract }) => ({ name, part: contract ? ((await contract()) as unknown as ContractPart) : {} })));
 }

@@ -7,7 +7,7 @@ export { DEMO_API_KEY, type OperationAnswer } from '../app.js';
 export { DocumentLoadError } from '../document/document.js';
 export { DEFAULT_PLUGINS, petstore } from '../plugins/index.js';
 export type { Plugin } from '../plugins/plugin.js';
-export type { ContractPlugin, ContractPart } from '../contract/plugin.js';
+export type { ContractPlugin, SealedContractPart } from '../contract/plugin.js';
 export type { InProcessMock } from './in-process-mock.js';
 export type { MockPlugin, MockParts, DocumentShape, SeedHook } from '../registries/extension.js';
 export { Registry } from '../core/registry.js';

@@ -4,6 +4,7 @@
  * them, contract.ts), registered through the same parts as anyone else's plugin. It serves only a
  * document with every collection and operation it names (operations.ts).
  */
+import { sealContractPart } from '../../contract/plugin.js';
 import type { Plugin } from '../plugin.js';
 import { petstoreRules, petstoreRulesApply, petstoreSeedFixup } from './rules.js';
 
@@ -17,5 +18,5 @@ export const petstore: Plugin = {
     return true;
   },
   // Loaded when a contract run asks for it: the mock, in a page too, never loads the suite's code.
-  contract: async () => (await import('./contract.js')).petstoreContract,
+  contract: async () => sealContractPart((await import('./contract.js')).petstoreContract),
 };
