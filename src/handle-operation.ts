@@ -26,17 +26,19 @@ import type { compileAuthenticator } from './security/authenticate.js';
 import type { compileRequestValidator, ValidRequest } from './validation/validate-request.js';
 import { isBytes } from './core/bytes.js';
 
-/** The validation problems of a refused request, for the request log (keyed by the request's context). */
-export const problemsOf = new WeakMap<Context, Problem[]>();
+/**
+ * What the request log says of a request beyond its status: what its scenario did (absent when
+ * nothing applied) and the validation problems of a refusal. Filled as the stages run, handed to
+ * `record` with the answer.
+ */
+export interface RequestTrace {
+  scenario?: AppliedScenario;
+  problems?: Problem[];
+}
 
-/** What the scenario of a request did, for the request log (keyed by the request's context); absent when nothing applied. */
-export const scenarioOf = new WeakMap<Context, AppliedScenario>();
-
-/** The scenario record of a request, made on first use (only requests where something applied pay for it). */
-function applied(c: Context): AppliedScenario {
-  let found = scenarioOf.get(c);
-  if (!found) scenarioOf.set(c, (found = {}));
-  return found;
+/** The scenario record of a request, made on first use. */
+function applied(trace: RequestTrace): AppliedScenario {
+  return (trace.scenario ??= {});
 }
 
 /** Whether a request asked for any directive (`readScenario` answers `{}` when none). */
@@ -68,8 +70,8 @@ export interface OperationParts {
   sessionNotice?: (store: StateStore) => Record<string, string> | undefined;
   /** Consulted before a write acts on the shared state: an error refuses it (the state file cannot be saved: 503). */
   writable?: () => ApiError | undefined;
-  /** Records the answer (request log, state-file notification). */
-  record: (c: Context, status: number, started: number, header: HeaderReader) => void;
+  /** Records the answer (request log, state-file notification), with what the request's trace says. */
+  record: (c: Context, status: number, started: number, header: HeaderReader, trace: RequestTrace) => void;
 }
 
 export function handleOperation(parts: OperationParts) {
@@ -92,40 +94,40 @@ export function handleOperation(parts: OperationParts) {
   };
 
   /** The stages up to validation; synchronous unless the operation reads a body. */
-  const answer = (c: Context, url: string, pathStart: number, query: QueryString, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>, done: Done): Response | Promise<Response> => {
+  const answer = (c: Context, trace: RequestTrace, url: string, pathStart: number, query: QueryString, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>, done: Done): Response | Promise<Response> => {
     const denied = authenticate?.({ header, query });
     if (denied) return respondError(denied, extra);
     if (gone && now() >= sunsetMs) return respondError(gone, extra);
     if (scenario instanceof ApiError) {
-      applied(c).invalid = scenario.message;
+      applied(trace).invalid = scenario.message;
       return respondError(scenario, extra);
     }
     const fault = chaos.fault(operation);
     if (fault) {
-      applied(c).fault = fault.status;
+      applied(trace).fault = fault.status;
       return respondError(fault, extra);
     }
     const forced = force(scenario);
     if (forced instanceof ApiError) {
-      applied(c).outcome = forced.code === 'SCENARIO_NOT_DECLARED' ? 'undeclared' : 'forced';
+      applied(trace).outcome = forced.code === 'SCENARIO_NOT_DECLARED' ? 'undeclared' : 'forced';
       return respondError(forced, extra);
     }
     if (forced) {
-      applied(c).outcome = 'forced';
+      applied(trace).outcome = 'forced';
       return toResponse(forced, extra);
     }
     const incoming = incomingOf(c);
     const body = incoming ? () => readIncomingBody(incoming, maxBodyBytes) : () => readBody(c.req.raw, maxBodyBytes);
     const validated = validate({ path: readParams((name) => c.req.param(name)), query, header, body });
-    if (validated instanceof Promise) return validated.then((request) => settle(act(c, url.slice(pathStart), request, scenario, header, extra), done));
-    const acted = act(c, url.slice(pathStart), validated, scenario, header, extra);
+    if (validated instanceof Promise) return validated.then((request) => settle(act(trace, url.slice(pathStart), request, scenario, header, extra), done));
+    const acted = act(trace, url.slice(pathStart), validated, scenario, header, extra);
     return acted instanceof Promise ? acted.then(done) : acted;
   };
 
   /** Acts on the state with a validated request, inside the store's transaction (a promise only for a store that needs one). */
-  const act = (c: Context, path: string, request: ValidRequest | ApiError, scenario: Scenario, header: HeaderReader, extra: Record<string, string>): Response | Promise<Response> => {
+  const act = (trace: RequestTrace, path: string, request: ValidRequest | ApiError, scenario: Scenario, header: HeaderReader, extra: Record<string, string>): Response | Promise<Response> => {
     if (request instanceof ApiError) {
-      if (request.details) problemsOf.set(c, request.details);
+      if (request.details) trace.problems = request.details;
       return respondError(request, extra);
     }
     const session = header(SESSION_HEADER) ?? null;
@@ -151,20 +153,21 @@ export function handleOperation(parts: OperationParts) {
     const query = queryStart < 0 ? QueryString.EMPTY : new QueryString(url.slice(queryStart + 1));
     const header = headerReader(c);
     const scenario = readScenario(header('prefer') ?? null, query, preferDirectives);
-    if (!(scenario instanceof ApiError) && asksAnything(scenario)) scenarioOf.set(c, { asked: scenario });
+    const trace: RequestTrace = {};
+    if (!(scenario instanceof ApiError) && asksAnything(scenario)) trace.scenario = { asked: scenario };
     const allowed = cors(header('origin'));
     // The delay is drawn after the fault (in `answer`), so a seed replays the same sequence.
     let wait = 0;
     const done: Done = (response) => {
       const finish = () => {
-        record(c, response.status, started, header);
+        record(c, response.status, started, header, trace);
         return response;
       };
       if (wait === 0) return finish();
-      applied(c).delay = { ms: wait, from: scenario instanceof ApiError || !scenario.delay ? 'server' : 'prefer' };
+      applied(trace).delay = { ms: wait, from: scenario instanceof ApiError || !scenario.delay ? 'server' : 'prefer' };
       return new Promise((resolve) => setTimeout(() => resolve(finish()), wait));
     };
-    const answered = answer(c, url, pathStart, query, scenario, header, allowed ? { ...baseHeaders, ...allowed } : baseHeaders, done);
+    const answered = answer(c, trace, url, pathStart, query, scenario, header, allowed ? { ...baseHeaders, ...allowed } : baseHeaders, done);
     wait = chaos.delayMs(scenario instanceof ApiError ? undefined : scenario.delay);
     // An answer still reading its body calls `done` itself when it is ready (one promise step less).
     return answered instanceof Promise ? answered : done(answered);

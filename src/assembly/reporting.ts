@@ -7,7 +7,7 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { ADMIN_PATH } from '../admin/admin-api.js';
 import type { RequestEntry, RequestLog } from '../admin/request-log.js';
-import { headerReader, problemsOf, scenarioOf, type HeaderReader } from '../handle-operation.js';
+import { headerReader, type HeaderReader, type RequestTrace } from '../handle-operation.js';
 import type { Cors } from '../middleware/cors.js';
 import { SESSION_HEADER } from '../state/sessions.js';
 
@@ -24,7 +24,7 @@ export interface Reporting {
   /** An answer of the mock's own, told to `onRequest`; passed on. */
   answered: (c: Context, started: number, response: Response) => Response;
   /** An answer of the document's paths: the request log, `onRequest`, and `changed` after a successful write. */
-  record: (c: Context, status: number, started: number, header: HeaderReader) => void;
+  record: (c: Context, status: number, started: number, header: HeaderReader, trace?: RequestTrace) => void;
   /** An answer built outside the operations (404, 405): CORS headers, then recorded; passed on. */
   finish: (c: Context, response: Response, started: number) => Response;
   /** The CORS preflight handler, its own answers told to `onRequest`. */
@@ -41,11 +41,11 @@ export function createReporting({ now, requests, onRequest, changed, cors }: Rep
   const observe = onRequest && ((c: Context, status: number, started: number) => {
     onRequest({ time: now(), method: c.req.method, path: requests.redact(pathOf(c.req.url)), status, ms: elapsed(started), session: headerReader(c)(SESSION_HEADER) ?? undefined, scenario: 'none' });
   });
-  const record: Reporting['record'] = (c, status, started, header) => {
+  const record: Reporting['record'] = (c, status, started, header, trace) => {
     const session = header(SESSION_HEADER) ?? undefined;
     const method = c.req.method;
     const path = pathOf(c.req.url);
-    const entry: RequestEntry = { time: now(), method, path: onRequest ? requests.redact(path) : path, status, ms: elapsed(started), session, scenario: scenarioOf.get(c) ?? 'none', problems: problemsOf.get(c) };
+    const entry: RequestEntry = { time: now(), method, path: onRequest ? requests.redact(path) : path, status, ms: elapsed(started), session, scenario: trace?.scenario ?? 'none', problems: trace?.problems };
     requests.add(entry);
     onRequest?.(entry);
     if (status < 400 && session === undefined && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') changed();
