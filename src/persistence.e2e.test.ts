@@ -32,6 +32,18 @@ const isRoot = process.getuid?.() === 0;
 /** Permissions do not stop root: as root, the CLI is run as nobody where setpriv is there to do it. */
 const asNobody = isRoot && existsSync('/usr/bin/setpriv') ? ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : undefined;
 
+/** A state file the CLI wrote whole: started on it, answered once, stopped with SIGTERM (exit 0). */
+async function stoppedStateFile(): Promise<string> {
+  const file = join(folder(), 'state.json');
+  const server = await cli(['--state-file', file]);
+  // An answer first: the CLI sets its signal handlers just after its banner.
+  expect((await fetch(`${server.url}/__health`)).status).toBe(200);
+  const exited = new Promise((r) => server.child.on('exit', r));
+  server.child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  return file;
+}
+
 async function cli(args: string[]) {
   const started = await startCli(args);
   children.push(started.child);
@@ -237,13 +249,7 @@ describe('a journal write cut short in the middle of a request', () => {
 
 describe('a partial state file', () => {
   it('is refused at start, naming the collections missing or unknown, and left untouched', async () => {
-    const file = join(folder(), 'state.json');
-    const server = await cli(['--state-file', file]);
-    // An answer first: the CLI sets its signal handlers just after its banner.
-    expect((await fetch(`${server.url}/__health`)).status).toBe(200);
-    const exited = new Promise((r) => server.child.on('exit', r));
-    server.child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    const file = await stoppedStateFile();
     const whole = JSON.parse(readFileSync(file, 'utf8'));
     expect(whole.journal.generation).toBe(2); // the whole state written again at the stop, the journal removed
     expect(readdirSync(dirname(file))).toEqual(['state.json']);
@@ -268,12 +274,7 @@ describe('a partial state file', () => {
 
 describe('a state file past --max-records', () => {
   it('is refused at start in one line, saying how many records against the limit, and left untouched', async () => {
-    const file = join(folder(), 'state.json');
-    const server = await cli(['--state-file', file]);
-    expect((await fetch(`${server.url}/__health`)).status).toBe(200);
-    const exited = new Promise((r) => server.child.on('exit', r));
-    server.child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    const file = await stoppedStateFile();
     const written = readFileSync(file, 'utf8');
     const held = Object.values(JSON.parse(written).collections as Record<string, { scopes: Record<string, unknown[]> }>).reduce(
       (sum, c) => sum + Object.values(c.scopes).reduce((n, records) => n + records.length, 0),

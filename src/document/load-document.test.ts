@@ -148,6 +148,16 @@ describe("loadDocument from a stranger's server", () => {
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     return { base, close: () => (server.closeAllConnections(), new Promise((resolve) => server.close(resolve))) };
   }
+  /** Answers with a YAML body that never ends, as fast as the client reads it. */
+  const pourForever = (response: import('node:http').ServerResponse) => {
+    const chunk = Buffer.alloc(1024 * 1024, ' ');
+    response.writeHead(200, { 'Content-Type': 'application/yaml' });
+    const pour = () => {
+      while (!response.destroyed && response.write(chunk));
+      if (!response.destroyed) response.once('drain', pour);
+    };
+    pour();
+  };
   const loadFails = (url: string, options: Parameters<typeof loadDocument>[1] = {}) =>
     loadDocument(url, options).then(
       () => 'loaded',
@@ -155,15 +165,9 @@ describe("loadDocument from a stranger's server", () => {
     );
 
   it('stops a body that never ends at 32 MiB, one whose Content-Length says more at once, and says so', async () => {
-    const chunk = Buffer.alloc(1024 * 1024, ' ');
     const { base, close } = await serving((path, response) => {
       if (path === '/declared.yaml') return void response.writeHead(200, { 'Content-Length': String(40 * 1024 * 1024) }).flushHeaders(); // and nothing more
-      response.writeHead(200, { 'Content-Type': 'application/yaml' });
-      const pour = () => {
-        while (!response.destroyed && response.write(chunk));
-        if (!response.destroyed) response.once('drain', pour);
-      };
-      pour();
+      pourForever(response);
     });
     try {
       expect(await loadFails(`${base}/endless.yaml`)).toBe(`Cannot fetch the OpenAPI document ${base}/endless.yaml: more than the 32 MiB a document read from a URL may weigh arrived.`);
@@ -203,15 +207,9 @@ describe("loadDocument from a stranger's server", () => {
 
   it("bounds the documents its references bring in the same way (a same-origin reference that never ends)", async () => {
     const root = { openapi: '3.0.3', info: { title: 'T', version: '1' }, paths: { '/a': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: 'schemas.yaml#/A' } } } } } } } } };
-    const chunk = Buffer.alloc(1024 * 1024, ' ');
     const { base, close } = await serving((path, response) => {
       if (path === '/openapi.json') return void response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(root));
-      response.writeHead(200, { 'Content-Type': 'application/yaml' });
-      const pour = () => {
-        while (!response.destroyed && response.write(chunk));
-        if (!response.destroyed) response.once('drain', pour);
-      };
-      pour();
+      pourForever(response);
     });
     try {
       expect(await loadFails(`${base}/openapi.json`)).toContain(`Cannot fetch the document referred to ${base}/schemas.yaml: more than the 32 MiB a document read from a URL may weigh arrived.`);
