@@ -22,7 +22,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { PACKAGE_ROOT } from '../src/package-root.js';
+import { PACKAGE_ROOT } from '../src/core/package-root.js';
 import { writeLargeDocument, type LargeDocumentOptions } from './large-document.js';
 
 const ROOT = `${PACKAGE_ROOT}/`;

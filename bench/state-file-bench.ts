@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { PACKAGE_ROOT } from '../src/package-root.js';
+import { PACKAGE_ROOT } from '../src/core/package-root.js';
 
 const { values } = parseArgs({
   options: {
