@@ -1,16 +1,41 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * What every tier shares. A setup file of every test file: every child process a test file
+ * started is stopped after it, whatever failed (see the file). A limit far above any test's time,
+ * even on a loaded 2-core machine: tests decide on behaviour, never on time (a test that needs
+ * more than its share of the machine is not a failure); the limit only ends a test that hangs.
+ */
+const shared = {
+  setupFiles: ['src/test-support/after-each-file.ts'],
+  testTimeout: 600_000,
+  hookTimeout: 600_000,
+};
+
+/**
+ * The tiers, by the name of the file:
+ * - `unit`: every other `*.test.ts`. TypeScript sources only: no build (never dist/), no child
+ *   process, no browser, no package. `npm run test:unit`, while editing.
+ * - `process`: `*.process.test.ts`, tests that start child processes: the built CLI (dist/cli.js),
+ *   other servers (Prism, json-server), the README's commands, the code samples (curl, python3),
+ *   Spectral; and `*.dist.test.ts`, in-process but reading what the build writes in dist/.
+ * - `browser`: `*.browser.test.ts`, Chromium (Debian's, driven by playwright-core).
+ * - `e2e`: `*.e2e.test.ts`, the package as users get it: a fresh clone, `npm pack` and install,
+ *   other Node.js versions (these need the npm registry).
+ * `npm test` runs the unit tier, builds, then runs the other three.
+ */
+const BUILT = ['src/**/*.process.test.ts', 'src/**/*.dist.test.ts', 'src/**/*.browser.test.ts', 'src/**/*.e2e.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts'],
     // Every temporary file of the run in one folder of its own, removed at the end (see the file).
+    // Here only: the root's global setup runs once for the whole run, whichever tiers it runs.
     globalSetup: ['src/test-support/global-setup.ts'],
-    // Every child process a test file started is stopped after it, whatever failed (see the file).
-    setupFiles: ['src/test-support/after-each-file.ts'],
-    // A limit far above any test's time, even on a loaded 2-core machine: tests decide on behaviour,
-    // never on time (a test that needs more than its share of the machine is not a failure); the
-    // limit only ends a test that hangs.
-    testTimeout: 600_000,
-    hookTimeout: 600_000,
+    projects: [
+      { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts'], exclude: BUILT } },
+      { test: { ...shared, name: 'process', include: ['src/**/*.process.test.ts', 'src/**/*.dist.test.ts'] } },
+      { test: { ...shared, name: 'browser', include: ['src/**/*.browser.test.ts'] } },
+      { test: { ...shared, name: 'e2e', include: ['src/**/*.e2e.test.ts'] } },
+    ],
   },
 });

@@ -27,6 +27,16 @@ describe('the links of the README and of docs/', () => {
     });
   }
 
+  it('every file of the checkout they name in code (`src/...`, `test/...`, `bench/...`) exists', () => {
+    const missing: string[] = [];
+    for (const page of PAGES) {
+      for (const [, path] of text(page).matchAll(/`((?:src|test|bench|scripts|spec|fixtures)\/[\w./-]+\.\w+)`/g)) {
+        if (!existsSync(join(ROOT, path))) missing.push(`${page}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('the README links every page of docs/', () => {
     const linked = new Set(relativeLinks(text('README.md')).map(({ target }) => target.split('#')[0]));
     expect(PAGES.filter((page) => page !== 'README.md' && !linked.has(page))).toEqual([]);

@@ -2,18 +2,16 @@
  * GET /__docs in-process: the page (its settings, its Content-Security-Policy, the key it offers
  * and to whom), its assets (types, gzip, entity tags), GET / leading there only when the document
  * has nothing at `/`, and a 404 in the document's error shape when the page is off. The page in a
- * browser: docs-page.browser.test.ts. Needs the build (dist/docs), as `npm test` runs it first.
+ * browser: docs-page.browser.test.ts. The assets the build writes in dist/docs, served:
+ * docs-assets.dist.test.ts.
  */
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildMock } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import { petstore } from '../test-support/petstore.js';
-import { DOCS_ASSET_DIR, packageDocsAssets } from './docs-assets.js';
+import { packageDocsAssets } from './docs-assets.js';
 import type { DocsConfig } from './docs-document.js';
 import type { DocsAssets } from './docs-endpoint.js';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 const assets = packageDocsAssets();
 
@@ -80,34 +78,6 @@ describe('GET /__docs', () => {
     const html = await (await buildMock(document, { docs: assets }).app.request('/__docs')).text();
     expect(html).not.toContain('<script>alert(1)');
     expect(html).toContain('<title>&#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62; · API reference (mock)</title>');
-  });
-
-  it('serves its assets from the package: gzipped to clients that take it, with an entity tag', async () => {
-    const { app } = await petstore({ docs: assets });
-    const plain = await app.request('/__docs/swagger-ui-bundle.js');
-    expect(plain.status).toBe(200);
-    expect(plain.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(plain.headers.get('content-encoding')).toBeNull();
-    const bytes = new Uint8Array(await plain.arrayBuffer());
-    expect(Buffer.from(bytes).equals(readFileSync(join(DOCS_ASSET_DIR, 'swagger-ui-bundle.js')))).toBe(true);
-
-    const zipped = await app.request('/__docs/swagger-ui-bundle.js', { headers: { 'Accept-Encoding': 'br, gzip;q=0.8' } });
-    expect(zipped.headers.get('content-encoding')).toBe('gzip');
-    expect(zipped.headers.get('vary')).toBe('Accept-Encoding');
-    const unzipped = gunzipSync(new Uint8Array(await zipped.arrayBuffer()));
-    expect(unzipped.length).toBe(bytes.length);
-    expect((await app.request('/__docs/swagger-ui.css', { headers: { 'Accept-Encoding': 'gzip;q=0' } })).headers.get('content-encoding')).toBeNull();
-
-    const etag = plain.headers.get('etag')!;
-    const again = await app.request('/__docs/swagger-ui-bundle.js', { headers: { 'If-None-Match': etag } });
-    expect(again.status).toBe(304);
-    // The gzipped representation has a tag of its own: the plain one's does not stand for it.
-    const zippedTag = zipped.headers.get('etag')!;
-    expect(zippedTag).not.toBe(etag);
-    expect((await app.request('/__docs/swagger-ui-bundle.js', { headers: { 'If-None-Match': etag, 'Accept-Encoding': 'gzip' } })).status).toBe(200);
-    expect((await app.request('/__docs/swagger-ui-bundle.js', { headers: { 'If-None-Match': zippedTag, 'Accept-Encoding': 'gzip' } })).status).toBe(304);
-    expect((await app.request('/__docs/docs-ui.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
-    expect((await app.request('/__docs/docs-ui.js')).status).toBe(200);
   });
 
   it('answers a name it does not serve, or an asset the source lacks, with a 404 in the error shape', async () => {

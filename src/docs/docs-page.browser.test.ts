@@ -219,7 +219,7 @@ describe('the docs page (Chromium)', () => {
           await block.locator('.mock-tab').nth(i).click();
           const shown = (await block.locator('.mock-sample pre').textContent()) ?? '';
           expect(shown.trim()).toBe(sample.source.replaceAll('http://localhost:4010', mock.url).trim());
-          if (sample.lang === 'Python') continue; // shown and checked as text; src/code-samples.test.ts runs it
+          if (sample.lang === 'Python') continue; // shown and checked as text; src/code-samples.process.test.ts runs it
           await reset(mock.url);
           await SAMPLE_PRECONDITIONS[operation.operationId]?.(call);
           const stdout = await runSample(sample.lang, shown);

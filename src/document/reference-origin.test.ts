@@ -10,12 +10,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from './load-document.js';
 
-/** A document whose one response example is `$ref: ref`. */
+/**
+ * A document whose one response example's value is `$ref: ref`: an Example object before and after
+ * the reference is resolved, so the document is valid to both meta-schema checks, the build's
+ * (on the document as written) and swagger-parser's when running from source (on the resolved one).
+ */
 const documentReferring = (ref: string) =>
   JSON.stringify({
     openapi: '3.0.3',
     info: { title: 'refs', version: '1' },
-    paths: { '/secret': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' }, examples: { leak: { $ref: ref } } } } } } } } },
+    paths: { '/secret': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' }, examples: { leak: { value: { $ref: ref } } } } } } } } } },
   });
 
 const secretDir = mkdtempSync(join(tmpdir(), 'reference-origin-'));
@@ -68,7 +72,7 @@ describe('references of a document read from a URL', () => {
   it('reads a reference on its own origin, relative or absolute, loopback included', async () => {
     const url = await serve((path) => (path === '/openapi.json' ? documentReferring('./example.json#/value') : JSON.stringify({ value: { msg: 'same origin' } })));
     const loaded = await loadDocument(`${url}/openapi.json`);
-    expect(loaded.api.paths['/secret'].get.responses['200'].content['application/json'].examples.leak).toEqual({ msg: 'same origin' });
+    expect(loaded.api.paths['/secret'].get.responses['200'].content['application/json'].examples.leak.value).toEqual({ msg: 'same origin' });
   });
 });
 
@@ -77,7 +81,7 @@ describe('references of a local document', () => {
     const file = join(secretDir, 'openapi.json');
     writeFileSync(file, documentReferring('./hosts.yml#/github.com'));
     const loaded = await loadDocument(file);
-    expect(loaded.api.paths['/secret'].get.responses['200'].content['application/json'].examples.leak).toEqual({ oauth_token: 'gho_not_for_you' });
+    expect(loaded.api.paths['/secret'].get.responses['200'].content['application/json'].examples.leak.value).toEqual({ oauth_token: 'gho_not_for_you' });
   });
 
   it('refer to URLs only when allowed (--allow-remote-refs): refused otherwise in one sentence, and for a document given as an object too', async () => {
@@ -88,6 +92,6 @@ describe('references of a local document', () => {
     await expect(loadDocument(file)).rejects.toThrow(`The OpenAPI document ${file} ${refusal}`);
     await expect(loadDocument(JSON.parse(documentReferring(ref)))).rejects.toThrow(`The OpenAPI document given ${refusal}`);
     const loaded = await loadDocument(file, { allowRemoteRefs: true });
-    expect(loaded.api.paths['/secret'].get.responses['200'].content['application/json'].examples.leak).toEqual({ msg: 'from another origin' });
+    expect(loaded.api.paths['/secret'].get.responses['200'].content['application/json'].examples.leak.value).toEqual({ msg: 'from another origin' });
   });
 });

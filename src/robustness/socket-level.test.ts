@@ -1,14 +1,14 @@
 /**
  * Hostile requests only a raw socket can send: bytes that are not valid HTTP, headers that
  * arrive too slowly or are too large, a body that never ends, paths no fetch client would send.
- * The server answers each with an Error body (or closes the connection), and keeps serving.
+ * The server answers each with an Error body (or closes the connection), and keeps serving. An
+ * 8 MB body sent to the CLI: socket-level.process.test.ts.
  */
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../server.js';
 import { petstore } from '../test-support/petstore.js';
-import { startCli } from '../test-support/processes.js';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -146,37 +146,5 @@ describe('hostile requests on a raw socket', () => {
     expect(statusAndBody(text).status).toBe(400);
     const ok = await fetch(`${server.url}/pets?limit=1`, { headers: { Authorization: 'Bearer petstore-demo-key' } });
     expect(ok.status).toBe(200);
-  });
-});
-
-describe('a body far over the limit, sent to the CLI over a socket', () => {
-  let cli: Awaited<ReturnType<typeof startCli>>;
-  beforeAll(async () => {
-    cli = await startCli([]);
-  });
-  afterAll(() => void cli.child.kill());
-
-  it('an 8 MB body gets its 413 Error every time: the client reads it instead of a reset (EPIPE, ECONNRESET)', async () => {
-    const body = Buffer.alloc(8 * 1024 * 1024, 'x');
-    const headers = { Authorization: 'Bearer petstore-demo-key', 'Content-Type': 'application/json' };
-    const viaHttp = (chunked: boolean) =>
-      new Promise<string>((resolve) => {
-        const req = request(`${cli.url}/pets`, { method: 'POST', headers: chunked ? headers : { ...headers, 'Content-Length': body.length } }, (res) => {
-          let text = '';
-          res.on('data', (d) => (text += d));
-          res.on('end', () => resolve(`${res.statusCode} ${JSON.parse(text).code}`));
-        });
-        req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
-        if (chunked) for (let i = 0; i < 8; i++) req.write(body.subarray(i * 1024 * 1024, (i + 1) * 1024 * 1024));
-        req.end(chunked ? undefined : body);
-      });
-    const viaFetch = () =>
-      fetch(`${cli.url}/pets`, { method: 'POST', headers, body }).then(
-        async (r) => `${r.status} ${((await r.json()) as { code: string }).code}`,
-        (error) => String(error.cause?.code ?? error.message),
-      );
-    const outcomes: string[] = [];
-    for (let i = 0; i < 10; i++) outcomes.push(await viaHttp(false), await viaHttp(true), await viaFetch());
-    expect(outcomes).toEqual(Array(30).fill('413 PAYLOAD_TOO_LARGE'));
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Running the document's `x-codeSamples`: the command for each language, and the state a sample
- * needs that the default seed lacks. Shared by src/code-samples.test.ts (the samples as written)
+ * needs that the default seed lacks. Shared by src/code-samples.process.test.ts (the samples as written)
  * and the docs page's test (the samples as the page shows them).
  */
 import { execFile } from 'node:child_process';

@@ -43,6 +43,7 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^npm (ci|install)\b/, '.ci/run installs from a clean clone before it runs npm test'],
   [/^npm i -D petstore-mock-kit\b/, 'src/package.e2e.test.ts packs this checkout and installs the tarball that way in an empty project'],
   [/^npm test\b/, 'this test is part of npm test'],
+  [/^npm run test:unit\b/, 'npm test runs the unit tier first, then this one'],
   [/^npm run build$/, 'npm test builds first'],
   [/^npm run bench\b/, 'about 10 minutes against Prism; kept out of npm test on purpose'],
   [/^npm run fuzz$/, 'the property tests npm test runs, with 2,000 cases each instead of the default (about 30 s)'],
