@@ -15,16 +15,21 @@ const shared = {
 /**
  * The tiers, by the name of the file:
  * - `unit`: every other `*.test.ts`. TypeScript sources only: no build (never dist/), no child
- *   process, no browser, no package. `npm run test:unit`, while editing.
+ *   process, no browser, no package, and small: `npm run test:unit`, in seconds, while editing.
+ *   Its files share their workers' module cache (`isolate: false`): no file may leave global
+ *   state behind (the after-each-file setup stops what they start).
+ * - `integration`: `*.integration.test.ts`, in-process too, but whole runs: the contract suite over
+ *   the Petstore and the 21 corpus documents, properties with fast-check, large documents, real
+ *   sockets on loopback. No build.
  * - `process`: `*.process.test.ts`, tests that start child processes: the built CLI (dist/cli.js),
  *   other servers (Prism, json-server), the README's commands, the code samples (curl, python3),
  *   Spectral; and `*.dist.test.ts`, in-process but reading what the build writes in dist/.
  * - `browser`: `*.browser.test.ts`, Chromium (Debian's, driven by playwright-core).
  * - `e2e`: `*.e2e.test.ts`, the package as users get it: a fresh clone, `npm pack` and install,
  *   other Node.js versions (these need the npm registry).
- * `npm test` runs the unit tier, builds, then runs the other three.
+ * `npm test` runs the unit and integration tiers, builds, then runs the other three.
  */
-const BUILT = ['src/**/*.process.test.ts', 'src/**/*.dist.test.ts', 'src/**/*.browser.test.ts', 'src/**/*.e2e.test.ts'];
+const NOT_UNIT = ['src/**/*.integration.test.ts', 'src/**/*.process.test.ts', 'src/**/*.dist.test.ts', 'src/**/*.browser.test.ts', 'src/**/*.e2e.test.ts'];
 
 export default defineConfig({
   test: {
@@ -32,7 +37,8 @@ export default defineConfig({
     // Here only: the root's global setup runs once for the whole run, whichever tiers it runs.
     globalSetup: ['src/test-support/global-setup.ts'],
     projects: [
-      { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts'], exclude: BUILT } },
+      { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts'], exclude: NOT_UNIT, isolate: false } },
+      { test: { ...shared, name: 'integration', include: ['src/**/*.integration.test.ts'] } },
       { test: { ...shared, name: 'process', include: ['src/**/*.process.test.ts', 'src/**/*.dist.test.ts'] } },
       { test: { ...shared, name: 'browser', include: ['src/**/*.browser.test.ts'] } },
       { test: { ...shared, name: 'e2e', include: ['src/**/*.e2e.test.ts'] } },

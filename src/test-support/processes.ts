@@ -4,7 +4,9 @@
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { ROOT } from './petstore.js';
+import { PACKAGE_ROOT } from '../core/package-root.js';
+
+const ROOT = `${PACKAGE_ROOT}/`;
 
 export const CLI = join(ROOT, 'dist/cli.js');
 
