@@ -13,7 +13,8 @@
  * (1 s, 1 repetition, no million-record run, small documents: for checking the script itself),
  * --only large (only the large documents; the other results in latest.json are kept), --limit S
  * (how long a target may take to answer a large document, default 120), --document FILE (one more
- * large document; it must answer GET /).
+ * large document; it must answer GET /), --baseline DIR (a built checkout of an earlier commit: its
+ * mock is measured beside this one, as one more target, so a change is judged in one run).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     limit: { type: 'string' },
     document: { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
 const quick = values.quick ?? false;
@@ -59,6 +61,8 @@ const TARGETS: Target[] = [
   // The same, with the mock's way of writing answers (src/server.ts answerInBatches): the ceiling for that transport.
   { name: 'bare hono, in batches', command: [process.execPath, `${ROOT}dist/bench/bare-hono.js`, 'PORT', '--batches'] },
 ];
+// --baseline DIR: another build of the mock (a checkout of an earlier commit, built), measured beside this one in the same run.
+if (values.baseline) TARGETS.splice(1, 0, { name: 'mock (baseline)', command: [process.execPath, `${values.baseline.replace(/\/$/, '')}/dist/cli.js`, 'serve', '--port', 'PORT'] });
 
 interface Scenario {
   name: string;
