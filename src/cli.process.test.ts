@@ -1,23 +1,12 @@
 /**
  * The real CLI, started as a child process on a free port, spoken to over HTTP.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS, ROOT } from './test-support/petstore.js';
-import { CLI, startCli } from './test-support/processes.js';
-
-/** Runs the CLI to completion and returns its exit code and output. */
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+import { runCli, startCli } from './test-support/processes.js';
 
 describe('the CLI over HTTP', () => {
   let server: Awaited<ReturnType<typeof startCli>>;

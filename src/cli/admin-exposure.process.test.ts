@@ -3,21 +3,9 @@
  * other machines or to a proxy's callers without a token, and serving with --no-admin, --host
  * 0.0.0.0 or --trust-proxy. The parsing of those flags: admin-exposure.test.ts.
  */
-import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { CLI, startCli, track } from '../test-support/processes.js';
-
-/** Runs the built CLI to completion (it must refuse before listening). */
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { MOCK_ADMIN_TOKEN: _ignored, ...env } = process.env; // a token from the environment would let it start
-  const child = track(spawn(process.execPath, [CLI, ...args], { env }));
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+import { runCli, startCli } from '../test-support/processes.js';
 
 describe('the CLI (dist/cli.js)', () => {
   it('exits 1 with one sentence, before listening, on 0.0.0.0 or behind a proxy without a token', async () => {

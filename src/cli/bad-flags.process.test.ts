@@ -2,23 +2,12 @@
  * The built CLI (dist/cli.js) given bad flags: exit code 2, one line on stderr, nothing on stdout,
  * for both subcommands; each command's help; and --spec given as an http(s) URL to both.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../test-support/petstore.js';
-import { CLI, startCli } from '../test-support/processes.js';
-
-/** Runs the CLI to completion and returns its exit code and output. */
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, PORT: '' } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+import { runCli, startCli } from '../test-support/processes.js';
 
 const BAD: Array<[string[], string]> = [
   [['--prot', '3'], 'Unknown flag --prot; did you mean --port? (see petstore-mock-kit serve --help)'],

@@ -69,6 +69,20 @@ export function startProcess(command: string, args: string[], ready: RegExp, env
   });
 }
 
+/**
+ * Runs the built CLI to completion: its exit code and output. Neither an admin token nor a port
+ * from the environment the tests run in reaches it (either would change what it does).
+ */
+export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { MOCK_ADMIN_TOKEN: _token, ...env } = process.env;
+  const child = track(spawn(process.execPath, [CLI, ...args], { env: { ...env, PORT: '' } }));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
 /** Starts the mock's CLI on a free port; resolves with its URL once the banner is out. */
 export async function startCli(args: string[], env: Record<string, string> = {}): Promise<StartedProcess & { url: string; banner: string }> {
   const started = await startProcess(process.execPath, [CLI, 'serve', '--port', '0', ...args], /listening on http:\/\/\S+[\s\S]*try /, { ...env, PORT: '' });
