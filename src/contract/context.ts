@@ -27,7 +27,8 @@ import { Evaluator, type CheckRegistry } from './evaluate.js';
 import { Confirmation, type Claim } from './confirmation.js';
 import { RunMarker } from './marker.js';
 import { RequestBodies } from './request-bodies.js';
-import { matchOperation, OwnRecords } from './own-records.js';
+import { OwnRecords } from './own-records.js';
+import { templateFinder } from '../operations/path-template.js';
 import { isCreate, isRead, unprovenTarget, unsafeWrite } from './safety.js';
 import { exchangeOf, type Fetch } from './transport.js';
 import { Results } from './results.js';
@@ -287,9 +288,16 @@ export class ContractContext {
     return this.own.has(collection, key, this.collections, scope);
   }
 
-  /** The operation of a method whose path matches a URL or path (segment by segment), with its path parameters. */
+  /** The operations of each method, ranked and compiled once for operationAt. */
+  private readonly finders = new Map<string, ReturnType<typeof templateFinder<Operation>>>();
+
+  /** The operation of a method whose path matches a URL or path (the most specific first), with its path parameters. */
   operationAt(method: string, location: string | undefined): { op: Operation; params: Record<string, unknown> } | undefined {
-    return location ? matchOperation(this.operations.filter((o) => o.method === method), new URL(location, `${this.baseUrl}/`).pathname, this.basePath) : undefined;
+    if (!location) return undefined;
+    let find = this.finders.get(method);
+    if (!find) this.finders.set(method, (find = templateFinder(this.operations.filter((o) => o.method === method), this.basePath, (op) => op.path)));
+    const found = find(new URL(location, `${this.baseUrl}/`).pathname);
+    return found && { op: found.item, params: found.params };
   }
 
   /** A value its schema accepts (a few draws), or the last drawn when none is known to be. */

@@ -3,7 +3,7 @@
  * again at the end. A record is known by its collection and key, or only by the `Location` of the
  * 201 that created it (a create the suite did not recognise as one).
  */
-import { matchTemplate, templateMatcher } from '../operations/path-template.js';
+import { templateMatcher } from '../operations/path-template.js';
 import type { Collection, CrudBinding } from '../operations/infer-collections.js';
 import type { RunMarker } from './marker.js';
 import { isCreate, isRead } from './safety.js';
@@ -181,11 +181,6 @@ function freeKey(collection: Collection | undefined, key: unknown, scope: Record
   return JSON.stringify([collection?.name, String(key), ...(collection?.scopeParams ?? []).map((name) => String(scope[name]))]);
 }
 
-/** The operation (of those given) whose path matches a path, the most specific first, with its path parameters. */
-export function matchOperation(operations: Operation[], pathname: string, basePath: string): { op: Operation; params: Record<string, unknown> } | undefined {
-  const found = matchTemplate(operations, pathname, basePath, (op) => op.path);
-  return found && { op: found.item, params: found.params };
-}
 
 /** The path parameters a request was sent with, read back from its path (`/projects/AB/issues` -> {projectKey: 'AB'}). */
 export function pathParamsOf(exchange: Exchange): Record<string, unknown> {

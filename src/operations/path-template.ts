@@ -89,18 +89,21 @@ export function compareTemplates(a: string, b: string): number {
 }
 
 /**
- * The item of `items` whose template matches `pathname` (under `basePath`), the most specific
- * first (as the mock's router ranks them), with the path's parameters.
+ * Finds, among `items`, the one whose template matches a path (under `basePath`), the most
+ * specific first (as the mock's router ranks them), with the path's parameters. The templates are
+ * ranked and compiled once, here: the finder is made at startup and called per path.
  *
- * @example matchTemplate(operations, '/pets/mine', '', (op) => op.path) // the operation of /pets/mine, not of /pets/{petId}
+ * @example templateFinder(operations, '', (op) => op.path)('/pets/mine') // the operation of /pets/mine, not of /pets/{petId}
  */
-export function matchTemplate<T>(items: readonly T[], pathname: string, basePath: string, templateOf: (item: T) => string): { item: T; params: Record<string, string> } | undefined {
-  const ranked = [...items].sort((a, b) => compareTemplates(templateOf(a), templateOf(b)));
-  for (const item of ranked) {
-    const params = templateMatcher(templateOf(item), basePath)(pathname);
-    if (params) return { item, params };
-  }
-  return undefined;
+export function templateFinder<T>(items: readonly T[], basePath: string, templateOf: (item: T) => string): (pathname: string) => { item: T; params: Record<string, string> } | undefined {
+  const ranked = [...items].sort((a, b) => compareTemplates(templateOf(a), templateOf(b))).map((item) => ({ item, matches: templateMatcher(templateOf(item), basePath) }));
+  return (pathname) => {
+    for (const { item, matches } of ranked) {
+      const params = matches(pathname);
+      if (params) return { item, params };
+    }
+    return undefined;
+  };
 }
 
 function decode(segment: string): string {

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { buildMock, type Mock, type BuildMockOptions } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import type { Operation } from '../operations/operation.js';
-import { matchTemplate } from '../operations/path-template.js';
+import { templateFinder } from '../operations/path-template.js';
 import { serverBasePath } from '../routing/server-base-path.js';
 import { createAjv } from '../validation/ajv-instance.js';
 import { SchemaConverter } from '../validation/to-json-schema.js';
@@ -30,8 +30,14 @@ export async function walk(file: string, options: BuildMockOptions = {}, default
   const ajv = createAjv(document.dialect);
   const check = createResponseChecker(ajv, new SchemaConverter(document.api, ajv, document.dialect));
   const basePath = serverBasePath(document.api);
-  const operationOf = (method: string, path: string): Operation | undefined =>
-    matchTemplate(mock.operations.filter((op) => op.method === method.toLowerCase()), path.split('?')[0], basePath, (op) => op.path)?.item;
+  // The operations of each method, ranked and compiled once.
+  const finders = new Map<string, (pathname: string) => { item: Operation } | undefined>();
+  const operationOf = (method: string, path: string): Operation | undefined => {
+    const wanted = method.toLowerCase();
+    let find = finders.get(wanted);
+    if (!find) finders.set(wanted, (find = templateFinder(mock.operations.filter((op) => op.method === wanted), basePath, (op) => op.path)));
+    return find(path.split('?')[0])?.item;
+  };
 
   const call: WalkCall = async (method, path, body, headers = {}) => {
     const init: RequestInit = { method, headers: { ...defaults, ...headers } };
