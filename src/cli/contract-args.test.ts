@@ -8,7 +8,7 @@ describe('parseContractArgs', () => {
     const argv = ['--base-url', 'http://h:1', '--token', 't', '--junit', 'j.xml', '--coverage', 'c.json', '--only', 'auth_enforced,error_shape', '--only', 'use_after_delete', '--operation', 'listPets', '--read-only', '--seed', '7'];
     const more = ['-H', 'X-Tenant: blue', '--header', 'X-Trace:1', '--request-timeout', '2.5', '--timeout', '60', '--max-response-bytes', '1000', '--no-harm-check', '--allow-write', 'updateAll,deleteAll'];
     expect(parseContractArgs([...argv, ...more], {})).toEqual({
-      command: 'run', baseUrl: 'http://h:1', token: 't', spec: undefined, junit: 'j.xml', coverage: 'c.json', only: ['auth_enforced', 'error_shape', 'use_after_delete'], operations: ['listPets'], profiles: undefined, strict: false, readOnly: true, allowRemoteRefs: false, dryRun: false, seed: 7,
+      command: 'run', baseUrl: 'http://h:1', token: 't', spec: undefined, junit: 'j.xml', coverage: 'c.json', only: ['auth_enforced', 'error_shape', 'use_after_delete'], operations: ['listPets'], plugins: undefined, strict: false, readOnly: true, allowRemoteRefs: false, dryRun: false, seed: 7,
       headers: { 'X-Tenant': 'blue', 'X-Trace': '1' }, requestTimeoutMs: 2500, timeoutMs: 60_000, maxResponseBytes: 1000, harmCheck: false, allowWrites: ['updateAll', 'deleteAll'],
     });
   });
@@ -47,7 +47,7 @@ describe('parseContractArgs', () => {
   });
 
   it('reads the rest, and --help before any check of values', () => {
-    expect(parseContractArgs(['--base-url', 'http://x', '--profile', 'petstore,none', '--strict'], {})).toMatchObject({ profiles: ['petstore', 'none'], strict: true });
+    expect(parseContractArgs(['--base-url', 'http://x', '--plugin', 'petstore,none', '--strict'], {})).toMatchObject({ plugins: ['petstore', 'none'], strict: true });
     expect(parseContractArgs(['--base-url', 'http://x'], {})).toMatchObject({ headers: {}, requestTimeoutMs: 10_000, timeoutMs: undefined, maxResponseBytes: 10_485_760 });
     expect(parseContractArgs(['--base-url', 'http://x', '--spec', 'https://api.example/openapi.yaml', '--dry-run', '--token=-t'], {})).toMatchObject({ spec: 'https://api.example/openapi.yaml', dryRun: true, token: '-t' });
     expect(parseContractArgs(['--help'], {})).toEqual({ command: 'help' });

@@ -13,12 +13,12 @@ export interface ContractArgs {
   junit?: string;
   /** Where to write the coverage JSON; none unless asked. */
   coverage?: string;
-  /** Check ids as given (checked against the checks of the run's profiles by the CLI). */
+  /** Check ids as given (checked against the checks of the run's plugins by the CLI). */
   only?: string[];
   /** Operation ids as given (checked against the document by the CLI). */
   operations?: string[];
-  /** Profile names as given; undefined means the default (the Petstore's for the bundled document). */
-  profiles?: string[];
+  /** Plugin names as given; undefined means the default (the Petstore's for the bundled document). */
+  plugins?: string[];
   strict: boolean;
   readOnly: boolean;
   /** A local document may refer to URLs (--allow-remote-refs). */
@@ -56,8 +56,9 @@ Options:
   --coverage FILE     write the operation x status coverage as JSON (only when asked)
   --only CHECK        run only this check; repeat or separate with commas
   --operation ID      only judge this operation id; repeat or separate with commas
-  --profile NAME      add the rules of a profile: petstore (on by default for the embedded
-                      document only), or none; repeat or separate with commas
+  --plugin NAME       add a plugin's checks (the rules a document states in prose): petstore
+                      (on by default for the embedded document only), or none; repeat or
+                      separate with commas
   --strict            gaps of the document (an invalid request refused with a status it does
                       not declare, say) fail the run too
   -H, --header 'N: V' send this header with every request (repeatable); an unauthenticated case
@@ -79,7 +80,7 @@ Options:
   --seed N            seed for generated request data (default 1)
   -h, --help          show this help
 
-Checks: ${CHECK_IDS.join(', ')}; the petstore profile adds referential_integrity and
+Checks: ${CHECK_IDS.join(', ')}; the petstore plugin adds referential_integrity and
 state_transitions.
 
 Never harms: a request that could change records the suite did not create (a write on a collection
@@ -87,7 +88,7 @@ path, a write whose query selects records, one whose answer counts records) is n
 listed with why (--allow-write sends it on your word). Records of others on the first page of each list are compared before and after.
 
 Exit codes: 0 conforms, 1 does not conform, 2 could not check (a bad flag or value, said in one
-line; an unknown check, operation or profile; an unreachable server; a refused token), 3 records the
+line; an unknown check, operation or plugin; an unreachable server; a refused token), 3 records the
 suite did not create were changed or gone after the run (said first).
 `;
 
@@ -100,7 +101,7 @@ export const CONTRACT_FLAGS = {
   coverage: { type: 'string', value: 'FILE', accepts: 'a file to write' },
   only: { type: 'string', multiple: true, value: 'CHECK', accepts: 'a check id, or several separated with commas' },
   operation: { type: 'string', multiple: true, value: 'ID', accepts: 'an operation id, or several separated with commas' },
-  profile: { type: 'string', multiple: true, value: 'NAME', accepts: 'petstore or none, or several separated with commas' },
+  plugin: { type: 'string', multiple: true, value: 'NAME', accepts: 'petstore or none, or several separated with commas' },
   strict: { type: 'boolean' },
   header: { type: 'string', short: 'H', multiple: true, value: "'N: V'", accepts: '"Name: value"' },
   'request-timeout': { type: 'string', value: 'S', accepts: 'a number of seconds above 0 (at most 86400)' },
@@ -154,7 +155,7 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
     coverage: values.coverage,
     only: list(values.only),
     operations: list(values.operation),
-    profiles: list(values.profile),
+    plugins: list(values.plugin),
     strict: values.strict ?? false,
     readOnly: values['read-only'] ?? false,
     allowRemoteRefs: values['allow-remote-refs'] ?? false,

@@ -38,14 +38,14 @@ export async function contractCommand(argv: string[], env: Record<string, string
     }
     throw error;
   }
-  const selection = await selectRun({ plugins: args.profiles, only: args.only, operations: args.operations, allowWrites: args.allowWrites }, document, args.spec === undefined, PLUGINS);
+  const selection = await selectRun({ plugins: args.plugins, only: args.only, operations: args.operations, allowWrites: args.allowWrites }, document, args.spec === undefined, PLUGINS);
   if (typeof selection === 'string') {
     process.stderr.write(`${selection}\n`);
     return 2;
   }
   const { plugins, only } = selection;
   if (args.dryRun) return dryRun(args, document, selection);
-  process.stdout.write(`Checking ${args.baseUrl} against ${document.api.info?.title ?? 'the document'} ${document.api.info?.version ?? ''}${plugins.length ? ` with the ${plugins.map((p) => p.name).join(', ')} profile` : ''}${args.readOnly ? ' (read-only)' : ''}\n`);
+  process.stdout.write(`Checking ${args.baseUrl} against ${document.api.info?.title ?? 'the document'} ${document.api.info?.version ?? ''}${plugins.length ? ` with the ${plugins.map((p) => p.name).join(', ')} plugin` : ''}${args.readOnly ? ' (read-only)' : ''}\n`);
   let report;
   try {
     report = await runContract({

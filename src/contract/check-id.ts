@@ -1,10 +1,10 @@
 /**
  * The ids of the checks, as a closed type: the built-in ones from the const lists below, and
- * those a profile adds through declaration merging. A misspelled id in a phase, a fault or a
- * profile does not compile; `--only` is still checked at run time (select.ts), against the
- * checks of the run's profiles.
+ * those a plugin adds through declaration merging. A misspelled id in a phase, a fault or a
+ * plugin does not compile; `--only` is still checked at run time (select.ts), against the
+ * checks of the run's plugins.
  *
- * @example A profile adds its own ids:
+ * @example A plugin adds its own ids:
  * declare module '../check-id.js' {
  *   interface CheckIds { referential_integrity: true }
  * }
@@ -42,9 +42,9 @@ export const CHECK_IDS = [...RESPONSE_CHECK_IDS, ...CASE_CHECK_IDS] as const;
 
 export type BuiltInCheckId = (typeof CHECK_IDS)[number];
 
-/** Every check id a run can know, as keys: the built-ins, and what profiles add with `declare module`. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, so that profiles can merge into it
+/** Every check id a run can know, as keys: the built-ins, and what plugins add with `declare module`. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, so that plugins can merge into it
 export interface CheckIds extends Record<BuiltInCheckId, true> {}
 
-/** A check's id: a built-in one or one a profile declares. */
+/** A check's id: a built-in one or one a plugin declares. */
 export type CheckId = keyof CheckIds;

@@ -89,7 +89,7 @@ export class ContractContext {
   readonly collections: Collection[];
   readonly exchanges: Exchange[] = [];
   readonly results: Results;
-  /** Every check id the run knows (built-in and from its profiles), selected or not. */
+  /** Every check id the run knows (built-in and from its plugins), selected or not. */
   readonly checkIds: CheckId[];
   /** Statuses received per operation id, for the coverage table. */
   readonly received = new Map<string, Set<number>>();

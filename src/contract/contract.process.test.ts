@@ -141,6 +141,6 @@ describe('petstore-mock-kit contract (npm run contract)', () => {
     expect(await run(['--base-url', `http://127.0.0.1:${nobody}`, '--token', TOKEN])).toMatchObject({ code: 2, out: expect.stringMatching(new RegExp(`Cannot talk to http://127\\.0\\.0\\.1:${nobody}: ECONNREFUSED`)) });
     expect(await run(['--base-url', cli.url, '--only', 'nope'])).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown check nope; the checks are: response_received, not_a_server_error, .*state_transitions\.\n$/) });
     expect(await run(['--base-url', cli.url, '--operation', 'listPetz'])).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown operation listPetz; the document's operations are: listPets, /) });
-    expect(await run(['--base-url', cli.url, '--profile', 'petstor'])).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown profile petstor; the profiles are: petstore \(or none\)\.\n$/) });
+    expect(await run(['--base-url', cli.url, '--plugin', 'petstor'])).toMatchObject({ code: 2, out: expect.stringMatching(/^Unknown plugin petstor; the plugins are: petstore \(or none\)\.\n$/) });
   });
 });

@@ -2,7 +2,7 @@
  * A plugin's part in the contract suite: the rules and conventions of one API that its document
  * states only in prose, added through the same registries as the built-in checks and phases. The
  * suite knows no plugin by name; a run is given the plugins to apply (the CLI and the library
- * apply the Petstore's to the bundled document, and to another only when asked with --profile).
+ * apply the Petstore's to the bundled document, and to another only when asked with --plugin).
  * The whole plugin, mock part included, is one object (src/plugins/plugin.ts).
  */
 import type { CheckId } from './check-id.js';

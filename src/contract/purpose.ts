@@ -2,7 +2,7 @@
  * What a case is sent to show, for the check that judges it: the data the check's rule needs
  * (the record expected back, the collection a list holds, the credentials left out), never the
  * verdict. A phase describes its cases with a purpose; the check registered under the purpose's
- * id decides. A profile adds purposes for its own checks by declaration merging:
+ * id decides. A plugin adds purposes for its own checks by declaration merging:
  *
  * @example
  * declare module '../purpose.js' {

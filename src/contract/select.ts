@@ -10,7 +10,7 @@ import { checkRegistry } from './checks/index.js';
 import { loadContractParts, type ContractPlugin, type LoadedPlugin } from './plugin.js';
 
 export interface Selection {
-  /** Plugins, by name (`--profile`, `none` for none) or given whole; undefined means the default: the Petstore's for the bundled document, none otherwise. */
+  /** Plugins, by name (`--plugin`, `none` for none) or given whole; undefined means the default: the Petstore's for the bundled document, none otherwise. */
   plugins?: readonly (string | ContractPlugin)[];
   only?: readonly string[];
   operations?: readonly string[];
@@ -25,7 +25,7 @@ export interface Selection {
 export async function selectRun(selection: Selection, document: LoadedDocument, bundled: boolean, known: Readonly<Record<string, ContractPlugin>>): Promise<{ plugins: LoadedPlugin[]; only?: CheckId[] } | string> {
   const given = selection.plugins ?? (bundled ? ['petstore'] : []);
   const unknownPlugin = given.filter((plugin) => typeof plugin === 'string' && plugin !== 'none' && !Object.hasOwn(known, plugin));
-  if (unknownPlugin.length) return `Unknown profile ${unknownPlugin.join(', ')}; the profiles are: ${Object.keys(known).join(', ')} (or none).`;
+  if (unknownPlugin.length) return `Unknown plugin ${unknownPlugin.join(', ')}; the plugins are: ${Object.keys(known).join(', ')} (or none).`;
   const plugins = await loadContractParts(given.filter((plugin) => plugin !== 'none').map((plugin) => (typeof plugin === 'string' ? known[plugin] : plugin)));
   const checks = [...checkRegistry(plugins).keys()];
   const isCheck = (id: string): id is CheckId => (checks as string[]).includes(id);

@@ -107,6 +107,6 @@ describe('runContract()', () => {
 
   it('refuses a typo instead of checking nothing', async () => {
     await expect(runContract({ baseUrl: 'http://127.0.0.1:9', operations: ['listPetz'] })).rejects.toThrow(ContractSetupError);
-    await expect(runContract({ baseUrl: 'http://127.0.0.1:9', plugins: ['petstroe'] })).rejects.toThrow(/Unknown profile petstroe/);
+    await expect(runContract({ baseUrl: 'http://127.0.0.1:9', plugins: ['petstroe'] })).rejects.toThrow(/Unknown plugin petstroe/);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The plugins the CLI and the library know by name (`--profile NAME` of the contract suite) and
+ * The plugins the CLI and the library know by name (`--plugin NAME` of the contract suite) and
  * turn on by default (the Petstore's, which serves only a Petstore-shaped document). The core
  * never imports this folder: the mock and the suite apply only the plugins they are given.
  */

@@ -1,6 +1,6 @@
 /**
  * The built-in checks by id, in the order they are reported, and the registry a run uses: the
- * built-ins plus what its profiles add (new ids, or more functions under an existing id).
+ * built-ins plus what its plugins add (new ids, or more functions under an existing id).
  */
 import { CHECK_IDS, RESPONSE_CHECK_IDS, type BuiltInCheckId, type CheckId } from '../check-id.js';
 import type { CheckRegistry } from '../evaluate.js';

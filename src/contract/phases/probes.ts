@@ -27,7 +27,7 @@ async function danglingReference(ctx: ContractContext, targets: Targets, child: 
 
 /**
  * The delete of a parent one of the suite's own children still points at: refused or done, never a
- * 5xx. A profile's preparation of the child (an order needs a pet with stock) is used when it
+ * 5xx. A plugin's preparation of the child (an order needs a pet with stock) is used when it
  * names the parent itself.
  */
 async function parentInUse(ctx: ContractContext, targets: Targets, child: Collection, property: string, parent: Collection): Promise<void> {

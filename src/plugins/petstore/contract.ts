@@ -2,7 +2,7 @@
  * The Petstore plugin's contract part: what the bundled document states in prose, written by hand as checks and
  * a phase registered like any other. References between records (422, 409), the stock and status
  * transitions of orders, `Error.status` equal to the HTTP status, and the `Link` of the deprecated
- * operation. On for the bundled document; for another, only with --profile petstore, and then its
+ * operation. On for the bundled document; for another, only with --plugin petstore, and then its
  * phase runs only if the document has every operation it names.
  */
 import type { Exchange } from '../../contract/case.js';
