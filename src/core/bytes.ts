@@ -25,6 +25,27 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   return whole;
 }
 
+/**
+ * A stream read whole, unless it passes `maxBytes`: then it is cancelled at once (a huge or
+ * endless body is never held) and the answer is undefined.
+ */
+export async function readCapped(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | undefined> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return concatBytes(chunks);
+}
+
 /** @example toBase64('user:') // 'dXNlcjo=' (UTF-8 first for text) */
 export function toBase64(data: string | Uint8Array): string {
   const bytes = typeof data === 'string' ? utf8(data) : data;

@@ -2,6 +2,7 @@
  * Reading a document from a URL, the one given and those its references bring in: the server is a
  * stranger's, so time, size and redirects are bounded, and each failure is one sentence.
  */
+import { fromUtf8, readCapped } from '../core/bytes.js';
 import { DocumentLoadError } from './document.js';
 
 export interface FetchOptions {
@@ -63,18 +64,7 @@ async function boundedText(response: Response, failed: (reason: string) => Docum
     throw failed(`it is ${(declared / 1024 / 1024).toFixed(1)} MiB (Content-Length), more than ${limit}`);
   }
   if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_REMOTE_DOCUMENT_BYTES) {
-      await reader.cancel();
-      throw failed(`more than ${limit} arrived`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const body = await readCapped(response.body, MAX_REMOTE_DOCUMENT_BYTES);
+  if (!body) throw failed(`more than ${limit} arrived`);
+  return fromUtf8(body);
 }

@@ -7,27 +7,13 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { concatBytes } from '../core/bytes.js';
+import { readCapped } from '../core/bytes.js';
 
 /** The body of a Request (or a Response: the contract suite reads answers the same way); undefined means it is over the cap. */
 export async function readBody(request: Pick<Request, 'headers' | 'body'>, maxBytes: number): Promise<Uint8Array | undefined> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) return undefined;
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return concatBytes(chunks);
+  return request.body ? readCapped(request.body, maxBytes) : new Uint8Array(0);
 }
 
 /** The same from a Node request. Past the cap, the rest is read and dropped (see `lingerAfterRefusal`). */
