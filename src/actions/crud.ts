@@ -12,6 +12,7 @@ import type { Action, ActionInput, ActionResult } from '../pipeline/exchange.js'
 import { compileListQuery } from './list-query.js';
 import { setOwn } from '../core/own-property.js';
 import { applyPatch, patchKindOf } from './patch.js';
+import { recordJson } from '../state/speedups.js';
 
 export interface CrudOptions {
   /** Prefix of every route (the path of the document's first server): `''` or `/v1`. */
@@ -67,7 +68,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
         if (cursor && page.next !== undefined && (page.next !== null || collection.listWrapper.cursorNullable)) body[cursor] = page.next;
         return { status: success, body, headers: page.headers };
       }
-      return { status: success, body: page.items, json: `[${page.items.map((record) => state.json(record)).join(',')}]`, headers: page.headers };
+      return { status: success, body: page.items, json: `[${page.items.map((record) => recordJson(state, record)).join(',')}]`, headers: page.headers };
     };
   }
 
@@ -189,7 +190,7 @@ function perform(
   const key = current[collection.keyProperty];
   switch (action) {
     case 'read':
-      return { status: success, body: current, json: state.json(current) };
+      return { status: success, body: current, json: recordJson(state, current) };
     case 'replace': {
       // What the client cannot write (readOnly fields, a nested record's parent key, its creation time) stays as the server set it.
       const record = pick(input.body, keep);

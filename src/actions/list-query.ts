@@ -11,6 +11,7 @@ import type { RecordCollection, StoredRecord } from '../state/state-store.js';
 import type { ActionInput } from '../pipeline/exchange.js';
 import { errors, type ApiError } from '../core/api-error.js';
 import { fromBase64, toBase64Url } from '../core/bytes.js';
+import { indexOf, versionOf } from '../state/speedups.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -86,14 +87,15 @@ function select(state: RecordCollection, scope: string, active: ActiveFilter[], 
   const records = state.records(scope);
   if (active.length === 0) return { items: page(records.values(), offset, limit), total: records.size };
   const byKey = active.find((f) => f.property === keyProperty);
+  const index = indexOf(state);
   let candidates: Iterable<string> | undefined;
   let driver: ActiveFilter | undefined;
   if (byKey) {
     driver = byKey;
     candidates = [...new Set(byKey.values)].filter((k) => records.has(k)).sort((a, b) => compareKeys(a, b));
-  } else if (scope === '') {
-    driver = active.filter((f) => state.isIndexed(f.property)).sort((a, b) => state.countWhere(a.property, a.values) - state.countWhere(b.property, b.values))[0];
-    candidates = driver && state.keysWhere(driver.property, driver.values);
+  } else if (scope === '' && index) {
+    driver = active.filter((f) => index.isIndexed(f.property)).sort((a, b) => index.countWhere(a.property, a.values) - index.countWhere(b.property, b.values))[0];
+    candidates = driver && index.keysWhere(driver.property, driver.values);
   }
   const rest = active.filter((f) => f !== driver).map((f) => ({ property: f.property, values: new Set(f.values) }));
   if (candidates && driver && rest.length > 0) {
@@ -102,9 +104,9 @@ function select(state: RecordCollection, scope: string, active: ActiveFilter[], 
     const keys = memoised(state, scope, active, () => [...candidates!].filter((key) => rest.every((f) => f.values.has(String(records.get(key)![f.property])))));
     return { items: keys.slice(offset, offset + limit).map((key) => records.get(key)!), total: keys.length };
   }
-  if (candidates && driver && driver !== byKey && rest.length === 0) {
+  if (candidates && driver && index && driver !== byKey && rest.length === 0) {
     // One indexed filter: the total is the size of its postings, and the page reads only its keys.
-    return { items: page(mapKeys(candidates, records), offset, limit), total: state.countWhere(driver.property, driver.values) };
+    return { items: page(mapKeys(candidates, records), offset, limit), total: index.countWhere(driver.property, driver.values) };
   }
   const matches = (record: StoredRecord) => rest.every((f) => f.values.has(String(record[f.property])));
   const items: StoredRecord[] = [];
@@ -129,14 +131,16 @@ const memo = new WeakMap<RecordCollection, Map<string, { version: number; keys: 
 /** The keys of a query, cached per collection, query and version of the collection (a few queries each). */
 function memoised(state: RecordCollection, scope: string, active: ActiveFilter[], compute: () => string[]): string[] {
   const id = `${scope}\u0000${active.map((f) => `${f.property}=${[...f.values].sort().join(',')}`).sort().join('&')}`;
+  const version = versionOf(state);
+  if (version === undefined) return compute();
   let cache = memo.get(state);
   if (!cache) memo.set(state, (cache = new Map()));
   const hit = cache.get(id);
-  if (hit && hit.version === state.version) return hit.keys;
+  if (hit && hit.version === version) return hit.keys;
   const keys = compute();
   cache.delete(id);
   if (cache.size >= MEMO_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(id, { version: state.version, keys });
+  cache.set(id, { version, keys });
   return keys;
 }
 

@@ -14,6 +14,7 @@
  *   {"op":"next","c":"pets","n":230}                  the key sequence moved (after an import)
  */
 import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from './state-store.js';
+import { recordJson } from './speedups.js';
 
 export interface ObservedStore {
   /** Puts the collections' own methods back. */
@@ -49,12 +50,12 @@ export function observeStore(store: StateStore, names: readonly string[], emit: 
         const key = stored[keyProperty];
         moved(key);
         // The store keeps each record's JSON for the answers that send it: usually no new stringify here.
-        emit(`{"op":"put","c":${c}${scoped(scope)},"k":${JSON.stringify(key ?? null)},"r":${collection.json(stored)}}`);
+        emit(`{"op":"put","c":${c}${scoped(scope)},"k":${JSON.stringify(key ?? null)},"r":${recordJson(collection, stored)}}`);
         return stored;
       },
       update(key: unknown, changes: StoredRecord, scope?: string) {
         const changed = original.update(key, changes, scope);
-        if (changed) emit(`{"op":"put","c":${c}${scoped(scope)},"k":${JSON.stringify(changed[keyProperty] ?? null)},"r":${collection.json(changed)}}`);
+        if (changed) emit(`{"op":"put","c":${c}${scoped(scope)},"k":${JSON.stringify(changed[keyProperty] ?? null)},"r":${recordJson(collection, changed)}}`);
         return changed;
       },
       delete(key: unknown, scope?: string) {

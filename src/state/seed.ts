@@ -9,6 +9,7 @@ import type { SchemaObject } from '../document/schema.js';
 import { own } from '../generate/helpers.js';
 import { isIntegerKey, requiredSet, type Collection } from '../operations/infer-collections.js';
 import type { RecordCollection, StateStore, StoredRecord } from './state-store.js';
+import { versionOf } from './speedups.js';
 
 export interface SeedOptions {
   faker: Faker;
@@ -114,10 +115,11 @@ export function generateRecord(collection: Collection, state: RecordCollection, 
  */
 const recordLists = new WeakMap<RecordCollection, { version: number; records: StoredRecord[] }>();
 function recordsOf(state: RecordCollection): StoredRecord[] {
+  const version = versionOf(state);
   const cached = recordLists.get(state);
-  if (cached && cached.version === state.version) return cached.records;
+  if (cached && cached.version === version && version !== undefined) return cached.records;
   const records = [...state.records().values()];
-  recordLists.set(state, { version: state.version, records });
+  if (version !== undefined) recordLists.set(state, { version, records });
   return records;
 }
 

@@ -15,6 +15,7 @@ import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { SNAPSHOT_FORMAT } from './snapshot.js';
 import type { StateStore } from './state-store.js';
+import { recordJson } from './speedups.js';
 
 export interface SnapshotSource {
   store: StateStore;
@@ -116,7 +117,7 @@ async function writeSlices(handle: FileHandle, { store, names, nextInteger }: Sn
       await add(`${j ? ',' : ''}${JSON.stringify(scope)}:[`);
       let first = true;
       for (const record of collection.records(scope).values()) {
-        const text = collection.json(record);
+        const text = recordJson(collection, record);
         // Written without an await unless the buffer is full: a record costs an encoding, no more.
         if (used + text.length * 3 + 1 > current.length) await add(first ? text : `,${text}`);
         else {

@@ -17,11 +17,12 @@ export interface CollectionSnapshot {
   scopes: Record<string, StoredRecord[]>;
 }
 
-/** The records of one collection, by scope (`''` for a top-level collection, the parent's key for a nested one). */
-export interface RecordCollection {
+/**
+ * The records of one collection, by scope (`''` for a top-level collection, the parent's key for a
+ * nested one). What a store must do; the speed-ups a store may add are `CollectionSpeedups`.
+ */
+export interface RecordCollection extends Partial<CollectionSpeedups> {
   readonly collection: Collection;
-  /** Bumped by every change: lets readers cache what they computed from the state. */
-  readonly version: number;
   /** Records of one scope, in list order (do not change the map: go through `put`, `update`, `delete`). */
   records(scope?: string): ReadonlyMap<string, StoredRecord>;
   /** Every record of every scope. */
@@ -37,13 +38,6 @@ export interface RecordCollection {
   dropScope(scope: string): void;
   /** Scopes that hold records. */
   scopes(): string[];
-  /** A stored record as JSON text. */
-  json(record: StoredRecord): string;
-  /** Whether lists may filter on the property through an index. */
-  isIndexed(property: string): boolean;
-  /** Keys of top-level records whose property has one of the values, in list order; undefined when it is not indexed. */
-  keysWhere(property: string, values: string[]): Iterable<string> | undefined;
-  countWhere(property: string, values: string[]): number;
   /** Records whose property equals a value. */
   where(property: string, value: unknown): StoredRecord[];
   /** The next integer key: one past the largest ever stored. */
@@ -51,6 +45,23 @@ export interface RecordCollection {
   clear(): void;
   export(): CollectionSnapshot;
   import(snapshot: CollectionSnapshot): void;
+}
+
+/**
+ * What a collection may offer to be fast (the in-memory store offers all of them). None is needed:
+ * without them lists walk the records, answers stringify them, and nothing computed from the
+ * records is cached. Read them through speedups.ts, which supplies those defaults.
+ */
+export interface CollectionSpeedups {
+  /** Bumped by every change: lets readers cache what they computed from the state. */
+  readonly version: number;
+  /** A stored record as JSON text (the in-memory store keeps it, so an answer does not stringify again). */
+  json(record: StoredRecord): string;
+  /** Whether lists may filter on the property through an index. */
+  isIndexed(property: string): boolean;
+  /** Keys of top-level records whose property has one of the values, in list order; undefined when it is not indexed. */
+  keysWhere(property: string, values: string[]): Iterable<string> | undefined;
+  countWhere(property: string, values: string[]): number;
 }
 
 export interface StateStore {

@@ -1,11 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { petstore } from '../test-support/petstore.js';
+import type { StateStore } from './state-store.js';
+import { MemoryCollection } from './store.js';
+
+/** The in-memory store's own collection, with its speed-ups (the mock's default store). */
+function memoryCollection(store: StateStore, name: string): MemoryCollection {
+  const collection = store.collection(name);
+  expect(collection).toBeInstanceOf(MemoryCollection);
+  return collection as MemoryCollection;
+}
 
 describe('indexed filters', () => {
   it('list exactly what a scan of the collection would, in id order, after any sequence of changes', async () => {
     const { call, store } = await petstore({ counts: { pets: 30 } });
-    const pets = store.collection('pets');
+    const pets = memoryCollection(store, 'pets');
     const statuses = ['available', 'pending', 'sold'];
     const change = fc.oneof(
       fc.record({ kind: fc.constant('status' as const), id: fc.integer({ min: 1, max: 40 }), status: fc.constantFrom(...statuses) }),
@@ -34,7 +43,7 @@ describe('indexed filters', () => {
 
   it('forgets deleted records and rebuilds on import', async () => {
     const { store } = await petstore();
-    const pets = store.collection('pets');
+    const pets = memoryCollection(store, 'pets');
     const first = [...pets.all()][0];
     pets.delete(first.id);
     expect(pets.where('status', first.status).some((p) => p.id === first.id)).toBe(false);
@@ -46,7 +55,7 @@ describe('indexed filters', () => {
 
   it('stay exact through thousands of moves of the same records (stale keys skipped, then compacted)', async () => {
     const { store } = await petstore({ counts: { pets: 300 } });
-    const pets = store.collection('pets');
+    const pets = memoryCollection(store, 'pets');
     const statuses = ['available', 'pending', 'sold'];
     let state = 7;
     const next = (n: number) => {
@@ -72,7 +81,7 @@ describe('indexed filters', () => {
 
   it('keep list order for a key deleted and made again while stale in a posting', async () => {
     const { store } = await petstore();
-    const pets = store.collection('pets');
+    const pets = memoryCollection(store, 'pets');
     const first = [...pets.all()].find((p) => p.status === 'available')!;
     pets.update(first.id, { status: 'sold' }); // stale in "available"
     pets.delete(first.id);
@@ -84,7 +93,7 @@ describe('indexed filters', () => {
 
   it('serve a record\'s JSON text until the record changes', async () => {
     const { store, call } = await petstore();
-    const pets = store.collection('pets');
+    const pets = memoryCollection(store, 'pets');
     const pet = pets.get(1)!;
     expect(JSON.parse(pets.json(pet))).toEqual(pet);
     expect(pets.json(pet)).toBe(pets.json(pet)); // the same text, not serialised again
