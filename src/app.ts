@@ -13,7 +13,7 @@ import { errorResponse, errors, type ApiError } from './core/api-error.js';
 import type { DocsAssets } from './docs/docs-endpoint.js';
 import type { LoadedDocument } from './document/document.js';
 import type { OpenAPIDocument } from './document/openapi.js';
-import type { SchemaObject } from './document/schema.js';
+import type { DocumentObject } from './document/objects.js';
 import { cors } from './middleware/cors.js';
 import { guardHosts, type AllowedHosts } from './middleware/host-guard.js';
 import type { MockOptions } from './mock-options.js';
@@ -226,8 +226,8 @@ function describeAnswers(operations: Operation[], bindings: Map<string, CrudBind
 }
 
 /** Names of query parameters that carry API keys: redacted in the request log. */
-function queryKeyNames(api: SchemaObject): string[] {
-  return Object.values<SchemaObject>(api.components?.securitySchemes ?? {})
+function queryKeyNames(api: DocumentObject): string[] {
+  return Object.values(api.components?.securitySchemes ?? {})
     .filter((scheme) => scheme.type === 'apiKey' && scheme.in === 'query')
     .map((scheme) => String(scheme.name));
 }

@@ -11,7 +11,6 @@ import yaml from 'js-yaml';
 import { dereferenceLocal } from './document/dereference-local.js';
 import { DocumentLoadError, prepareDocument } from './document/document.js';
 import { parseJson } from './document/parse-json.js';
-import type { SchemaObject } from './document/schema.js';
 import { DEFAULT_PLUGINS } from './plugins/index.js';
 import { inProcessMock, type InProcessMock } from './library/in-process-mock.js';
 import type { BrowserMockOptions } from './mock-options.js';
@@ -30,7 +29,7 @@ export async function createMock(options: BrowserMockOptions = {}): Promise<InPr
   const bundled = spec === undefined;
   const url = typeof spec === 'string' || spec instanceof URL ? new URL(spec, (globalThis as { location?: { href: string } }).location?.href).href : undefined;
   const raw = bundled ? petstoreDocument : url ? await fetchDocument(url) : spec;
-  const document = await prepareDocument(structuredClone(raw) as SchemaObject, { name: url ?? (bundled ? 'the bundled Petstore document' : 'the document given'), file: url, dereference: dereferenceLocal });
+  const document = await prepareDocument(structuredClone(raw), { name: url ?? (bundled ? 'the bundled Petstore document' : 'the document given'), file: url, dereference: dereferenceLocal });
   return inProcessMock(document, {
     ...rest,
     fixtures: fixtures ?? (bundled ? { categories } : undefined),
@@ -38,7 +37,7 @@ export async function createMock(options: BrowserMockOptions = {}): Promise<InPr
   }).mock;
 }
 
-async function fetchDocument(url: string): Promise<SchemaObject> {
+async function fetchDocument(url: string): Promise<unknown> {
   let text: string;
   try {
     const response = await fetch(url, { headers: { Accept: 'application/yaml, application/json, text/yaml, */*' } });
@@ -49,7 +48,7 @@ async function fetchDocument(url: string): Promise<SchemaObject> {
     throw new DocumentLoadError(`Cannot fetch the OpenAPI document ${url}: ${(error as Error).message}.`);
   }
   try {
-    return (parseJson(text) ?? yaml.load(text)) as SchemaObject;
+    return parseJson(text) ?? yaml.load(text);
   } catch (error) {
     throw new DocumentLoadError(`${url} is not valid YAML or JSON: ${String((error as Error).message).split('\n')[0]}.`);
   }

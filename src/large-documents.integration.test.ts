@@ -30,10 +30,10 @@ describe('a document with a chain of 500 named schemas', () => {
 
   it('loads with each named schema one object, shared by the schemas that reference it', async () => {
     const { api } = await loadDocument(file);
-    const schemas = api.components.schemas;
-    expect(schemas.Deep_0.properties.next).toBe(schemas.Deep_1);
-    expect(schemas.Deep_498.properties.next).toBe(schemas.Deep_499);
-    expect(api.paths['/deep/{id}'].get.responses['200'].content['application/json'].schema).toBe(schemas.Deep_0);
+    const schemas = api.components!.schemas!;
+    expect(schemas.Deep_0.properties!.next).toBe(schemas.Deep_1);
+    expect(schemas.Deep_498.properties!.next).toBe(schemas.Deep_499);
+    expect(api.paths!['/deep/{id}'].get!.responses!['200'].content!['application/json'].schema).toBe(schemas.Deep_0);
   });
 
   it('is served: the head of the chain is read, created and refused at depth, with valid answers', async () => {

@@ -6,7 +6,7 @@
  * start and nothing per request), and carries an `ETag`, so a client that has it gets a 304.
  */
 import yaml from 'js-yaml';
-import type { SchemaObject } from './document/schema.js';
+import type { JsonObject } from './core/json-object.js';
 import { SECURITY_HEADERS } from './core/security-headers.js';
 
 /** Where the document is served: `/__spec`, and `/__spec.json`, `/__spec.yaml`. */
@@ -109,7 +109,7 @@ interface Representation {
  * const answer = specResponder(document.raw);
  * app.get('/__spec', (c) => answer({ accept: c.req.header('accept') }));
  */
-export function specResponder(raw: SchemaObject): (request: SpecRequest) => Response {
+export function specResponder(raw: JsonObject): (request: SpecRequest) => Response {
   const built: Partial<Record<SpecFormat, Representation>> = {};
   const representation = (format: SpecFormat): Representation =>
     (built[format] ??= represent(format === 'json' ? JSON.stringify(raw) : yaml.dump(raw, { noRefs: true, lineWidth: -1, skipInvalid: true })));

@@ -11,7 +11,7 @@ import { DOCS_PATH, docsResponder, docsUnavailable, type DocsAssets } from '../d
 import { tryItValues } from '../docs/try-it-values.js';
 import { headerReader } from '../handle-operation.js';
 import type { Cors } from '../middleware/cors.js';
-import type { SchemaObject } from '../document/schema.js';
+import type { JsonObject } from '../core/json-object.js';
 import type { Collection } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { SPEC_PATH, specResponder, type SpecFormat } from '../spec-endpoint.js';
@@ -24,7 +24,7 @@ export const HEALTH_PATH = '/__health';
 
 export interface OwnEndpoints {
   /** The document as written (for /__spec). */
-  raw: SchemaObject;
+  raw: JsonObject;
   operations: readonly Operation[];
   collections: readonly Collection[];
   basePath: string;

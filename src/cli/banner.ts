@@ -9,6 +9,7 @@ import { DEFAULT_SEED, DEMO_API_KEY, type Mock } from '../app.js';
 import { DOCS_PATH } from '../docs/docs-endpoint.js';
 import type { LoadedDocument } from '../document/document.js';
 import type { SchemaObject } from '../document/schema.js';
+import type { DocumentObject, ParameterObject } from '../document/objects.js';
 import { createFaker } from '../generate/create-faker.js';
 import { createGenerator } from '../generate/from-schema.js';
 import { isLoopbackAddress, type AllowedHosts } from '../middleware/host-guard.js';
@@ -121,7 +122,7 @@ function tryRank(op: Operation): number {
 
 interface CurlContext {
   url: string;
-  api: SchemaObject;
+  api: DocumentObject;
   mock: BannerInput['mock'];
   key: string;
   sample: Sampler;
@@ -132,7 +133,7 @@ interface CurlContext {
 /** The curl command for one operation, or undefined when (strict) one of its values could not be found valid. */
 function curlFor(op: Operation, { url, api, mock, key, sample, strict }: CurlContext): string | undefined {
   const hint = credentialHint(op, key);
-  const written: SchemaObject[] = [...(api.paths?.[op.path]?.parameters ?? []), ...(op.source.parameters ?? [])];
+  const written: ParameterObject[] = [...(api.paths?.[op.path]?.parameters ?? []), ...(op.source.parameters ?? [])];
   const answer = mock.answers.find((a) => a.operationId === op.id);
   const collection = answer?.collection === undefined ? undefined : mock.collections.find((c) => c.name === answer.collection);
   let invalid = false;

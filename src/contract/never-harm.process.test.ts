@@ -51,7 +51,7 @@ describe('a LoopBack 4 application: a bulk PATCH and DELETE on the collection, s
 
   it('a count in the answer alone is enough to keep a write unsent, whatever its parameters', async () => {
     const counted = structuredClone(document);
-    for (const op of [counted.api.paths['/todos'].patch, counted.api.paths['/todos'].delete]) op.parameters = [];
+    for (const op of [counted.api.paths!['/todos'].patch!, counted.api.paths!['/todos'].delete!]) op.parameters = [];
     const server = todosServer(SEED);
     const report = await runContract({ document: counted, baseUrl: 'http://todos.test', fetch: inProcess(server.fetch) });
     expect(report.notSent.map((n) => n.reason)).toEqual([

@@ -6,8 +6,9 @@
  * win over an example the document wrote (an id it made up is a 404 here); a parameter's named
  * `examples` are kept, after the mock's, which comes first and is the one filled in.
  */
+import type { DocumentObject, OperationObject, ParameterObject, PathItemObject } from '../document/objects.js';
 import type { SchemaObject } from '../document/schema.js';
-import { isObject } from '../generate/helpers.js';
+import { isJsonObject } from '../core/json-object.js';
 import { HTTP_METHODS } from '../operations/operation.js';
 import { operationKey } from './operation-key.js';
 import { followRef } from './follow-ref.js';
@@ -15,12 +16,13 @@ import { eachSchemaSlot } from './schema-slots.js';
 import type { RecordKey, TryItValues } from './try-it-values.js';
 
 /** @example addTryItValues(doc, { parameters: { 'delete /pets/{petId}': { petId: 4 } }, references: { categoryId: 1 } }) */
-export function addTryItValues(doc: SchemaObject, values: TryItValues): void {
-  for (const [path, item] of Object.entries<SchemaObject>(doc.paths ?? {})) {
-    if (!isObject(item)) continue;
+export function addTryItValues(doc: DocumentObject, values: TryItValues): void {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    if (!isJsonObject(item)) continue;
     for (const method of HTTP_METHODS) {
       const operation = item[method];
-      const given = isObject(operation) ? values.parameters[operationKey(method, path)] : undefined;
+      if (!isJsonObject(operation)) continue;
+      const given = values.parameters[operationKey(method, path)];
       for (const [name, value] of Object.entries(given ?? {})) setPathParameterExample(doc, item, operation, name, value);
     }
   }
@@ -35,14 +37,14 @@ export function addTryItValues(doc: SchemaObject, values: TryItValues): void {
  * The operation's own copy of the path parameter (declared on it or on its path, by reference or
  * not), with the value as its example: Swagger UI takes an operation's parameter over its path's.
  */
-function setPathParameterExample(doc: SchemaObject, item: SchemaObject, operation: SchemaObject, name: string, value: RecordKey): void {
-  const named = (parameter: SchemaObject) => followRef(doc, parameter).name === name && followRef(doc, parameter).in === 'path';
-  const own: SchemaObject[] = Array.isArray(operation.parameters) ? operation.parameters : (operation.parameters = []);
+function setPathParameterExample(doc: DocumentObject, item: PathItemObject, operation: OperationObject, name: string, value: RecordKey): void {
+  const named = (parameter: ParameterObject) => followRef(doc, parameter).name === name && followRef(doc, parameter).in === 'path';
+  const own: ParameterObject[] = Array.isArray(operation.parameters) ? operation.parameters : (operation.parameters = []);
   const index = own.findIndex(named);
   const declared = index >= 0 ? own[index] : (Array.isArray(item.parameters) ? item.parameters : []).find(named);
   if (!declared) return;
-  const parameter = { ...followRef(doc, declared) };
-  if (isObject(parameter.examples)) parameter.examples = { mock: { summary: 'A record of this mock', value }, ...parameter.examples };
+  const parameter = { ...followRef(doc, declared) } as ParameterObject;
+  if (isJsonObject(parameter.examples)) parameter.examples = { mock: { summary: 'A record of this mock', value }, ...parameter.examples };
   else parameter.example = value;
   if (index >= 0) own[index] = parameter;
   else own.push(parameter);

@@ -10,6 +10,7 @@ const MOCK = 'http://127.0.0.1:4010/v1';
 describe('documentForDocs', () => {
   const api = {
     openapi: '3.0.3',
+    info: { title: 't', version: '1' },
     servers: [{ url: 'https://api.example.com/v1' }, { url: 'https://{region}.example.com', variables: { region: { default: 'eu' } } }],
     paths: {
       '/pets': {
@@ -30,14 +31,14 @@ describe('documentForDocs', () => {
   it('sends every request to the mock: root, path and operation servers replaced, the input left alone', () => {
     const copy = documentForDocs(api, MOCK);
     expect(copy.servers).toEqual([{ url: MOCK, description: 'This mock' }]);
-    expect(copy.paths['/pets'].servers).toBeUndefined();
-    expect(copy.paths['/pets'].get.servers).toBeUndefined();
+    expect(copy.paths!['/pets'].servers).toBeUndefined();
+    expect(copy.paths!['/pets'].get!.servers).toBeUndefined();
     expect(api.servers).toHaveLength(2);
     expect(api.paths['/pets'].get.servers).toEqual([{ url: 'https://op.example.com' }]);
   });
 
   it('points the code samples at the mock: each declared server URL (variables at their defaults), at a boundary only', () => {
-    const [curl, js, broken] = documentForDocs(api, MOCK).paths['/pets'].get['x-codeSamples'];
+    const [curl, js, broken] = documentForDocs(api, MOCK).paths!['/pets'].get!['x-codeSamples'] as Array<{ lang: string; source?: string }>;
     expect(curl.source).toBe(`curl ${MOCK}/pets && curl https://api.example.com/v10/x && curl ${MOCK}/pets`);
     expect(js.source).toBe(`fetch('${MOCK}/pets'); fetch('https://op.example.com.evil/pets'); fetch('${MOCK}/pets')`);
     expect(broken).toEqual({ lang: 'broken' });

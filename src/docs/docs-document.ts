@@ -6,7 +6,8 @@
  * what the try-it panel and the examples start from: the mock's records (add-try-it-values.ts),
  * and numbers within their bounds (number-examples.ts).
  */
-import type { SchemaObject } from '../document/schema.js';
+import { objectOr, type JsonObject } from '../core/json-object.js';
+import type { DocumentObject, OperationObject, ResponseObject } from '../document/objects.js';
 import { HTTP_METHODS } from '../operations/operation.js';
 import { serverUrl } from '../routing/server-base-path.js';
 import { addNumberExamples } from './number-examples.js';
@@ -37,17 +38,17 @@ export interface CodeSample {
 }
 
 /** An operation's code samples as written (`x-codeSamples`, else `x-code-samples`), entries without a string `source` left out. */
-export function codeSamplesOf(operation: SchemaObject): CodeSample[] {
+export function codeSamplesOf(operation: OperationObject): CodeSample[] {
   const samples = operation['x-codeSamples'] ?? operation['x-code-samples'];
   if (!Array.isArray(samples)) return [];
-  return samples.filter((s): s is CodeSample => typeof s === 'object' && s !== null && typeof s.source === 'string').map((s) => ({ ...s, lang: String(s.lang ?? 'text') }));
+  return samples.filter((s): s is CodeSample => typeof s === 'object' && s !== null && typeof (s as { source?: unknown }).source === 'string').map((s) => ({ ...s, lang: String(s.lang ?? 'text') }));
 }
 
 /**
  * Whether an operation offers no try-it panel: `x-hideTryItPanel: true` on it, or at the
  * document's root (for all) unless the operation says `x-hideTryItPanel: false`.
  */
-export function hidesTryIt(root: SchemaObject, operation: SchemaObject): boolean {
+export function hidesTryIt(root: JsonObject, operation: JsonObject): boolean {
   const own = operation['x-hideTryItPanel'];
   return own === true || (own !== false && root['x-hideTryItPanel'] === true);
 }
@@ -65,14 +66,14 @@ export interface Scenario {
  * a number (`default` and ranges like `5XX` name no single status), then the named examples of its
  * first success response (the mock answers `Prefer: example=NAME` from them).
  */
-export function scenariosOf(operation: SchemaObject, resolve: (value: SchemaObject) => SchemaObject = (value) => value): Scenario[] {
-  const responses: SchemaObject = operation.responses ?? {};
+export function scenariosOf(operation: OperationObject, resolve: (value: ResponseObject) => ResponseObject = (value) => value): Scenario[] {
+  const responses = objectOr(operation.responses);
   const statuses = Object.keys(responses).filter((status) => /^[1-5]\d\d$/.test(status));
   const scenarios: Scenario[] = statuses.map((status) => ({ prefer: `code=${status}`, label: `${status} ${firstLine(resolve(responses[status] ?? {}).description)}`.trim() }));
   const success = statuses.find((status) => status.startsWith('2'));
-  const content: SchemaObject = success ? (resolve(responses[success] ?? {}).content ?? {}) : {};
+  const content = success ? objectOr(resolve(responses[success] ?? {}).content) : {};
   const names = new Set<string>();
-  for (const media of Object.values<SchemaObject>(content)) for (const name of Object.keys(media?.examples ?? {})) names.add(name);
+  for (const media of Object.values(content)) for (const name of Object.keys(objectOr(media?.examples))) names.add(name);
   for (const name of names) scenarios.push({ prefer: `example=${name}`, label: `${success} example "${name}"` });
   return scenarios;
 }
@@ -86,12 +87,12 @@ export function scenariosOf(operation: SchemaObject, resolve: (value: SchemaObje
  *
  * @example documentForDocs(api, 'http://127.0.0.1:4010').servers // [{ url: 'http://127.0.0.1:4010', description: 'This mock' }]
  */
-export function documentForDocs(api: SchemaObject, mockUrl: string, values?: TryItValues): SchemaObject {
+export function documentForDocs(api: DocumentObject, mockUrl: string, values?: TryItValues): DocumentObject {
   const doc = structuredClone(api);
   const declared = new Set<string>(serverUrls(doc.servers));
   doc.servers = [{ url: mockUrl, description: 'This mock' }];
-  const withSamples: SchemaObject[] = [];
-  for (const item of Object.values<SchemaObject>(doc.paths ?? {})) {
+  const withSamples: OperationObject[] = [];
+  for (const item of Object.values(objectOr(doc.paths))) {
     if (!item || typeof item !== 'object') continue;
     for (const url of serverUrls(item.servers)) declared.add(url);
     delete item.servers;
@@ -107,8 +108,9 @@ export function documentForDocs(api: SchemaObject, mockUrl: string, values?: Try
   const urls = [...declared].filter((url) => /^https?:\/\//i.test(url)).sort((a, b) => b.length - a.length);
   for (const operation of withSamples) {
     for (const key of ['x-codeSamples', 'x-code-samples']) {
-      if (!Array.isArray(operation[key])) continue;
-      operation[key] = operation[key].map((sample: unknown) =>
+      const samples = operation[key];
+      if (!Array.isArray(samples)) continue;
+      operation[key] = samples.map((sample: unknown) =>
         sample && typeof sample === 'object' && typeof (sample as CodeSample).source === 'string'
           ? { ...sample, source: pointAt((sample as CodeSample).source, urls, mockUrl) }
           : sample,

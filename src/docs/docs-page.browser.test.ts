@@ -57,7 +57,7 @@ afterAll(async () => {
 
 /** The document's operations as the page lists them: method, path, the operation as written. */
 function operationsOf(api: SchemaObject): Array<{ method: string; path: string; operation: SchemaObject }> {
-  return Object.entries<SchemaObject>(api.paths).flatMap(([path, item]) =>
+  return Object.entries(api.paths as Record<string, SchemaObject>).flatMap(([path, item]) =>
     HTTP_METHODS.filter((method) => item[method]).map((method) => ({ method, path, operation: item[method] as SchemaObject })),
   );
 }
@@ -184,7 +184,7 @@ describe('the docs page (Chromium)', () => {
         else await count(badge, 0, `${method} ${path}`);
         await count(block.locator('.opblock-summary .mock-deprecated'), operation.deprecated ? 1 : 0, `${method} ${path}`);
       }
-      expect(petstore.raw.paths['/pets/{petId}'].get['x-stability']).toBe('stable');
+      expect((petstore.raw.paths as Record<string, Record<string, SchemaObject>>)['/pets/{petId}'].get['x-stability']).toBe('stable');
       // Both values of x-stability besides `stable` that the Petstore uses show.
       const current = operationsOf(petstore.raw).filter((o) => !o.operation.deprecated);
       expect(new Set(await page.locator('.mock-stability').allTextContents())).toEqual(new Set(current.map((o) => o.operation['x-stability']).filter(Boolean)));
@@ -221,7 +221,7 @@ describe('the docs page (Chromium)', () => {
           expect(shown.trim()).toBe(sample.source.replaceAll('http://localhost:4010', mock.url).trim());
           if (sample.lang === 'Python') continue; // shown and checked as text; src/code-samples.process.test.ts runs it
           await reset(mock.url);
-          await SAMPLE_PRECONDITIONS[operation.operationId]?.(call);
+          await SAMPLE_PRECONDITIONS[operation.operationId as string]?.(call);
           const stdout = await runSample(sample.lang, shown);
           const [last] = await latestRequests(mock.url, 1);
           expect(`${last.method} ${last.status}`, `${operation.operationId} ${sample.lang}: ${stdout}`).toMatch(new RegExp(`^${method.toUpperCase()} 2\\d\\d$`));
@@ -385,12 +385,12 @@ describe('the examples the docs page offers, against the mock as seeded (Chromiu
         if (operation.deprecated) await count(block.locator('.mock-stability'), 0, `${method} ${path}`);
         // Every declared error's example (the document's, or the one generated for it) has its status. Swagger
         // UI resolves an operation once it opens, then shows the example of each response with a body.
-        const bodies = Object.entries<SchemaObject>(operation.responses).filter(([, response]) => followRef(petstore.raw, response).content).map(([status]) => status);
+        const bodies = Object.entries(operation.responses as Record<string, SchemaObject>).filter(([, response]) => followRef(petstore.raw, response).content).map(([status]) => status);
         const read = () => block.locator('.responses-table tr.response').evaluateAll((elements) => elements.map((row) => [row.getAttribute('data-code') ?? '', row.querySelector('.example')?.textContent ?? ''] as const));
         await expect.poll(async () => (await read()).filter(([, example]) => example).map(([status]) => status), { timeout: 5_000 }).toEqual(bodies);
         if (operation.requestBody) await count(block.locator('.opblock-section-request-body .microlight'), 1, `${method} ${path}`);
         const rows = await read();
-        expect(rows).toHaveLength(Object.keys(operation.responses).length);
+        expect(rows).toHaveLength(Object.keys(operation.responses as Record<string, SchemaObject>).length);
         for (const [status, example] of rows) {
           shown.set(`${method} ${path} ${status}`, example);
           if (Number(status) >= 400) expect(JSON.parse(example), `${method} ${path} ${status}`).toMatchObject({ status: Number(status) });
@@ -399,7 +399,7 @@ describe('the examples the docs page offers, against the mock as seeded (Chromiu
         await collapse(block);
       }
       // Every response and request body each operation declares.
-      expect(shown.size).toBe(operationsOf(petstore.raw).reduce((n, { operation }) => n + Object.keys(operation.responses).length + (operation.requestBody ? 1 : 0), 0));
+      expect(shown.size).toBe(operationsOf(petstore.raw).reduce((n, { operation }) => n + Object.keys(operation.responses as Record<string, SchemaObject>).length + (operation.requestBody ? 1 : 0), 0));
       expect([...shown].filter(([, text]) => text.includes('9007199254740991'))).toEqual([]);
       expect(JSON.parse(shown.get('get /pets/{petId} 404')!)).toMatchObject({ code: 'NOT_FOUND', status: 404 });
       expect(JSON.parse(shown.get('get /pets/{petId} 410')!)).toMatchObject({ code: 'SUNSET', status: 410 });
@@ -424,7 +424,7 @@ describe('the examples the docs page offers, against the mock as seeded (Chromiu
       let stale = false;
       for (const { method, path, operation } of operations.filter((o) => !hidesTryIt(petstore.raw, o.operation))) {
         await reset(mock.url);
-        const precondition = Object.hasOwn(SAMPLE_PRECONDITIONS, operation.operationId) ? SAMPLE_PRECONDITIONS[operation.operationId] : undefined;
+        const precondition = Object.hasOwn(SAMPLE_PRECONDITIONS, operation.operationId as string) ? SAMPLE_PRECONDITIONS[operation.operationId as string] : undefined;
         // deleteCategory: every seeded category holds pets; the same state its code sample gets (one emptied).
         if (precondition) await precondition(call);
         if (precondition || stale) {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { addNumberExamples } from './number-examples.js';
+import type { SchemaObject } from '../document/schema.js';
 import { petstoreDocument } from '../test-support/petstore.js';
 
 /** The example a property of this schema gets, or undefined. */
@@ -71,7 +72,7 @@ describe('addNumberExamples', () => {
   it('leaves no maximum as the example of a Petstore property: ids read 1, Error status 400', async () => {
     const doc = structuredClone((await petstoreDocument()).raw);
     addNumberExamples(doc);
-    const schemas = doc.components.schemas;
+    const schemas = (doc.components as { schemas: Record<string, { properties: Record<string, SchemaObject> }> }).schemas;
     expect(schemas.NewPet.properties.categoryId.example).toBe(1);
     expect(schemas.Order.properties.quantity.example).toBe(1);
     expect(schemas.InventoryUpdate.properties.quantity.example).toBe(0);

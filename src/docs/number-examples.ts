@@ -18,7 +18,7 @@ import { eachSchemaSlot } from './schema-slots.js';
  *
  * @example addNumberExamples(doc) // Pet's id: { $ref: Id } -> { type: 'integer', ..., maximum: 9007199254740991, example: 1 }
  */
-export function addNumberExamples(doc: SchemaObject): void {
+export function addNumberExamples(doc: object): void {
   eachSchemaSlot(doc, (slot) => {
     const schema = followRef(doc, slot.schema);
     const example = nearestZero(schema);

@@ -5,7 +5,7 @@
  * `default`, `enum`, `const`) and extensions (`x-...`) are not schemas and are not entered.
  */
 import type { SchemaObject } from '../document/schema.js';
-import { isObject } from '../generate/helpers.js';
+import { isJsonObject } from '../core/json-object.js';
 
 /** One place: what stands there, as written (a `$ref` maybe), and a way to put another schema there. */
 export interface SchemaSlot {
@@ -26,20 +26,21 @@ const NAMED = new Set(['properties', 'patternProperties', '$defs', 'definitions'
  *
  * @example eachSchemaSlot(doc, (slot) => slot.name === 'categoryId' && slot.replace({ type: 'integer', example: 1 }))
  */
-export function eachSchemaSlot(doc: SchemaObject, visit: (slot: SchemaSlot) => void): void {
+export function eachSchemaSlot(doc: object, visit: (slot: SchemaSlot) => void): void {
   walk(doc, '', visit);
 }
 
 function walk(node: unknown, key: string, visit: (slot: SchemaSlot) => void): void {
   if (Array.isArray(node)) return node.forEach((item) => walk(item, key, visit));
-  if (!isObject(node)) return;
-  if (isObject(node.properties)) {
+  if (!isJsonObject(node)) return;
+  // An object where a schema stands is a schema (the document passed its meta-schema).
+  if (isJsonObject(node.properties)) {
     const properties = node.properties;
-    for (const [name, schema] of Object.entries(properties)) if (isObject(schema)) visit({ name, schema, replace: (next) => (properties[name] = next) });
+    for (const [name, schema] of Object.entries(properties)) if (isJsonObject(schema)) visit({ name, schema: schema as SchemaObject, replace: (next) => (properties[name] = next) });
   }
   for (const slot of ['items', 'additionalProperties']) {
     const schema = node[slot];
-    if (isObject(schema)) visit({ schema, replace: (next) => (node[slot] = next) });
+    if (isJsonObject(schema)) visit({ schema: schema as SchemaObject, replace: (next) => (node[slot] = next) });
   }
   for (const [child, value] of Object.entries(node)) {
     if (!NAMED.has(key) && (child.startsWith('x-') || DATA.has(child))) continue;

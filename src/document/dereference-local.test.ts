@@ -23,10 +23,10 @@ describe('dereferenceLocal', () => {
       },
       paths: { '/a': { get: { responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Tag' } } } } } } } },
     });
-    const schemas = api.components.schemas;
-    expect(api.paths['/a'].get.responses[200].content['application/json'].schema).toBe(schemas.Tag);
-    expect(schemas.Node.properties.tag).toBe(schemas.Tag);
-    expect(schemas.Node.properties.child).toEqual({ $ref: '#/components/schemas/Node' });
+    const schemas = api.components!.schemas!;
+    expect(api.paths!['/a'].get!.responses![200].content!['application/json'].schema).toBe(schemas.Tag);
+    expect(schemas.Node.properties!.tag).toBe(schemas.Tag);
+    expect(schemas.Node.properties!.child).toEqual({ $ref: '#/components/schemas/Node' });
     expect(schemas.Named).toEqual({ ...schemas.Tag, description: 'a tag with a description' });
   });
 

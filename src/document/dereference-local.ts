@@ -7,10 +7,10 @@
  * External references are refused: there is no file system to read them from.
  */
 import { resolveRef } from './document.js';
-import type { SchemaObject } from './schema.js';
+import type { DocumentObject, JsonObject } from './objects.js';
 
 /** @throws Error naming the first `$ref` that points outside the document or at nothing. */
-export async function dereferenceLocal(document: SchemaObject): Promise<SchemaObject> {
+export async function dereferenceLocal(document: JsonObject): Promise<DocumentObject> {
   /** Objects being walked (and references being followed): meeting one again is a cycle. */
   const open = new Set<object>();
   const walked = new WeakSet<object>();
@@ -39,5 +39,6 @@ export async function dereferenceLocal(document: SchemaObject): Promise<SchemaOb
     open.delete(node);
     return node;
   };
-  return visit(document) as SchemaObject;
+  // Checked against the meta-schema before it came here (document.ts).
+  return visit(document) as DocumentObject;
 }

@@ -41,11 +41,11 @@ describe('dereferenceOptions', () => {
         Unused: { type: 'object', properties: { used: { $ref: '#/components/schemas/Used' } } },
       },
     );
-    const schemas = api.components.schemas;
+    const schemas = api.components!.schemas!;
     expect(answerOf(api)).toBe(schemas.Used);
-    expect(schemas.Used.properties.next).toBe(schemas.Next);
-    expect(schemas.Used.properties.again).toBe(schemas.Next);
-    expect(schemas.Unused.properties.used).toBe(schemas.Used); // walked as before: nothing names it
+    expect(schemas.Used.properties!.next).toBe(schemas.Next);
+    expect(schemas.Used.properties!.again).toBe(schemas.Next);
+    expect(schemas.Unused.properties!.used).toBe(schemas.Used); // walked as before: nothing names it
   });
 
   it('still refuses a broken $ref in a named schema that nothing uses', async () => {

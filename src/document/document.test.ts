@@ -3,14 +3,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DocumentLoadError, prepareDocument } from './document.js';
-import type { SchemaObject } from './schema.js';
+import type { DocumentObject, JsonObject } from './objects.js';
 
-const minimal = (): SchemaObject => ({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} });
+const minimal = (): DocumentObject => ({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} });
 
 describe('prepareDocument', () => {
   it('asks the dereferencing step to check the meta-schema only when no precompiled check ran', async () => {
     const asked: boolean[] = [];
-    const dereference = async (document: SchemaObject, { checkSchema }: { checkSchema: boolean }) => (asked.push(checkSchema), document);
+    const dereference = async (document: JsonObject, { checkSchema }: { checkSchema: boolean }) => (asked.push(checkSchema), document as DocumentObject);
     await prepareDocument(minimal(), { name: 'a', dereference, metaSchema: () => undefined }); // checked, valid
     await prepareDocument(minimal(), { name: 'b', dereference, metaSchema: () => 'unavailable' }); // no precompiled validators
     await prepareDocument(minimal(), { name: 'c', dereference }); // none given (the browser)
@@ -18,13 +18,13 @@ describe('prepareDocument', () => {
   });
 
   it('refuses what the meta-schema check found, naming the document', async () => {
-    const dereference = async (document: SchemaObject) => document;
+    const dereference = async (document: JsonObject) => document as DocumentObject;
     await expect(prepareDocument(minimal(), { name: 'mine.yaml', dereference, metaSchema: () => "#/info must have required property 'title'" })).rejects.toThrow(
       new DocumentLoadError("mine.yaml is not a valid OpenAPI 3.0.3 document: #/info must have required property 'title'."),
     );
   });
 
   it('refuses Swagger 2.0 where no converter is given', async () => {
-    await expect(prepareDocument({ swagger: '2.0', info: {}, paths: {} }, { name: 'old.json', dereference: async (d) => d })).rejects.toThrow(/Swagger 2\.0 document; convert it to OpenAPI 3 first/);
+    await expect(prepareDocument({ swagger: '2.0', info: {}, paths: {} }, { name: 'old.json', dereference: async (d) => d as DocumentObject })).rejects.toThrow(/Swagger 2\.0 document; convert it to OpenAPI 3 first/);
   });
 });

@@ -4,6 +4,7 @@
  * swagger-parser; in a browser, local references only). Node's reader (load-document.ts) and the
  * browser's entry both end here.
  */
+import type { DocumentObject, JsonObject } from './objects.js';
 import type { SchemaObject } from './schema.js';
 
 /** A document that cannot be served. `message` is one sentence meant for the terminal. */
@@ -17,9 +18,9 @@ export interface LoadedDocument {
   /** `3.0` or `3.1`: decides the JSON Schema dialect of its schemas. */
   dialect: '3.0' | '3.1';
   /** The dereferenced document. Circular references stay as `$ref` strings (see `resolveRef`). */
-  api: SchemaObject;
+  api: DocumentObject;
   /** The document as served before dereferencing (for Swagger 2.0, as converted), used to resolve circular `$ref`s. */
-  raw: SchemaObject;
+  raw: JsonObject;
   /** Set when the file was a Swagger 2.0 document, converted to OpenAPI 3.0 on load. */
   convertedFrom?: '2.0';
 }
@@ -37,15 +38,18 @@ export interface PrepareSteps {
    * Validates and dereferences the document (a copy it may change), circular references left as
    * `$ref`s; `checkSchema` asks it to check the meta-schema too. Throws the problem it found.
    */
-  dereference: (document: SchemaObject, options: { file?: string; checkSchema: boolean }) => Promise<SchemaObject>;
+  dereference: (document: JsonObject, options: { file?: string; checkSchema: boolean }) => Promise<DocumentObject>;
   /** Converts a Swagger 2.0 document to OpenAPI 3.0 (none: Swagger 2.0 is refused). */
-  convertSwagger2?: (name: string, file: string, swagger: SchemaObject, text?: string) => Promise<SchemaObject>;
+  convertSwagger2?: (name: string, file: string, swagger: JsonObject, text?: string) => Promise<JsonObject>;
 }
 
 /** @throws DocumentLoadError when the parsed document cannot be served: its version, the meta-schema, a broken `$ref`. */
-export async function prepareDocument(parsed: SchemaObject, steps: PrepareSteps): Promise<LoadedDocument> {
+export async function prepareDocument(parsed: unknown, steps: PrepareSteps): Promise<LoadedDocument> {
   const { name } = steps;
-  let raw = parsed;
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new DocumentLoadError(`${name} does not contain an OpenAPI document (expected a YAML or JSON object).`);
+  }
+  let raw = parsed as JsonObject;
   const version = detectVersion(name, raw);
   const convertedFrom = version === '2.0' ? '2.0' : undefined;
   if (convertedFrom) {
@@ -53,11 +57,11 @@ export async function prepareDocument(parsed: SchemaObject, steps: PrepareSteps)
     raw = await steps.convertSwagger2(name, steps.file ?? name, raw, steps.text);
   }
   const dialect = version === '3.1' ? '3.1' : '3.0';
-  const what = convertedFrom ? 'Swagger 2.0 document (converted to OpenAPI 3.0)' : `OpenAPI ${raw.openapi} document`;
+  const what = convertedFrom ? 'Swagger 2.0 document (converted to OpenAPI 3.0)' : `OpenAPI ${String(raw.openapi)} document`;
   // The meta-schema check runs on the build's precompiled validators when they exist.
   const meta = steps.metaSchema ? steps.metaSchema(raw, dialect) : 'unavailable';
   if (meta !== undefined && meta !== 'unavailable') throw new DocumentLoadError(`${name} is not a valid ${what}: ${meta}.`);
-  let api: SchemaObject;
+  let api: DocumentObject;
   try {
     api = await steps.dereference(structuredClone(raw), { file: steps.file, checkSchema: meta === 'unavailable' });
   } catch (error) {
@@ -69,13 +73,10 @@ export async function prepareDocument(parsed: SchemaObject, steps: PrepareSteps)
 }
 
 /** `2.0` for a Swagger 2.0 document (converted on load), else the OpenAPI dialect. */
-function detectVersion(path: string, raw: SchemaObject): '2.0' | '3.0' | '3.1' {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new DocumentLoadError(`${path} does not contain an OpenAPI document (expected a YAML or JSON object).`);
-  }
+function detectVersion(path: string, raw: JsonObject): '2.0' | '3.0' | '3.1' {
   if (raw.swagger === '2.0') return '2.0';
   if (raw.swagger !== undefined) {
-    throw new DocumentLoadError(`${path} declares swagger ${raw.swagger}; only Swagger "2.0", OpenAPI 3.0.x and 3.1.x are supported.`);
+    throw new DocumentLoadError(`${path} declares swagger ${String(raw.swagger)}; only Swagger "2.0", OpenAPI 3.0.x and 3.1.x are supported.`);
   }
   const version = String(raw.openapi ?? '');
   if (/^3\.0\.\d+$/.test(version)) return '3.0';
@@ -100,13 +101,14 @@ export function firstProblem(error: unknown): string {
  * Follows a local `$ref` (`#/components/schemas/Node`) inside the dereferenced document: only
  * circular references are left as `$ref` after loading.
  */
-export function resolveRef(api: SchemaObject, ref: string): SchemaObject | undefined {
+export function resolveRef(api: object, ref: string): SchemaObject | undefined {
   if (!ref.startsWith('#/')) return undefined;
+  // Circular references are left only inside schemas, so what one names is a schema (or nothing).
   let node: unknown = api;
   for (const part of ref.slice(2).split('/')) {
     const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
     if (node === null || typeof node !== 'object') return undefined;
-    node = (node as SchemaObject)[key];
+    node = (node as JsonObject)[key];
   }
   return node as SchemaObject | undefined;
 }

@@ -23,7 +23,7 @@ describe('loadDocument', () => {
   it('loads, validates and dereferences the Petstore document', async () => {
     const doc = await loadDocument(SPEC);
     expect(doc.dialect).toBe('3.0');
-    expect(doc.api.paths['/pets'].post.requestBody.content['application/json'].schema.required).toEqual(['name', 'categoryId']);
+    expect(doc.api.paths!['/pets'].post!.requestBody!.content!['application/json'].schema!.required).toEqual(['name', 'categoryId']);
   });
 
   it('accepts a 3.0.4 document and a 3.1 document', async () => {
@@ -64,12 +64,12 @@ describe('loadDocument of a Swagger 2.0 document', () => {
   it('converts it to OpenAPI 3.0 on load and says so', async () => {
     const doc = await loadDocument(`${CORPUS}/oai-swagger2-uber.yaml`);
     expect([doc.dialect, doc.convertedFrom, doc.raw.openapi, doc.raw.swagger]).toEqual(['3.0', '2.0', '3.0.0', undefined]);
-    expect(Object.keys(doc.api.paths)).toEqual(['/products', '/estimates/price', '/estimates/time', '/me', '/history']);
+    expect(Object.keys(doc.api.paths!)).toEqual(['/products', '/estimates/price', '/estimates/time', '/me', '/history']);
     // host, basePath and schemes became a server; a query parameter's type became its schema.
     expect(doc.api.servers).toEqual([{ url: 'https://api.uber.com/v1' }]);
-    expect(doc.api.paths['/products'].get.parameters[0]).toMatchObject({ name: 'latitude', in: 'query', required: true, schema: { type: 'number', format: 'double' } });
-    expect(doc.api.paths['/products'].get.responses['200'].content['application/json'].schema.items.properties.product_id.type).toBe('string');
-    expect(doc.api.components.securitySchemes.apikey).toEqual({ type: 'apiKey', name: 'server_token', in: 'query' });
+    expect(doc.api.paths!['/products'].get!.parameters![0]).toMatchObject({ name: 'latitude', in: 'query', required: true, schema: { type: 'number', format: 'double' } });
+    expect(doc.api.paths!['/products'].get!.responses!['200'].content!['application/json'].schema!.items!.properties!.product_id.type).toBe('string');
+    expect(doc.api.components!.securitySchemes!.apikey).toEqual({ type: 'apiKey', name: 'server_token', in: 'query' });
     expect((await loadDocument(SPEC)).convertedFrom).toBeUndefined();
   });
 
@@ -97,9 +97,9 @@ describe('loadDocument of a Swagger 2.0 document', () => {
       'external.yaml',
       "swagger: '2.0'\ninfo: {title: x, version: '1'}\nproduces: [application/json]\npaths:\n  /notes:\n    get:\n      parameters: [{$ref: 'common.yaml#/limit'}]\n      responses:\n        '200': {description: ok, schema: {$ref: 'defs.yaml#/Note'}}\n",
     );
-    const get = (await loadDocument(main)).api.paths['/notes'].get;
-    expect(get.parameters[0]).toEqual({ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 } });
-    expect(get.responses['200'].content['application/json'].schema.properties.tag).toEqual({ type: 'string', nullable: true });
+    const get = (await loadDocument(main)).api.paths!['/notes'].get!;
+    expect(get.parameters![0]).toEqual({ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 } });
+    expect(get.responses!['200'].content!['application/json'].schema!.properties!.tag).toEqual({ type: 'string', nullable: true });
   });
 
   it('says in one sentence why a broken one cannot be served', async () => {

@@ -14,7 +14,7 @@ import { DocumentLoadError, firstProblem, prepareDocument, type LoadedDocument }
 import { fetchDocument } from './fetch-document.js';
 import { parseJson } from './parse-json.js';
 import { validateMetaSchema } from './meta-schema/validate-meta-schema.js';
-import type { SchemaObject } from './schema.js';
+import type { DocumentObject, JsonObject } from './objects.js';
 
 export { DocumentLoadError, resolveRef, type LoadedDocument } from './document.js';
 
@@ -38,7 +38,7 @@ export interface LoadOptions {
 export async function loadDocument(source: string | object, options: LoadOptions = {}): Promise<LoadedDocument> {
   const steps = { ...NODE_STEPS, dereference: dereferenceWith(options), convertSwagger2: convertWith(options) };
   if (typeof source === 'object') {
-    const given = structuredClone(source) as SchemaObject;
+    const given = structuredClone(source) as JsonObject;
     refuseRemote(given, 'given', options);
     return prepareDocument(given, { name: 'the document given', ...steps });
   }
@@ -46,11 +46,11 @@ export async function loadDocument(source: string | object, options: LoadOptions
   const url = /^https?:\/\//i.test(path);
   const file = url ? path : resolve(path);
   let text = url ? await fetchDocument(path, { timeoutMs: options.fetchTimeoutMs }) : undefined;
-  let raw: SchemaObject;
+  let raw: unknown;
   try {
     text ??= await readFile(file, 'utf8');
     // YAML is a superset of JSON: one parser reads both (js-yaml: swagger-parser's own parser); JSON.parse is faster at JSON.
-    raw = (parseJson(text) ?? yaml.load(text, { filename: path })) as SchemaObject;
+    raw = parseJson(text) ?? yaml.load(text, { filename: path });
   } catch (error) {
     throw new DocumentLoadError(describeParseFailure(path, error));
   }
@@ -63,7 +63,7 @@ export async function loadDocument(source: string | object, options: LoadOptions
 }
 
 /** A local document's reference to a URL stops the load, in one sentence, unless remote references are allowed. */
-function refuseRemote(raw: SchemaObject, name: string, { allowRemoteRefs = false }: LoadOptions): void {
+function refuseRemote(raw: unknown, name: string, { allowRemoteRefs = false }: LoadOptions): void {
   const remote = allowRemoteRefs ? undefined : remoteReference(raw);
   if (remote !== undefined) throw new DocumentLoadError(`The OpenAPI document ${name} refers to ${remote}: a local document refers to local files only, unless --allow-remote-refs (allowRemoteRefs) is given.`);
 }
@@ -90,18 +90,18 @@ function resolversFor(file: string | undefined, { allowRemoteRefs = false }: Loa
 
 /** On Node: the build's precompiled meta-schema validators, swagger-parser, and the Swagger 2.0 converter. */
 const NODE_STEPS = { metaSchema: validateMetaSchema };
-const dereferenceWith = (load: LoadOptions) => (document: SchemaObject, options: { file?: string; checkSchema: boolean }) => validateAndDereference(document, options, load);
-const convertWith = (load: LoadOptions) => (path: string, file: string, swagger: SchemaObject, text?: string) => convertSwagger2(path, file, swagger, text, load);
+const dereferenceWith = (load: LoadOptions) => (document: JsonObject, options: { file?: string; checkSchema: boolean }) => validateAndDereference(document, options, load);
+const convertWith = (load: LoadOptions) => (path: string, file: string, swagger: JsonObject, text?: string) => convertSwagger2(path, file, swagger, text, load);
 
 /** swagger-parser: the rules of the specification, external `$ref`s (relative to `file`), then the dereferenced document. */
-async function validateAndDereference(document: SchemaObject, { file, checkSchema }: { file?: string; checkSchema: boolean }, load: LoadOptions): Promise<SchemaObject> {
+async function validateAndDereference(document: JsonObject, { file, checkSchema }: { file?: string; checkSchema: boolean }, load: LoadOptions): Promise<DocumentObject> {
   // The parsed document is handed over (no second read or parse); the path resolves external refs.
   // References stay where the document came from (see reference-origin.ts).
   const refs = resolversFor(file, load);
   const options = { dereference: dereferenceOptions(document), validate: { schema: checkSchema, spec: true }, ...refs.options };
   const api = file ? SwaggerParser.validate(file, document as never, options as never) : SwaggerParser.validate(document as never, options as never);
   try {
-    return (await api) as unknown as SchemaObject;
+    return (await api) as unknown as DocumentObject;
   } catch (error) {
     return refs.rethrow(error);
   }
@@ -111,14 +111,14 @@ async function validateAndDereference(document: SchemaObject, { file, checkSchem
  * Converts a Swagger 2.0 document to OpenAPI 3.0 with swagger2openapi and Redoc's options: what
  * the converter can patch is patched, what it cannot convert losslessly is converted as it can.
  */
-async function convertSwagger2(path: string, file: string, swagger: SchemaObject, text: string | undefined, load: LoadOptions): Promise<SchemaObject> {
+async function convertSwagger2(path: string, file: string, swagger: JsonObject, text: string | undefined, load: LoadOptions): Promise<JsonObject> {
   let whole = swagger;
   // The converter leaves external `$ref`s alone (its own resolver prints its failures), so
   // swagger-parser brings them in first, relative to the file as for 3.x, for them to be converted too.
   if (/"\$ref":"(?!#)/.test(JSON.stringify(swagger))) {
     const refs = resolversFor(file, load);
     try {
-      whole = (await SwaggerParser.bundle(file, swagger as never, refs.options as never)) as unknown as SchemaObject;
+      whole = (await SwaggerParser.bundle(file, swagger as never, refs.options as never)) as unknown as JsonObject;
     } catch (error) {
       refs.rethrowFetched(error);
       throw new DocumentLoadError(`${path} is not a valid Swagger 2.0 document: ${firstProblem(error)}.`);
@@ -129,7 +129,7 @@ async function convertSwagger2(path: string, file: string, swagger: SchemaObject
     const { default: swagger2openapi } = await import('swagger2openapi');
     // The text only saves the converter from writing the document out as YAML again.
     const { openapi } = await swagger2openapi.convertObj(whole, { patch: true, warnOnly: true, anchors: true, text });
-    return openapi as SchemaObject;
+    return openapi as JsonObject;
   } catch (error) {
     throw new DocumentLoadError(`${path} is a Swagger 2.0 document that cannot be converted to OpenAPI 3.0: ${firstProblem(error)}.`);
   }

@@ -5,7 +5,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { buildOperations } from '../operations/build-operations.js';
-import type { SchemaObject } from './schema.js';
 import { SPEC, petstoreDocument } from '../test-support/petstore.js';
 
 const api = (await petstoreDocument()).api;
@@ -20,7 +19,7 @@ describe('spec/openapi.yaml', () => {
   it('is OpenAPI 3.0.3, version 1.0.0, with the tags Pets and Store', () => {
     expect(api.openapi).toBe('3.0.3');
     expect(api.info.version).toBe('1.0.0');
-    expect(api.tags.map((t: { name: string }) => t.name)).toEqual(['Pets', 'Store']);
+    expect(api.tags!.map((t: { name: string }) => t.name)).toEqual(['Pets', 'Store']);
     for (const op of operations) expect(op.source.tags, op.id).toHaveLength(1);
   });
 
@@ -35,7 +34,7 @@ describe('spec/openapi.yaml', () => {
       InventoryItem: { petId: ['integer', 'int64', true], quantity: ['integer', undefined, true], status: ['PetStatus', undefined, true] },
       InventoryUpdate: { quantity: ['integer', undefined, true] },
     };
-    const schemas = api.components.schemas;
+    const schemas = api.components!.schemas!;
     const flatten = (schema: any): { properties: Record<string, any>; required: string[] } => {
       const parts = [schema, ...(schema.allOf ?? [])].map((part) => (part === schema ? part : flatten(part)));
       return {
@@ -72,24 +71,24 @@ describe('spec/openapi.yaml', () => {
   });
 
   it('has the models of the brief, with Pet and Category built as NewPet/NewCategory plus id', () => {
-    const schemas = api.components.schemas;
+    const schemas = api.components!.schemas!;
     for (const name of ['PetStatus', 'NewPet', 'Pet', 'Pets', 'NewCategory', 'Category', 'Order', 'InventoryItem', 'InventoryUpdate', 'Error']) {
       expect(schemas[name], name).toBeDefined();
     }
-    expect(schemas.Pet.allOf[0]).toBe(schemas.NewPet);
-    expect(schemas.Pet.allOf[1].required).toEqual(['id']);
-    expect(schemas.Category.allOf[0]).toBe(schemas.NewCategory);
+    expect(schemas.Pet.allOf![0]).toBe(schemas.NewPet);
+    expect(schemas.Pet.allOf![1].required).toEqual(['id']);
+    expect(schemas.Category.allOf![0]).toBe(schemas.NewCategory);
     expect(schemas.Order.required).toBeUndefined();
     expect(schemas.Error.required).toEqual(['code', 'message', 'status']);
     expect(schemas.Id).toMatchObject({ type: 'integer', format: 'int64' });
   });
 
   it('secures every operation with bearer auth and declares 401 with the Error schema on each', () => {
-    expect(api.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(api.components!.securitySchemes!.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const op of operations) {
-      expect(op.security, op.id).toEqual([[{ name: 'bearerAuth', scheme: api.components.securitySchemes.bearerAuth }]]);
-      const source: SchemaObject = op.source;
-      expect(source.responses['401'].content['application/json'].schema, op.id).toBe(api.components.schemas.Error);
+      expect(op.security, op.id).toEqual([[{ name: 'bearerAuth', scheme: api.components!.securitySchemes!.bearerAuth }]]);
+      const source = op.source;
+      expect(source.responses!['401'].content!['application/json'].schema, op.id).toBe(api.components!.schemas!.Error);
     }
   });
 
@@ -102,14 +101,14 @@ describe('spec/openapi.yaml', () => {
   });
 
   it('deprecates GET /pets/{petId} with a sunset date and declares its headers', () => {
-    const getPet = api.paths['/pets/{petId}'].get;
+    const getPet = api.paths!['/pets/{petId}'].get!;
     expect(getPet.deprecated).toBe(true);
     expect(getPet['x-sunset']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(Object.keys(getPet.responses['200'].headers)).toEqual(['Deprecation', 'Sunset', 'Link']);
+    expect(Object.keys(getPet.responses!['200'].headers!)).toEqual(['Deprecation', 'Sunset', 'Link']);
   });
 
   it('hides the try-it panel of GET /store/orders and marks experimental and beta operations', () => {
-    expect(api.paths['/store/orders'].get['x-hideTryItPanel']).toBe(true);
+    expect(api.paths!['/store/orders'].get!['x-hideTryItPanel']).toBe(true);
     const stabilities = operations.map((op) => op.source['x-stability']);
     expect(stabilities).toContain('experimental');
     expect(stabilities).toContain('beta');

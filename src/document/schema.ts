@@ -4,15 +4,57 @@
  * rather than a closed type: every reader checks what it needs.
  */
 
-import type { OpenAPISchema } from './openapi.js';
-
 /**
- * A (dereferenced) OpenAPI Schema Object, or any other object of a document, as the code reads it:
- * loosely. It may be part of a circular object graph. The published types name the typed objects of
- * openapi.ts instead.
+ * A (dereferenced) Schema Object of OpenAPI 3.0 or 3.1 as the code walks it: the keywords the mock
+ * and the suite read, typed, and any other keyword (an extension, a 3.1 keyword nobody reads) as
+ * `unknown`, so a reader narrows what it takes. Documents come from strangers: a keyword may hold
+ * anything a loose validator let through, which is why no keyword is trusted beyond its type here.
+ * A schema may be part of a circular object graph; a `$ref` remains only where it is circular.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type SchemaObject = { [keyword: string]: any };
+export interface SchemaObject {
+  $ref?: string;
+  type?: string | string[];
+  format?: string;
+  title?: string;
+  description?: string;
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  example?: unknown;
+  examples?: unknown;
+  nullable?: boolean;
+  readOnly?: boolean;
+  writeOnly?: boolean;
+  deprecated?: boolean;
+  properties?: Record<string, SchemaObject>;
+  required?: string[];
+  additionalProperties?: boolean | SchemaObject;
+  patternProperties?: Record<string, SchemaObject>;
+  propertyNames?: SchemaObject;
+  minProperties?: number;
+  maxProperties?: number;
+  items?: SchemaObject;
+  prefixItems?: SchemaObject[];
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  allOf?: SchemaObject[];
+  anyOf?: SchemaObject[];
+  oneOf?: SchemaObject[];
+  not?: SchemaObject;
+  /** `mapping` values are references (strings); a loader that dereferenced them leaves the schema itself. */
+  discriminator?: { propertyName: string; mapping?: Record<string, string | SchemaObject> };
+  minimum?: number;
+  maximum?: number;
+  /** A boolean beside `minimum` in 3.0, the bound itself in 3.1. */
+  exclusiveMinimum?: boolean | number;
+  exclusiveMaximum?: boolean | number;
+  multipleOf?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  [keyword: string]: unknown;
+}
 
 /** A Parameter Object after dereferencing, with the defaults of OpenAPI applied. */
 export interface ParameterSpec {
@@ -24,7 +66,7 @@ export interface ParameterSpec {
   /** True by default for `form`, false for the other styles. */
   explode: boolean;
   /** The parameter's schema, or its `content` entry's schema; `{}` when it has neither. */
-  schema: OpenAPISchema;
+  schema: SchemaObject;
   /** The media type of a parameter given as `content` (`application/json` for LoopBack's `filter`): its value is that encoding of the schema, not a style. */
   mediaType?: string;
 }

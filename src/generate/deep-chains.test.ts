@@ -21,6 +21,12 @@ function chain(length: number, { nextRequired = true } = {}) {
   return { schema: objects[0], forAjv: { definitions, $ref: '#/definitions/n0' } };
 }
 
+/** A value generated for `chain`: each object holds the next in `next`. */
+interface Link {
+  name: string;
+  next: Link;
+}
+
 const depthOf = (value: any): number => (value && typeof value === 'object' ? 1 + depthOf(value.next) : 0);
 
 function generator(seed = 1) {
@@ -40,7 +46,7 @@ describe('generating deep chains', () => {
 
   it('stops a chain of 2,000 required properties at a bounded depth, without exhausting the stack', () => {
     const { schema } = chain(2000);
-    const value = generator()(schema) as SchemaObject;
+    const value = generator()(schema) as Link;
     // Not the minimal value the generator falls back on when it throws (a stack overflow included).
     const depth = depthOf(value);
     expect(depth).toBeGreaterThan(200);
@@ -54,8 +60,11 @@ describe('generating deep chains', () => {
 
   it('stops where a required property requires its own schema again (no finite value exists)', () => {
     const node: SchemaObject = { type: 'object', required: ['label', 'child'], properties: { label: { type: 'string' } } };
-    node.properties.child = { type: 'object', required: ['parent'], properties: { parent: node } };
-    const value = generator()(node) as SchemaObject;
+    node.properties!.child = { type: 'object', required: ['parent'], properties: { parent: node } };
+    interface Generated {
+      child?: { parent: Generated };
+    }
+    const value = generator()(node) as Generated;
     let levels = 0;
     for (let v = value; v && typeof v === 'object' && v.child; v = v.child.parent) levels++;
     expect(levels).toBeGreaterThan(0);

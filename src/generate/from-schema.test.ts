@@ -231,7 +231,7 @@ describe('createGenerator', () => {
 
   it('terminates on a circular schema and produces a valid value', () => {
     const node: SchemaObject = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
-    node.properties.children = { type: 'array', items: node };
+    node.properties!.children = { type: 'array', items: node };
     const values = sample(node);
     // Ajv cannot compile a circular object graph: validate against the same schema written with $ref.
     const withRef = {
@@ -245,7 +245,7 @@ describe('createGenerator', () => {
 
   it('terminates on a required self-reference and through allOf cycles', () => {
     const node: SchemaObject = { type: 'object', required: ['parent', 'label'], properties: { label: { type: 'string' } } };
-    node.properties.parent = node;
+    node.properties!.parent = node;
     const looping: SchemaObject = { type: 'object', properties: { a: { type: 'string' } } };
     looping.allOf = [looping];
     for (const schema of [node, looping]) {

@@ -8,6 +8,7 @@ import type { SchemaObject } from '../document/schema.js';
 import { attempt, isObject, num, own, toJson } from './helpers.js';
 import { generateString, type GenerateHints } from './strings.js';
 import { setOwn } from '../core/own-property.js';
+import type { JsonObject } from '../core/json-object.js';
 
 export interface GeneratorOptions {
   /** Nesting depth with optional content; deeper, only what is required. Default 4. */
@@ -176,7 +177,7 @@ function kindOf(s: SchemaObject): Kind {
   if (chosen !== undefined && chosen !== 'number') {
     return KINDS.includes(chosen) ? (chosen as Kind) : (own(TYPE_ALIASES, chosen.toLowerCase()) ?? 'string');
   }
-  if (chosen === 'number' || intFormat || /^(float|double)$/.test(s.format)) return intFormat ? 'integer' : 'number';
+  if (chosen === 'number' || intFormat || /^(float|double)$/.test(s.format ?? '')) return intFormat ? 'integer' : 'number';
   if (isObject(s.properties) || isObject(s.additionalProperties) || Array.isArray(s.required)) return 'object';
   if ('items' in s || 'prefixItems' in s || 'minItems' in s || 'maxItems' in s) return 'array';
   const numeric = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
@@ -209,7 +210,7 @@ function callXFaker(faker: Faker, spec: unknown, s: SchemaObject): unknown {
 }
 
 function enumChoices(s: SchemaObject, kind: Kind): EnumChoices {
-  const values = s.enum.map((v: unknown) => toJson(v, s)).filter((v: unknown) => v !== undefined);
+  const values = (s.enum ?? []).map((v: unknown) => toJson(v, s)).filter((v: unknown) => v !== undefined);
   const typed = values.filter((v: unknown) => (s.type === undefined ? v !== null : matchesKind(v, kind)));
   return { typed, fallback: values[0] ?? null };
 }
@@ -261,9 +262,9 @@ function normalizeNow(context: Context, schema: SchemaObject, seen: Set<SchemaOb
   for (const branch of Array.isArray(schema.allOf) ? schema.allOf : []) {
     if (isObject(branch)) out = mergeSchemas(out, normalize(context, branch, seen));
   }
-  const choices = ['oneOf', 'anyOf'].filter((k) => Array.isArray(out[k]));
+  const choices = (['oneOf', 'anyOf'] as const).filter((k) => Array.isArray(out[k]));
   for (const key of choices) {
-    const chosen = chooseBranch(context, out, out[key], seen);
+    const chosen = chooseBranch(context, out, out[key] ?? [], seen);
     const rest = omit(out, [key]);
     out = chosen ? applyDiscriminator(mergeSchemas(rest, chosen.schema), chosen.raw, true) : rest;
   }
@@ -276,16 +277,17 @@ const TAKE_MAX = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minPr
 const TAKE_MIN = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
 
 function mergeSchemas(a: SchemaObject, b: SchemaObject): SchemaObject {
-  const out: SchemaObject = { ...a };
+  // Keyword by keyword, whatever the keywords hold: a plain JSON object until it is whole.
+  const out: JsonObject = { ...a };
   for (const [key, value] of Object.entries(b)) {
     const mine = out[key];
     const numbers = typeof mine === 'number' && typeof value === 'number';
     if (mine === undefined) setOwn(out, key, value);
     else if (key === 'properties' && isObject(mine) && isObject(value)) {
-      out.properties = { ...mine };
+      const properties: JsonObject = (out.properties = { ...mine });
       for (const [name, sub] of Object.entries(value)) {
         const both = Object.hasOwn(mine, name) && mine[name] !== sub;
-        setOwn(out.properties, name, both ? { allOf: [mine[name], sub] } : sub);
+        setOwn(properties, name, both ? { allOf: [mine[name], sub] } : sub);
       }
     } else if (key === 'required' && Array.isArray(mine) && Array.isArray(value)) {
       out.required = [...new Set([...mine, ...value])];
@@ -300,7 +302,7 @@ function mergeSchemas(a: SchemaObject, b: SchemaObject): SchemaObject {
     }
     // Any other keyword: the first schema that says something wins.
   }
-  return out;
+  return out as SchemaObject;
 }
 
 /** The types both accept (an integer is a number), or undefined when they share none. */
@@ -321,7 +323,7 @@ function chooseBranch(context: Context, parent: SchemaObject, branches: unknown[
   });
   const nonNull = possible.filter(({ schema }) => kindOf(schema) !== 'null');
   const objects = kindOf(parent) !== 'object' ? [] : nonNull.filter(
-    ({ schema }) => kindOf(schema) === 'object' && schema.required?.length > 0,
+    ({ schema }) => kindOf(schema) === 'object' && (schema.required?.length ?? 0) > 0,
   );
   const pool = [objects, nonNull, possible].find((list) => list.length > 0) ?? [];
   // With a discriminator the branches are subtypes: vary them, so a seeded store holds cats and dogs.
@@ -358,7 +360,7 @@ function bound(inclusive: unknown, exclusive: unknown, tighter: (a: number, b: n
 function numberPlan(s: SchemaObject, integer: boolean): NumberPlan {
   const low = bound(s.minimum, s.exclusiveMinimum, Math.max);
   const high = bound(s.maximum, s.exclusiveMaximum, Math.min);
-  const multipleOf = num(s.multipleOf) !== undefined && s.multipleOf > 0 ? (s.multipleOf as number) : undefined;
+  const multipleOf = s.multipleOf !== undefined && num(s.multipleOf) !== undefined && s.multipleOf > 0 ? s.multipleOf : undefined;
   // Every value is k * step; plain numbers get two decimals, like prices and weights.
   const usable = multipleOf !== undefined && (!integer || Number.isInteger(multipleOf));
   const step = usable ? multipleOf! : integer ? 1 : 0.01;

@@ -126,7 +126,7 @@ export function generateString(faker: Faker, s: SchemaObject, hints: GenerateHin
   const plan = planOf(s);
   const { min, max, fits, regex, matches } = plan;
   if (regex) {
-    const matched = fromPattern(faker, s.pattern, regex, matches, fits) ?? documentedString(faker, plan, matches);
+    const matched = fromPattern(faker, s.pattern ?? '', regex, matches, fits) ?? documentedString(faker, plan, matches);
     if (matched !== undefined) return matched;
   }
   const producer = producerFor(plan, s, hints.propertyName ?? '');

@@ -17,4 +17,6 @@ export { QueryString } from '../core/query-string.js';
 export type { StateStore, StoredRecord, RecordCollection, CollectionSnapshot } from '../state/state-store.js';
 export type { StateSnapshot } from '../state/snapshot.js';
 export { StateBudget, type StateLimits } from '../state/budget.js';
-export type { OpenAPIDocument, OpenAPIOperation, OpenAPISchema, OpenAPISecurityScheme, OpenAPIExtensions } from '../document/openapi.js';
+export type { OpenAPIDocument, OpenAPIExtensions } from '../document/openapi.js';
+export type { SchemaObject as OpenAPISchema } from '../document/schema.js';
+export type { OperationObject as OpenAPIOperation, SecuritySchemeObject as OpenAPISecurityScheme } from '../document/objects.js';

@@ -1,8 +1,9 @@
 /**
  * Stage 2: flatten the dereferenced document into a list of operations, once.
  */
-import type { OpenAPISecurityScheme } from '../document/openapi.js';
-import type { ParameterSpec, SchemaObject } from '../document/schema.js';
+import type { DocumentObject, ParameterObject, ResponseObject, SecurityRequirementObject, SecuritySchemeObject } from '../document/objects.js';
+import type { ParameterSpec } from '../document/schema.js';
+import { isJsonObject, objectOr } from '../core/json-object.js';
 import { HTTP_METHODS, type HeaderSpec, type Operation, type ResponseSpec, type SecurityAlternative } from './operation.js';
 
 /**
@@ -10,22 +11,21 @@ import { HTTP_METHODS, type HeaderSpec, type Operation, type ResponseSpec, type 
  * const operations = buildOperations(doc.api);
  * operations.find((op) => op.id === 'createPet')?.path // '/pets'
  */
-export function buildOperations(api: SchemaObject): Operation[] {
+export function buildOperations(api: DocumentObject): Operation[] {
   const operations: Operation[] = [];
-  const schemes: SchemaObject = api.components?.securitySchemes ?? {};
-  for (const [path, pathItem] of Object.entries<SchemaObject>(api.paths ?? {})) {
-    if (!pathItem || typeof pathItem !== 'object') continue;
+  const schemes = api.components?.securitySchemes ?? {};
+  for (const [path, pathItem] of Object.entries(api.paths ?? {})) {
+    if (!isJsonObject(pathItem)) continue;
     for (const method of HTTP_METHODS) {
-      const source = pathItem[method] as SchemaObject | undefined;
-      if (!source || typeof source !== 'object') continue;
+      const source = pathItem[method];
+      if (!isJsonObject(source)) continue;
+      const body = isJsonObject(source.requestBody) ? source.requestBody : undefined;
       operations.push({
         id: typeof source.operationId === 'string' && source.operationId ? source.operationId : `${method.toUpperCase()} ${path}`,
         method,
         path,
         parameters: mergeParameters(pathItem.parameters, source.parameters),
-        requestBody: source.requestBody
-          ? { required: source.requestBody.required === true, content: source.requestBody.content ?? {} }
-          : undefined,
+        requestBody: body ? { required: body.required === true, content: objectOr(body.content) } : undefined,
         responses: buildResponses(source.responses),
         security: buildSecurity(source.security ?? api.security ?? [], schemes),
         deprecated: source.deprecated === true,
@@ -41,47 +41,49 @@ function mergeParameters(pathLevel: unknown, operationLevel: unknown): Parameter
   const byKey = new Map<string, ParameterSpec>();
   for (const list of [pathLevel, operationLevel]) {
     if (!Array.isArray(list)) continue;
-    for (const p of list as SchemaObject[]) {
-      if (!p || typeof p.name !== 'string' || !['path', 'query', 'header', 'cookie'].includes(p.in)) continue;
-      byKey.set(`${p.in}:${p.name}`, normaliseParameter(p));
+    for (const p of list as unknown[]) {
+      if (!isJsonObject(p) || typeof p.name !== 'string' || !isLocation(p.in)) continue;
+      byKey.set(`${p.in}:${p.name}`, normaliseParameter(p as ParameterObject & { in: ParameterSpec['in'] }));
     }
   }
   return [...byKey.values()];
 }
 
-function normaliseParameter(p: SchemaObject): ParameterSpec {
-  const style = p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple');
+const isLocation = (value: unknown): value is ParameterSpec['in'] => value === 'path' || value === 'query' || value === 'header' || value === 'cookie';
+
+function normaliseParameter(p: ParameterObject & { in: ParameterSpec['in'] }): ParameterSpec {
+  const style = typeof p.style === 'string' ? p.style : p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple';
   // OpenAPI: a parameter has `schema` or `content`, and `content` has exactly one entry.
-  const [mediaType, content] = p.schema || !p.content ? [] : (Object.entries<SchemaObject>(p.content)[0] ?? []);
+  const [mediaType, content] = p.schema || !p.content ? [] : (Object.entries(objectOr(p.content))[0] ?? []);
   return {
     name: p.name,
     in: p.in,
     required: p.in === 'path' || p.required === true,
     style,
     explode: typeof p.explode === 'boolean' ? p.explode : style === 'form',
-    schema: p.schema ?? content?.schema ?? {},
+    schema: objectOr(p.schema ?? content?.schema),
     ...(mediaType === undefined ? {} : { mediaType }),
   };
 }
 
-function buildResponses(responses: SchemaObject | undefined): ResponseSpec[] {
-  return Object.entries<SchemaObject>(responses ?? {}).map(([status, response]) => ({
+function buildResponses(responses: Record<string, ResponseObject> | undefined): ResponseSpec[] {
+  return Object.entries(objectOr(responses)).map(([status, response]) => ({
     status,
     headers: Object.fromEntries(
-      Object.entries<SchemaObject>(response?.headers ?? {}).map(([name, header]): [string, HeaderSpec] => [
+      Object.entries(objectOr(response?.headers)).map(([name, header]): [string, HeaderSpec] => [
         name,
-        { required: header?.required === true, schema: header?.schema ?? {} },
+        { required: header?.required === true, schema: objectOr(header?.schema) },
       ]),
     ),
-    content: response?.content ?? {},
+    content: objectOr(response?.content),
   }));
 }
 
-function buildSecurity(requirements: SchemaObject[], schemes: SchemaObject): SecurityAlternative[] {
-  return requirements.map((requirement) =>
-    Object.keys(requirement ?? {})
-      .filter((name) => schemes[name])
-      .map((name) => ({ name, scheme: schemes[name] as OpenAPISecurityScheme })),
+function buildSecurity(requirements: SecurityRequirementObject[], schemes: Record<string, SecuritySchemeObject>): SecurityAlternative[] {
+  return (Array.isArray(requirements) ? requirements : []).map((requirement) =>
+    Object.keys(objectOr(requirement))
+      .filter((name) => isJsonObject(schemes[name]))
+      .map((name) => ({ name, scheme: schemes[name] })),
   );
 }
 

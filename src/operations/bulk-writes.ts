@@ -26,7 +26,7 @@ export function countsRecords(op: Operation): boolean {
     .filter((s): s is SchemaObject => s !== undefined);
   return schemas.length > 0 && schemas.every((s) => {
     if (s.type === 'integer' || s.type === 'number') return true;
-    const properties = Object.entries<SchemaObject>(s.properties ?? {});
+    const properties = Object.entries(s.properties ?? {});
     return properties.length > 0 && properties.every(([name, p]) => COUNT.test(name) && (p?.type === undefined || p.type === 'integer' || p.type === 'number'));
   });
 }
@@ -37,6 +37,6 @@ function isObject(schema: SchemaObject | undefined): boolean {
 
 /** A parameter given as `content` (a JSON-encoded filter): its schema is then no plain value. */
 function hasContent(op: Operation, name: string): boolean {
-  const declared = (op.source.parameters ?? []) as SchemaObject[];
+  const declared = Array.isArray(op.source.parameters) ? op.source.parameters : [];
   return declared.some((p) => p?.name === name && p?.in === 'query' && p?.content !== undefined);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadDocument } from '../document/load-document.js';
+import type { SchemaObject } from '../document/schema.js';
 import { ROOT } from '../test-support/petstore.js';
 import { buildOperations } from './build-operations.js';
 import { inferCollections, keyPropertyOf } from './infer-collections.js';
@@ -25,7 +26,7 @@ describe('collections inferred from paths', () => {
     const Project = { type: 'object', properties: { key: { type: 'string' }, name: { type: 'string' } } };
     const Task = { type: 'object', properties: { id: { type: 'integer' }, projectKey: { type: 'string' }, categoryId: { type: 'integer' }, ownerName: { type: 'string' } } };
     const Category = { type: 'object', properties: { id: { type: 'integer' } } };
-    const read = (id: string, param: string, schema: object) => ({
+    const read = (id: string, param: string, schema: SchemaObject) => ({
       get: { operationId: id, parameters: [{ name: param, in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } },
     });
     const api = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/projects/{projectKey}': read('getProject', 'projectKey', Project), '/tasks/{taskId}': read('getTask', 'taskId', Task), '/categories/{categoryId}': read('getCategory', 'categoryId', Category) } };
@@ -42,10 +43,10 @@ describe('collections inferred from paths', () => {
     expect(bindings.has('TodoController.updateAll')).toBe(false);
     expect(bindings.get('TodoController.updateTodo')?.action).toBe('merge');
     const counted = structuredClone(document.api);
-    counted.paths['/todos'].patch.parameters = [];
+    counted.paths!['/todos'].patch!.parameters = [];
     expect(inferCollections(buildOperations(counted)).bindings.has('TodoController.updateAll')).toBe(false);
     // The same write answering the record it changed is an update of that record (`PUT /pet` of Swagger's Petstore).
-    counted.paths['/todos'].patch.responses['200'].content['application/json'].schema = counted.components.schemas.Todo;
+    counted.paths!['/todos'].patch!.responses!['200'].content!['application/json'].schema = counted.components!.schemas!.Todo;
     expect(inferCollections(buildOperations(counted)).bindings.get('TodoController.updateAll')).toMatchObject({ action: 'merge', keyFromBody: true });
   });
 });

@@ -5,7 +5,6 @@
  * collection path GET lists and POST creates; on the item path GET reads, PUT replaces, PATCH
  * merges and DELETE removes. Nothing here knows about the Petstore.
  */
-import type { OpenAPISchema } from '../document/openapi.js';
 import type { SchemaObject } from '../document/schema.js';
 import type { Operation } from './operation.js';
 import { countsRecords, recordSelector } from './bulk-writes.js';
@@ -32,11 +31,11 @@ export interface Collection {
   /** The record property that holds the key: the parameter's name if the schema has it, else `id`. */
   keyProperty: string;
   /** The key's schema (integer keys are allocated in sequence, others generated). */
-  keySchema: OpenAPISchema;
+  keySchema: SchemaObject;
   /** Parameters of the collection path (`userId` in `/users/{userId}/posts`): records are scoped by them. */
   scopeParams: string[];
   /** The schema of one stored record, as responses show it. */
-  schema: OpenAPISchema;
+  schema: SchemaObject;
   /** When the list is wrapped (`{items: [...], total: 3, next_cursor: 'x'}`), the array, total and next-cursor property names. */
   listWrapper?: { items: string; total?: string; cursor?: string; cursorNullable?: boolean };
   /** Properties that reference other collections' keys. */
@@ -258,13 +257,13 @@ function arrayShape(schema: SchemaObject | undefined): { items: SchemaObject; wr
     return schema.items && typeof schema.items === 'object' ? { items: schema.items } : undefined;
   }
   const properties = mergedProperties(schema);
-  const arrays = Object.entries(properties).filter(([, s]) => s?.type === 'array' && s.items);
+  const arrays = Object.entries(properties).flatMap(([name, s]) => (s?.type === 'array' && s.items ? [{ name, items: s.items }] : []));
   if (arrays.length !== 1) return undefined;
-  const [itemsName, arraySchema] = arrays[0];
+  const [{ name: itemsName, items }] = arrays;
   const total = Object.keys(properties).find((name) => /^(total|totalCount|total_count|count)$/.test(name));
   const cursor = Object.keys(properties).find((name) => /^(next_?cursor|nextCursor|next_?page_?token|nextPageToken|next_?token|nextToken|cursor)$/i.test(name));
   const nullable = cursor !== undefined && (properties[cursor].nullable === true || (Array.isArray(properties[cursor].type) && properties[cursor].type.includes('null')));
-  return { items: arraySchema.items, wrapper: { items: itemsName, total, ...(cursor ? { cursor, cursorNullable: nullable } : {}) } };
+  return { items, wrapper: { items: itemsName, total, ...(cursor ? { cursor, cursorNullable: nullable } : {}) } };
 }
 
 function isComposite(schema: SchemaObject): boolean {

@@ -2,21 +2,21 @@
  * An operation is the Operation Object plus its method and path, flattened once at startup with
  * the path-level parameters and the document-level security merged in.
  */
-import type { OpenAPIOperation, OpenAPISchema, OpenAPISecurityScheme } from '../document/openapi.js';
-import type { ParameterSpec } from '../document/schema.js';
+import type { ExampleObject, OperationObject, SecuritySchemeObject } from '../document/objects.js';
+import type { ParameterSpec, SchemaObject } from '../document/schema.js';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export interface MediaTypeSpec {
-  schema?: OpenAPISchema;
+  schema?: SchemaObject;
   example?: unknown;
-  examples?: Record<string, { value?: unknown; summary?: string }>;
+  examples?: Record<string, ExampleObject>;
 }
 
 export interface HeaderSpec {
   required: boolean;
-  schema: OpenAPISchema;
+  schema: SchemaObject;
 }
 
 export interface ResponseSpec {
@@ -28,7 +28,7 @@ export interface ResponseSpec {
 }
 
 /** One alternative of a security requirement: every scheme in it must be satisfied. */
-export type SecurityAlternative = Array<{ name: string; scheme: OpenAPISecurityScheme }>;
+export type SecurityAlternative = Array<{ name: string; scheme: SecuritySchemeObject }>;
 
 export interface Operation {
   /** The operationId, or `GET /pets/{petId}` when the document gives none. */
@@ -43,5 +43,5 @@ export interface Operation {
   security: SecurityAlternative[];
   deprecated: boolean;
   /** The Operation Object as written (dereferenced), for its extensions (`x-sunset`...). */
-  source: OpenAPIOperation;
+  source: OperationObject;
 }

@@ -389,7 +389,7 @@ function violations(schema: SchemaObject): Array<{ label: string; value: unknown
   if (schema.type === 'array' && schema.items) {
     if (typeof schema.maxItems === 'number') {
       faker.seed(schema.maxItems);
-      out.push({ label: 'over maxItems', value: Array.from({ length: schema.maxItems + 1 }, () => generate(schema.items)) });
+      out.push({ label: 'over maxItems', value: Array.from({ length: schema.maxItems + 1 }, () => generate(schema.items!)) });
     }
     for (const item of violations(schema.items)) out.push({ label: `an item ${item.label}`, value: [item.value] });
   }

@@ -5,7 +5,7 @@
  * `Basic base64(user:password)` where the user or the password is a key; apiKey reads its header,
  * query parameter or cookie. Alternatives are ORed, schemes inside one alternative ANDed.
  */
-import type { OpenAPISecurityScheme } from '../document/openapi.js';
+import type { SecuritySchemeObject } from '../document/objects.js';
 import type { Operation, SecurityAlternative } from '../operations/operation.js';
 import { ApiError } from '../core/api-error.js';
 import { safeDecode } from '../core/safe-decode.js';
@@ -73,7 +73,7 @@ export type Outcome = 'ok' | 'missing' | 'unknown' | 'wrong-scheme';
  * A scheme nothing is registered for cannot be checked by a mock and lets the request through.
  */
 export interface SecuritySchemeCheck {
-  check: (scheme: OpenAPISecurityScheme, credentials: Credentials, keys: ReadonlySet<string>) => Outcome;
+  check: (scheme: SecuritySchemeObject, credentials: Credentials, keys: ReadonlySet<string>) => Outcome;
   /** Takes `Authorization: Bearer` (decides the 401's challenge). */
   bearer?: boolean;
 }
@@ -121,7 +121,7 @@ export function securitySchemeChecks(): Registry<SecuritySchemeCheck> {
 
 const BUILT_IN = securitySchemeChecks();
 
-function checkFor(scheme: OpenAPISecurityScheme, checks: Registry<SecuritySchemeCheck>): SecuritySchemeCheck | undefined {
+function checkFor(scheme: SecuritySchemeObject, checks: Registry<SecuritySchemeCheck>): SecuritySchemeCheck | undefined {
   return checks.get(scheme.type === 'http' ? `http:${scheme.scheme}` : scheme.type);
 }
 

@@ -3,7 +3,7 @@
  * apiKey header, query parameter or cookie. One mapping for the banner's hints and the contract
  * suite's requests.
  */
-import type { SchemaObject } from '../document/schema.js';
+import type { SecuritySchemeObject } from '../document/objects.js';
 import type { Operation } from '../operations/operation.js';
 import { toBase64 } from '../core/bytes.js';
 
@@ -14,7 +14,7 @@ export interface Credential {
   cookie?: [string, string];
 }
 
-export function credentialFor(scheme: SchemaObject, key: string): Credential {
+export function credentialFor(scheme: SecuritySchemeObject, key: string): Credential {
   if (scheme.type === 'apiKey') {
     const name = String(scheme.name);
     return scheme.in === 'query' ? { query: [name, key] } : scheme.in === 'cookie' ? { cookie: [name, key] } : { header: [name, key] };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDocument } from '../document/load-document.js';
+import type { DocumentObject } from '../document/objects.js';
 import type { SchemaObject } from '../document/schema.js';
 import { CORPUS } from '../test-support/petstore.js';
 import { createAjv } from './ajv-instance.js';
@@ -11,7 +12,7 @@ import { SchemaConverter } from './to-json-schema.js';
 const dir = mkdtempSync(join(tmpdir(), 'to-json-schema-'));
 
 /** A loaded document whose `POST /things` takes and returns `body`, with these named schemas. */
-async function documentWith(schemas: SchemaObject, body: SchemaObject = { $ref: '#/components/schemas/Thing' }, openapi = '3.0.3') {
+async function documentWith(schemas: Record<string, SchemaObject>, body: SchemaObject = { $ref: '#/components/schemas/Thing' }, openapi = '3.0.3') {
   const file = join(dir, `doc-${Math.random().toString(36).slice(2)}.json`);
   const operation = { requestBody: { content: { 'application/json': { schema: body } } }, responses: { '200': { description: 'ok', content: { 'application/json': { schema: body } } } } };
   writeFileSync(file, JSON.stringify({ openapi, info: { title: 't', version: '1' }, paths: { '/things': { post: operation } }, components: { schemas } }));
@@ -20,11 +21,11 @@ async function documentWith(schemas: SchemaObject, body: SchemaObject = { $ref: 
   return { api: document.api, ajv, converter: new SchemaConverter(document.api, ajv, document.dialect) };
 }
 
-const schemaOf = (api: SchemaObject) => api.paths['/things'].post.requestBody.content['application/json'].schema;
+const schemaOf = (api: DocumentObject) => api.paths!['/things'].post!.requestBody!.content!['application/json'].schema!;
 
 /** `Link_0` .. `Link_{n-1}`, each with a required name and an optional `next`, the last with none. */
-function chain(n: number, nextRequired = false): SchemaObject {
-  const schemas: SchemaObject = {};
+function chain(n: number, nextRequired = false): Record<string, SchemaObject> {
+  const schemas: Record<string, SchemaObject> = {};
   for (let i = 0; i < n; i++) {
     const last = i === n - 1;
     schemas[`Link_${i}`] = {
@@ -49,9 +50,9 @@ describe('SchemaConverter', () => {
     );
     const converted = converter.convert(schemaOf(api), 'request') as SchemaObject;
     expect(Object.keys(converted)).toEqual(['$ref']);
-    expect(converter.convert(api.components.schemas.Thing, 'request')).toBe(converted);
-    const thing = ajv.getSchema(converted.$ref)!.schema as SchemaObject;
-    expect(thing.properties.tag).toBe(thing.properties.also);
+    expect(converter.convert(api.components!.schemas!.Thing, 'request')).toBe(converted);
+    const thing = ajv.getSchema(converted.$ref!)!.schema as SchemaObject;
+    expect(thing.properties!.tag).toBe(thing.properties!.also);
     // Nothing in it is readOnly or writeOnly: requests and responses share it.
     expect(converter.convert(schemaOf(api), 'response')).toBe(converted);
 
@@ -70,7 +71,7 @@ describe('SchemaConverter', () => {
     const [inRequests, inResponses] = [converter.convert(schemaOf(api), 'request'), converter.convert(schemaOf(api), 'response')] as SchemaObject[];
     expect(inRequests.$ref).not.toBe(inResponses.$ref); // one each: their required properties differ
     // Note only differs in neither, and is shared by both.
-    expect(converter.convert(api.components.schemas.Note, 'request')).toBe(converter.convert(api.components.schemas.Note, 'response'));
+    expect(converter.convert(api.components!.schemas!.Note, 'request')).toBe(converter.convert(api.components!.schemas!.Note, 'response'));
     const request = ajv.compile(inRequests);
     const response = ajv.compile(inResponses);
     expect(request({ secret: 's', note: null })).toBe(true); // id is readOnly: not required in a request
@@ -83,7 +84,7 @@ describe('SchemaConverter', () => {
     const ajv = createAjv(document.dialect);
     const converter = new SchemaConverter(document.api, ajv, document.dialect);
     // Circular: { string, children: Circular[] }. A relative id did not resolve from inside itself: it went unchecked.
-    const validate = ajv.compile(converter.convert(document.api.components.schemas.Circular, 'request') as SchemaObject);
+    const validate = ajv.compile(converter.convert(document.api.components!.schemas!.Circular, 'request') as SchemaObject);
     expect(validate({ string: 'a', children: [{ string: 'b', children: [{ string: 'c' }] }] })).toBe(true);
     expect(validate({ children: [{ children: [{ string: 5 }] }] })).toBe(false);
     expect(validate.errors!.map((e) => e.instancePath)).toEqual(['/children/0/children/0/string']);
@@ -103,12 +104,12 @@ describe('SchemaConverter', () => {
   it('compiles a chain of 2,000 named schemas without exhausting the stack, and checks its far end', () => {
     // Dereferenced as the loader leaves it (swagger-parser itself recurses past the stack near 1,000).
     const schemas = chain(2000);
-    for (const schema of Object.values<SchemaObject>(schemas)) {
-      const next = schema.properties.next?.$ref?.split('/').pop();
-      if (next) schema.properties.next = schemas[next];
+    for (const schema of Object.values(schemas)) {
+      const next = schema.properties!.next?.$ref?.split('/').pop();
+      if (next) schema.properties!.next = schemas[next];
     }
     const ajv = createAjv('3.0');
-    const converter = new SchemaConverter({ components: { schemas } }, ajv, '3.0');
+    const converter = new SchemaConverter({ openapi: '3.0.3', info: { title: 't', version: '1' }, components: { schemas } }, ajv, '3.0');
     const validate = ajv.compile(converter.convert(schemas.Link_0, 'response') as SchemaObject);
     expect(validate(nested(900, undefined))).toBe(true);
     expect(validate({ name: 'a', next: { name: 'b', next: { name: 5 } } })).toBe(false);

@@ -10,6 +10,7 @@
  * operation (a minute and 2 GB), and a chain of 500 nested Ajv's compiler past the stack.
  */
 import { resolveRef } from '../document/document.js';
+import type { DocumentObject } from '../document/objects.js';
 import type { SchemaObject } from '../document/schema.js';
 import { allowFormat, type AjvCore } from './ajv-instance.js';
 
@@ -36,7 +37,7 @@ export class SchemaConverter {
   private readonly memo = { request: new WeakMap<object, SchemaObject>(), response: new WeakMap<object, SchemaObject>() };
   private readonly shared = { request: new WeakMap<object, Shared>(), response: new WeakMap<object, Shared>(), both: new WeakMap<object, Shared>() };
   /** The named schemas, by object, with the name that goes into their id. */
-  private readonly names = new Map<object, string>();
+  private readonly names = new Map<SchemaObject, string>();
   /** The named schemas converted differently for requests and responses; the others are registered once for both. */
   private readonly oneWay: Set<object>;
   /** Registered schemas found but not yet converted: converted one after another, never nested. */
@@ -45,13 +46,13 @@ export class SchemaConverter {
   private readonly prefix = `/${++converters}/`;
 
   constructor(
-    private readonly api: SchemaObject,
+    private readonly api: DocumentObject,
     private readonly ajv: AjvCore,
     private readonly dialect: '3.0' | '3.1',
   ) {
     const schemas = api?.components?.schemas;
     if (schemas && typeof schemas === 'object') {
-      for (const [name, schema] of Object.entries<SchemaObject>(schemas)) {
+      for (const [name, schema] of Object.entries(schemas)) {
         // A named schema that is only a `$ref` (an alias) is converted as what it points at.
         if (schema && typeof schema === 'object' && typeof schema.$ref !== 'string') this.names.set(schema, name);
       }
@@ -93,7 +94,8 @@ export class SchemaConverter {
       } else if (SUBSCHEMA_LISTS.includes(key) && Array.isArray(value)) {
         out[key] = value.map((v) => this.node(v, direction));
       } else if (SUBSCHEMAS.includes(key)) {
-        out[key] = Array.isArray(value) ? value.map((v) => this.node(v, direction)) : this.node(value, direction);
+        // A keyword that holds a subschema (or a list of them, as draft-04's `items` may).
+        out[key] = Array.isArray(value) ? value.map((v) => this.node(v, direction)) : this.node(value as SchemaObject | boolean | undefined, direction);
       } else {
         out[key] = value;
       }
@@ -327,8 +329,9 @@ function convert30Keywords(source: SchemaObject, out: SchemaObject): void {
  * document's properties: a converted one may be a reference to a registered schema.
  */
 function dropInvisibleRequired(source: SchemaObject, out: SchemaObject, direction: Direction): void {
-  if (!Array.isArray(out.required) || !source.properties || typeof source.properties !== 'object') return;
+  const properties = source.properties;
+  if (!Array.isArray(out.required) || !properties || typeof properties !== 'object') return;
   const hidden = direction === 'request' ? 'readOnly' : 'writeOnly';
-  const required = out.required.filter((name: string) => source.properties[name]?.[hidden] !== true);
+  const required = out.required.filter((name: string) => properties[name]?.[hidden] !== true);
   if (required.length !== out.required.length) out.required = required;
 }

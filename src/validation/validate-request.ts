@@ -126,12 +126,13 @@ function formParser(schema: SchemaObject | undefined) {
 /** One object schema for every parameter location, so one Ajv call checks them all. */
 function parametersSchema(operation: Operation, converter: SchemaConverter): SchemaObject | undefined {
   if (operation.parameters.length === 0) return undefined;
-  const properties: SchemaObject = {};
+  const properties: Record<string, { type: 'object'; properties: Record<string, SchemaObject | boolean> }> = {};
   for (const p of operation.parameters) {
     properties[p.in] ??= { type: 'object', properties: {} };
     properties[p.in].properties[p.name] = converter.convert(p.schema, 'request');
   }
-  return { type: 'object', properties };
+  // Converted schemas are Ajv's JSON Schema, where a subschema may be `true` or `false`.
+  return { type: 'object', properties: properties as Record<string, SchemaObject> };
 }
 
 function compileSafely(ctx: CompileContext, schema: SchemaObject | boolean | undefined, what: string): ValidateFunction | undefined {

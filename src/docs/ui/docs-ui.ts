@@ -4,7 +4,7 @@
  * with Swagger UI and the mock's plugin, fills in Authorize with the key the page offers, and adds
  * the drawer of the mock's request log.
  */
-import type { SchemaObject } from '../../document/schema.js';
+import type { DocumentObject } from '../../document/objects.js';
 import { documentForDocs, type DocsConfig } from '../docs-document.js';
 import { mockDocsPlugin } from './plugin.js';
 import { requestLogDrawer } from './request-log.js';
@@ -18,7 +18,7 @@ async function start(): Promise<void> {
   if (!SwaggerUIBundle) return fail(target, 'Swagger UI did not load (/__docs/swagger-ui-bundle.js).');
   const response = await fetch(config.specUrl, { headers: { Accept: 'application/json' } });
   if (!response.ok) return fail(target, `The document could not be read from ${config.specUrl} (${response.status}).`);
-  const doc = documentForDocs((await response.json()) as SchemaObject, mockUrl, config.values);
+  const doc = documentForDocs((await response.json()) as DocumentObject, mockUrl, config.values);
   target.before(banner(config, mockUrl));
   // Below the pane the reference scrolls in (docs-ui.css), so the drawer never covers it.
   document.getElementById('mock-docs-main')!.after(requestLogDrawer());
@@ -42,12 +42,12 @@ async function start(): Promise<void> {
 }
 
 /** Authorize filled in with the key for every scheme the mock checks a key with (bearer, basic, apiKey). */
-function offerKey(ui: SwaggerUi, doc: SchemaObject, key: string | undefined): void {
+function offerKey(ui: SwaggerUi, doc: DocumentObject, key: string | undefined): void {
   if (!key) return;
-  for (const [name, scheme] of Object.entries<SchemaObject>(doc.components?.securitySchemes ?? {})) {
-    const http = String(scheme?.scheme ?? '').toLowerCase();
-    if (scheme?.type === 'apiKey' || (scheme?.type === 'http' && http === 'bearer')) ui.preauthorizeApiKey(name, key);
-    else if (scheme?.type === 'http' && http === 'basic') ui.preauthorizeBasic(name, key, '');
+  for (const [name, scheme] of Object.entries(doc.components?.securitySchemes ?? {})) {
+    const http = scheme?.type === 'http' ? String(scheme.scheme).toLowerCase() : undefined;
+    if (scheme?.type === 'apiKey' || http === 'bearer') ui.preauthorizeApiKey(name, key);
+    else if (http === 'basic') ui.preauthorizeBasic(name, key, '');
   }
 }
 

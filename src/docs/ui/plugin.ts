@@ -18,7 +18,8 @@
  *   sent as a `Prefer` header (wraps the `executeRequest` action, adding the header to that
  *   request's copy of the document; the reference itself is left as written).
  */
-import type { SchemaObject } from '../../document/schema.js';
+import type { DocumentObject, OperationObject, ResponseObject } from '../../document/objects.js';
+import { HTTP_METHODS, type HttpMethod } from '../../operations/operation.js';
 import { followRef } from '../follow-ref.js';
 import { codeSamplesOf, hidesTryIt, scenariosOf, type CodeSample, type DocsConfig, type Scenario } from '../docs-document.js';
 import { operationKey } from '../operation-key.js';
@@ -27,9 +28,12 @@ import { errorExamples } from './error-examples.js';
 import type { Component, ExecuteRequest, GetComponent, ImmutableMap, ReactApi, ReactNode, SwaggerPlugin, System } from './swagger-ui.js';
 
 /** The plugin for a document (as the page shows it) and the page's settings. */
-export function mockDocsPlugin(doc: SchemaObject, config: DocsConfig): () => SwaggerPlugin {
-  const operationAt = (path: string, method: string): SchemaObject | undefined => doc.paths?.[path]?.[String(method).toLowerCase()];
-  const resolve = (value: SchemaObject) => followRef(doc, value);
+export function mockDocsPlugin(doc: DocumentObject, config: DocsConfig): () => SwaggerPlugin {
+  const operationAt = (path: string, method: string): OperationObject | undefined => {
+    const name = String(method).toLowerCase();
+    return HTTP_METHODS.includes(name as HttpMethod) ? doc.paths?.[path]?.[name as HttpMethod] : undefined;
+  };
+  const resolve = (value: ResponseObject) => followRef(doc, value);
   /** The scenarios of each operation, read from the document once (`execute` renders again on every change of the form). */
   const scenarios = new Map<string, Scenario[]>();
   const scenariosAt = (path: string, method: string, key: string): Scenario[] => {
@@ -134,7 +138,7 @@ function silentFormatLookup(getComponent: GetComponent): GetComponent {
  * deprecation (with the sunset date): `deprecated` says where it stands, whatever `x-stability`
  * said before (the Petstore's getPet keeps `stable`).
  */
-function summaryBadges(React: ReactApi, operation: SchemaObject): ReactNode[] {
+function summaryBadges(React: ReactApi, operation: OperationObject): ReactNode[] {
   const badges: ReactNode[] = [];
   const stability = operation['x-stability'];
   if (typeof stability === 'string' && stability && operation.deprecated !== true) {
@@ -148,7 +152,7 @@ function summaryBadges(React: ReactApi, operation: SchemaObject): ReactNode[] {
 }
 
 /** The notice at the top of a deprecated operation: since when, until when, and what the mock sends. */
-function deprecationNotice(React: ReactApi, operation: SchemaObject, headers: Record<string, string> | undefined): ReactNode {
+function deprecationNotice(React: ReactApi, operation: OperationObject, headers: Record<string, string> | undefined): ReactNode {
   if (operation.deprecated !== true) return null;
   const since = dateOf(operation['x-deprecated-at']);
   const sunset = dateOf(operation['x-sunset']);
