@@ -6,7 +6,7 @@
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { answerInBatches } from '../src/server.js';
+import { answerInBatches } from '../src/server/serve.js';
 
 const pet = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
 const app = new Hono();

@@ -24,6 +24,7 @@ import type { Operation } from './operations/operation.js';
 import type { MockParts, MockPlugin } from './registries/extension.js';
 import { RuleRegistry } from './registries/rules.js';
 import { bodyEncoders } from './respond/body-encoders.js';
+import { WEB_REQUESTS, type RequestReader } from './pipeline/request-reader.js';
 import { mountRoutes } from './routing/mount-routes.js';
 import { serverBasePath } from './routing/server-base-path.js';
 import { preferDirectives } from './scenarios/read-scenario.js';
@@ -55,6 +56,8 @@ export interface BuildMockOptions extends Omit<MockOptions, 'spec' | 'fixtures' 
   fixtures?: string | Record<string, StoredRecord[]>;
   /** Plugins (default none): the library and the CLI pass the Petstore's (`DEFAULT_PLUGINS`). */
   plugins?: readonly MockPlugin[];
+  /** How requests are read (default: as WHATWG requests); the Node server's reads Node's own objects (`NODE_REQUESTS`, src/server/node-requests.ts). */
+  requestReader?: RequestReader;
   /**
    * Host names answered besides localhost, 127.0.0.1 and [::1] (any port), or 'any'. Any other
    * Host gets 421 (and `onRequest` is told), so a page that rebinds its name to this machine is
@@ -156,7 +159,8 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const changed = options.onChange ?? (() => undefined);
   // The admin API is never granted to another origin: its preflights get 403, its answers no CORS headers.
   const corsPolicy = cors({ origins: options.corsOrigins, closedPaths: [ADMIN_PATH] });
-  const reporting = createReporting({ now, requests, onRequest: options.onRequest, changed, cors: corsPolicy });
+  const reader = options.requestReader ?? WEB_REQUESTS;
+  const reporting = createReporting({ now, requests, onRequest: options.onRequest, changed, cors: corsPolicy, reader });
   guardHosts(app, options.allowedHosts, reporting.refusedHost);
   app.on('OPTIONS', '*', reporting.preflight);
 
@@ -165,9 +169,9 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const apiKeys = options.apiKeys ?? [DEMO_API_KEY];
   const realm = String(api.info?.title ?? 'mock');
   const admin = options.admin === false ? undefined : adminControls(state, { requests, changed, answers });
-  mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, cors: corsPolicy, reporting });
+  mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, cors: corsPolicy, reporting, reader });
   const maxBodyBytes = Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
-  const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, writable: options.writable, warn });
+  const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn });
   mountRoutes(app, operations, basePath, pipelines, reporting.finish);
   app.onError((error, c) => {
     warn(`Unexpected failure while answering a request: ${(error as Error).message}`);

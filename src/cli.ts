@@ -17,7 +17,8 @@ import { DocumentLoadError, loadDocument, type LoadedDocument } from './document
 import { allowedHostsFor } from './middleware/host-guard.js';
 import { PACKAGE_ROOT } from './core/package-root.js';
 import { carryState } from './reload.js';
-import { startServer } from './server.js';
+import { startServer } from './server/serve.js';
+import { NODE_REQUESTS } from './server/node-requests.js';
 import { FixtureError } from './state/load-fixtures.js';
 import { StateJournal } from './state/journal.js';
 import { persistAnswers, persistenceRefusal } from './state/persistence.js';
@@ -101,6 +102,7 @@ async function serve(args: ServeArgs): Promise<number> {
   const docsAssets = args.noDocs ? undefined : packageDocsAssets();
   const build = (document: LoadedDocument) =>
     buildMock(document, {
+      requestReader: NODE_REQUESTS,
       apiKeys: args.apiKeys,
       seed: args.seed,
       counts: args.counts,

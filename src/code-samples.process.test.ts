@@ -4,7 +4,7 @@
  * seeded mock, exits 0, and gets a documented success status.
  */
 import { describe, expect, it } from 'vitest';
-import { startServer } from './server.js';
+import { startServer } from './server/serve.js';
 import { runSample, SAMPLE_PRECONDITIONS } from './test-support/code-samples.js';
 import { petstore } from './test-support/petstore.js';
 

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './test-support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './server.js';
+import { startServer, type RunningServer } from './server/serve.js';
 import { petstore } from './test-support/petstore.js';
 
 let browser: Browser;

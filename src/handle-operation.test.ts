@@ -14,6 +14,7 @@ import { createChaos } from './scenarios/chaos.js';
 import type { PreferDirective } from './scenarios/read-scenario.js';
 import type { StateStore } from './state/state-store.js';
 import type { ValidRequest } from './validation/validate-request.js';
+import { WEB_REQUESTS } from './pipeline/request-reader.js';
 
 const [getThing, putThing] = buildOperations({
   openapi: '3.0.3',
@@ -49,6 +50,7 @@ function route(overrides: Partial<OperationParts> = {}) {
     respondError: (error, headers = {}) => new Response(JSON.stringify(error.toBody()), { status: error.status, headers: { ...headers, 'Content-Type': 'application/json' } }),
     now: () => Date.now(),
     maxBodyBytes: 1_000,
+    reader: WEB_REQUESTS,
     force: () => undefined,
     chaos: createChaos({ seed: 1 }),
     cors: () => undefined,

@@ -16,8 +16,7 @@ import { ApiError } from './core/api-error.js';
 import { deprecationPolicy } from './respond/deprecation.js';
 import type { compileErrorResponder } from './respond/error-response.js';
 import type { HonoRoute } from './routing/hono-path.js';
-import type { IncomingMessage } from 'node:http';
-import { readBody, readIncomingBody } from './validation/read-body.js';
+import type { HeaderReader, RequestReader } from './pipeline/request-reader.js';
 import { SESSION_HEADER } from './state/sessions.js';
 import type { StateStore } from './state/state-store.js';
 import type { Problem } from './core/problem.js';
@@ -61,6 +60,8 @@ export interface OperationParts {
   /** The clock in milliseconds (for the sunset). */
   now: () => number;
   maxBodyBytes: number;
+  /** How the request's headers and body are read (src/pipeline/request-reader.ts). */
+  reader: RequestReader;
   /** The response a request's scenario forces, if any (see src/scenarios). */
   force: ReturnType<typeof compileScenarioResponder>;
   chaos: Chaos;
@@ -75,7 +76,7 @@ export interface OperationParts {
 }
 
 export function handleOperation(parts: OperationParts) {
-  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, force, chaos, cors, record, sessionNotice, writable } = parts;
+  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, reader, force, chaos, cors, record, sessionNotice, writable } = parts;
   const gated = writable && operation.method !== 'get' && operation.method !== 'head' ? writable : undefined;
   const policy = deprecationPolicy(operation);
   /** Headers every answer of this operation carries: the deprecation ones, if any. */
@@ -116,8 +117,7 @@ export function handleOperation(parts: OperationParts) {
       applied(trace).outcome = 'forced';
       return toResponse(forced, extra);
     }
-    const incoming = incomingOf(c);
-    const body = incoming ? () => readIncomingBody(incoming, maxBodyBytes) : () => readBody(c.req.raw, maxBodyBytes);
+    const body = () => reader.body(c, maxBodyBytes);
     const validated = validate({ path: readParams((name) => c.req.param(name)), query, header, body });
     if (validated instanceof Promise) return validated.then((request) => settle(act(trace, url.slice(pathStart), request, scenario, header, extra), done));
     const acted = act(trace, url.slice(pathStart), validated, scenario, header, extra);
@@ -151,7 +151,7 @@ export function handleOperation(parts: OperationParts) {
     const queryStart = url.indexOf('?', pathStart);
     // Parsed once, on first use, by whichever stage needs it first.
     const query = queryStart < 0 ? QueryString.EMPTY : new QueryString(url.slice(queryStart + 1));
-    const header = headerReader(c);
+    const header = reader.headers(c);
     const scenario = readScenario(header('prefer') ?? null, query, preferDirectives);
     const trace: RequestTrace = {};
     if (!(scenario instanceof ApiError) && asksAnything(scenario)) trace.scenario = { asked: scenario };
@@ -181,22 +181,6 @@ function settle(response: Response | Promise<Response>, done: Done): Response | 
   return response instanceof Promise ? response.then(done) : done(response);
 }
 
-export type HeaderReader = (lowerCaseName: string) => string | null | undefined;
-
-/** The Node request behind a Hono context, when the request came over a socket. */
-export function incomingOf(c: Context): IncomingMessage | undefined {
-  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-}
-
-/** Reads request headers from Node's own object when there is one (no WHATWG Headers built). */
-export function headerReader(c: Context): HeaderReader {
-  const incoming = incomingOf(c);
-  if (!incoming) return (name) => c.req.raw.headers.get(name);
-  return (name) => {
-    const value = incoming.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
-}
 
 /** A body sent as JSON: anything but nothing, bytes or text. */
 function isJsonValue(body: unknown): boolean {

@@ -7,11 +7,13 @@ import type { RequestEntry } from './admin/request-log.js';
 import { buildMock, type BuildMockOptions } from './app.js';
 import { loadDocument } from './document/load-document.js';
 import { AUTH, CORPUS, petstore } from './test-support/petstore.js';
+import { NODE_REQUESTS } from './server/node-requests.js';
 
 /** A Petstore mock whose entries are collected; `send` answers with the entries that request produced. */
 async function observed(options: BuildMockOptions = {}) {
   const entries: RequestEntry[] = [];
-  const mock = await petstore({ ...options, onRequest: (entry) => entries.push(entry), now: () => new Date('2026-05-01T10:00:00Z') });
+  // Read as the Node server reads them: the admin API's refusal of a remote caller is one of the answers.
+  const mock = await petstore({ requestReader: NODE_REQUESTS, ...options, onRequest: (entry) => entries.push(entry), now: () => new Date('2026-05-01T10:00:00Z') });
   const send = async (path: string, init: RequestInit = {}, env?: unknown) => {
     const before = entries.length;
     const response = await mock.app.request(path, init, env);

@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../test-support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedHostsFor } from '../middleware/host-guard.js';
-import { startServer, type RunningServer } from '../server.js';
+import { startServer, type RunningServer } from '../server/serve.js';
 import { petstore } from '../test-support/petstore.js';
 
 const REBIND = 'rebind.evil.example';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AUTH, petstore } from '../test-support/petstore.js';
-import { startServer } from '../server.js';
+import { startServer } from '../server/serve.js';
+import { NODE_REQUESTS } from '../server/node-requests.js';
 
 const ADMIN = { Authorization: 'Bearer admin-secret' };
 /** State-changing admin calls say they send JSON, even without a body. */
@@ -24,7 +25,7 @@ describe('the admin API', () => {
   });
 
   it('without a token answers loopback callers and refuses others with 403', async () => {
-    const mock = await petstore();
+    const mock = await petstore({ requestReader: NODE_REQUESTS });
     const server = await startServer(mock.app, { port: 0, host: '127.0.0.1' });
     try {
       expect((await fetch(`${server.url}/__admin/requests`)).status).toBe(200);

@@ -16,7 +16,7 @@
 import { respondJson } from '../core/security-headers.js';
 import { Hono, type Context } from 'hono';
 import { ApiError, errorResponse } from '../core/api-error.js';
-import { incomingOf } from '../handle-operation.js';
+import { WEB_REQUESTS, type RequestReader } from '../pipeline/request-reader.js';
 import { SESSION_HEADER } from '../state/sessions.js';
 import { isLoopbackAddress } from '../middleware/host-guard.js';
 import type { StateSnapshot } from '../state/snapshot.js';
@@ -63,6 +63,8 @@ export interface AdminOptions {
   token?: string;
   /** Every peer is a reverse proxy: loopback proves nothing, so without a token every caller is refused. */
   trustProxy?: boolean;
+  /** How the caller's address is read (default: the WHATWG request's, which has none: local). */
+  reader?: RequestReader;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
@@ -72,7 +74,7 @@ const FORWARDED = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-i
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** @example app.route(ADMIN_PATH, adminApi(controls, { token: 'secret' })) */
-export function adminApi(controls: AdminControls, { token, trustProxy = false }: AdminOptions = {}): Hono {
+export function adminApi(controls: AdminControls, { token, trustProxy = false, reader = WEB_REQUESTS }: AdminOptions = {}): Hono {
   const admin = new Hono();
   const expected = token === undefined ? undefined : new TextEncoder().encode(token);
 
@@ -84,7 +86,7 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false }:
       }
     } else if (trustProxy) {
       return errorResponse(new ApiError(403, 'ADMIN_FORBIDDEN', 'Behind a proxy (--trust-proxy) every caller looks local, so the admin API needs --admin-token.'));
-    } else if (!isLoopback(c)) {
+    } else if (!isLoopback(c, reader)) {
       return errorResponse(new ApiError(403, 'ADMIN_FORBIDDEN', 'Without --admin-token the admin API answers only on loopback.'));
     } else if (FORWARDED.some((name) => c.req.header(name) !== undefined)) {
       // A proxy on this machine makes every caller loopback; one that says so is believed.
@@ -244,13 +246,13 @@ async function readJson(c: Context): Promise<unknown> {
  * `--allowed-host`) has a loopback peer too; only its Host tells. (Behind --trust-proxy, no
  * caller is.) The docs page offers a configured API key only to these.
  */
-export function isLocalCaller(c: Context): boolean {
-  return isLoopback(c) && !FORWARDED.some((name) => c.req.header(name) !== undefined) && isLoopbackAddress(new URL(c.req.url).hostname);
+export function isLocalCaller(c: Context, reader: RequestReader): boolean {
+  return isLoopback(c, reader) && !FORWARDED.some((name) => c.req.header(name) !== undefined) && isLoopbackAddress(new URL(c.req.url).hostname);
 }
 
 /** In-process requests (tests, app.request) have no socket: they are local by definition. */
-function isLoopback(c: Context): boolean {
-  const address = incomingOf(c)?.socket.remoteAddress;
+function isLoopback(c: Context, reader: RequestReader): boolean {
+  const address = reader.remoteAddress(c);
   return address === undefined || LOOPBACK.test(address);
 }
 

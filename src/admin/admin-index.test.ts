@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { petstore } from '../test-support/petstore.js';
+import { NODE_REQUESTS } from '../server/node-requests.js';
 
 interface Listed {
   method: string;
@@ -54,7 +55,7 @@ describe('GET /__admin', () => {
     expect((await guarded.app.request('/__admin')).status).toBe(401);
     expect((await guarded.app.request('/__admin/')).status).toBe(401);
     expect((await guarded.app.request('/__admin', { headers: { Authorization: 'Bearer admin-secret' } })).status).toBe(200);
-    const open = await petstore();
+    const open = await petstore({ requestReader: NODE_REQUESTS });
     const remote = await open.app.request('/__admin', {}, { incoming: { socket: { remoteAddress: '203.0.113.9' }, headers: {} } });
     expect(remote.status).toBe(403);
     expect((await (await petstore({ admin: false })).app.request('/__admin')).status).toBe(404);

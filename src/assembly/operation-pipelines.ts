@@ -46,6 +46,7 @@ export interface PipelineOptions {
   random: () => number;
   cors: Cors;
   record: OperationParts['record'];
+  reader: OperationParts['reader'];
   writable?: () => ApiError | undefined;
   warn: (message: string) => void;
 }
@@ -95,6 +96,7 @@ export function operationPipelines(options: PipelineOptions): (operation: Operat
       now,
       // Credentials are checked before the size: an anonymous oversized request gets 401.
       maxBodyBytes,
+      reader: options.reader,
     });
 }
 

@@ -9,7 +9,7 @@ import { ADMIN_PATH, adminApi, adminOff, isLocalCaller, type AdminControls } fro
 import { SECURITY_HEADERS, respondJson } from '../core/security-headers.js';
 import { DOCS_PATH, docsResponder, docsUnavailable, type DocsAssets } from '../docs/docs-endpoint.js';
 import { tryItValues } from '../docs/try-it-values.js';
-import { headerReader } from '../handle-operation.js';
+import type { RequestReader } from '../pipeline/request-reader.js';
 import type { Cors } from '../middleware/cors.js';
 import type { JsonObject } from '../core/json-object.js';
 import type { Collection } from '../operations/infer-collections.js';
@@ -43,12 +43,13 @@ export interface OwnEndpoints {
   persistence?: () => PersistenceHealth;
   cors: Cors;
   reporting: Reporting;
+  reader: RequestReader;
 }
 
 export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
-  const { reporting, cors } = endpoints;
+  const { reporting, cors, reader } = endpoints;
   reporting.observeAdmin(app);
-  app.route(ADMIN_PATH, endpoints.admin ? adminApi(endpoints.admin, { token: endpoints.adminToken, trustProxy: endpoints.trustProxy }) : adminOff());
+  app.route(ADMIN_PATH, endpoints.admin ? adminApi(endpoints.admin, { token: endpoints.adminToken, trustProxy: endpoints.trustProxy, reader }) : adminOff());
 
   // Beside the admin API, open to probes: 503 while the state cannot be saved.
   app.get(HEALTH_PATH, (c) => {
@@ -63,7 +64,7 @@ export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
   for (const [path, format] of specRoutes) {
     app.get(path, (c) => {
       const started = performance.now();
-      const header = headerReader(c);
+      const header = reader.headers(c);
       return reporting.answered(c, started, spec({ format, accept: header('accept'), ifNoneMatch: header('if-none-match'), cors: cors.headers(header('origin')) }));
     });
   }
@@ -85,8 +86,8 @@ export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
   });
   const answerDocs = (c: Context, asset?: string) => {
     const started = performance.now();
-    const header = headerReader(c);
-    return reporting.answered(c, started, docs({ asset, acceptEncoding: header('accept-encoding'), ifNoneMatch: header('if-none-match'), local: isLocalCaller(c) }));
+    const header = reader.headers(c);
+    return reporting.answered(c, started, docs({ asset, acceptEncoding: header('accept-encoding'), ifNoneMatch: header('if-none-match'), local: isLocalCaller(c, reader) }));
   };
   const toDocs = (c: Context) => reporting.answered(c, performance.now(), new Response(null, { status: 302, headers: { ...SECURITY_HEADERS, Location: DOCS_PATH } }));
   app.get(DOCS_PATH, (c) => answerDocs(c));

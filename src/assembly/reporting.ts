@@ -7,7 +7,8 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { ADMIN_PATH } from '../admin/admin-api.js';
 import type { RequestEntry, RequestLog } from '../admin/request-log.js';
-import { headerReader, type HeaderReader, type RequestTrace } from '../handle-operation.js';
+import type { RequestTrace } from '../handle-operation.js';
+import type { HeaderReader, RequestReader } from '../pipeline/request-reader.js';
 import type { Cors } from '../middleware/cors.js';
 import { SESSION_HEADER } from '../state/sessions.js';
 
@@ -18,6 +19,7 @@ export interface ReportingOptions {
   /** After a successful write to the shared state. */
   changed: () => void;
   cors: Cors;
+  reader: RequestReader;
 }
 
 export interface Reporting {
@@ -37,9 +39,9 @@ export interface Reporting {
   failed: (c: Context, response: Response) => void;
 }
 
-export function createReporting({ now, requests, onRequest, changed, cors }: ReportingOptions): Reporting {
+export function createReporting({ now, requests, onRequest, changed, cors, reader }: ReportingOptions): Reporting {
   const observe = onRequest && ((c: Context, status: number, started: number) => {
-    onRequest({ time: now(), method: c.req.method, path: requests.redact(pathOf(c.req.url)), status, ms: elapsed(started), session: headerReader(c)(SESSION_HEADER) ?? undefined, scenario: 'none' });
+    onRequest({ time: now(), method: c.req.method, path: requests.redact(pathOf(c.req.url)), status, ms: elapsed(started), session: reader.headers(c)(SESSION_HEADER) ?? undefined, scenario: 'none' });
   });
   const record: Reporting['record'] = (c, status, started, header, trace) => {
     const session = header(SESSION_HEADER) ?? undefined;
@@ -58,7 +60,7 @@ export function createReporting({ now, requests, onRequest, changed, cors }: Rep
     },
     record,
     finish: (c, response, started) => {
-      const header = headerReader(c);
+      const header = reader.headers(c);
       const allowed = cors.headers(header('origin'));
       if (allowed) for (const [name, value] of Object.entries(allowed)) response.headers.set(name, value);
       record(c, response.status, started, header);

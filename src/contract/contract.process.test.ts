@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../server.js';
+import { startServer } from '../server/serve.js';
 import { petstore, petstoreDocument, ROOT } from '../test-support/petstore.js';
 import { startCli, startProcess, freePort, track } from '../test-support/processes.js';
 import { describeFinding } from './case.js';

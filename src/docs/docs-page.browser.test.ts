@@ -25,7 +25,7 @@ import { HTTP_METHODS } from '../operations/operation.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
 import type { SchemaObject } from '../document/schema.js';
 import { buildMock } from '../app.js';
-import { startServer } from '../server.js';
+import { startServer } from '../server/serve.js';
 import { launchChromium } from '../test-support/chromium.js';
 import { runSample, SAMPLE_PRECONDITIONS } from '../test-support/code-samples.js';
 import { CORPUS, httpCaller, ROOT } from '../test-support/petstore.js';

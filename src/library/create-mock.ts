@@ -9,7 +9,8 @@ import { packageDocsAssets } from '../docs/docs-assets.js';
 import { loadDocument } from '../document/load-document.js';
 import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../middleware/host-guard.js';
 import { errorResponse } from '../core/api-error.js';
-import { startServer } from '../server.js';
+import { startServer } from '../server/serve.js';
+import { NODE_REQUESTS } from '../server/node-requests.js';
 import { inProcessMock, type InProcessMock } from './in-process-mock.js';
 import type { MockOptions } from '../mock-options.js';
 
@@ -57,6 +58,7 @@ export async function createMock(options: MockOptions = {}): Promise<MockInstanc
     fixtures: fixtures ?? (bundled ? BUNDLED_FIXTURES : undefined),
     plugins: plugins ?? DEFAULT_PLUGINS,
     docs: docs === false ? undefined : packageDocsAssets(),
+    requestReader: NODE_REQUESTS,
   });
   return {
     ...mock,

@@ -4,7 +4,7 @@
  */
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startServer } from '../server.js';
+import { startServer } from '../server/serve.js';
 import { AUTH, petstore } from '../test-support/petstore.js';
 import { allowedHostsFor, hostCheck, isHostPattern, isLoopbackAddress } from './host-guard.js';
 

@@ -6,7 +6,7 @@
  */
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../server.js';
+import { startServer, type RunningServer } from '../server/serve.js';
 import { AUTH, petstore } from '../test-support/petstore.js';
 
 let server: RunningServer;

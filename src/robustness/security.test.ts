@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { AUTH, petstore } from '../test-support/petstore.js';
 import type { MockPlugin } from '../registries/extension.js';
+import { NODE_REQUESTS } from '../server/node-requests.js';
 
 const stop: Array<() => void> = [];
 afterAll(() => stop.forEach((s) => s()));
@@ -86,7 +87,7 @@ describe('security', () => {
       }
     }
     // Without a token configured, a caller from elsewhere is refused.
-    const open = await petstore();
+    const open = await petstore({ requestReader: NODE_REQUESTS });
     const remote = await open.app.request('/__admin/state', {}, { incoming: { socket: { remoteAddress: '198.51.100.7', remotePort: 1, remoteFamily: 'IPv4' } } });
     expect(remote.status).toBe(403);
   });

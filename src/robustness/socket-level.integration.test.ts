@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../server.js';
+import { startServer, type RunningServer } from '../server/serve.js';
 import { petstore } from '../test-support/petstore.js';
 
 let server: RunningServer;

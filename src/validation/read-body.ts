@@ -1,12 +1,9 @@
 /**
  * Reads a request body with a size cap: refused from `Content-Length` alone when that is over the
  * cap, otherwise read chunk by chunk and abandoned as soon as the cap is passed, so a huge or
- * endless upload is never held in memory. Over a socket the body is read from Node's
- * IncomingMessage directly: building a WHATWG Request and its stream for it was about a tenth of
- * the samples in a profile under load.
+ * endless upload is never held in memory. (Over a socket on Node, src/server/node-requests.ts reads
+ * Node's IncomingMessage the same way.)
  */
-import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
 import { readCapped } from '../core/bytes.js';
 
 /** The body of a Request (or a Response: the contract suite reads answers the same way); undefined means it is over the cap. */
@@ -14,68 +11,4 @@ export async function readBody(request: Pick<Request, 'headers' | 'body'>, maxBy
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) return undefined;
   return request.body ? readCapped(request.body, maxBytes) : new Uint8Array(0);
-}
-
-/** The same from a Node request. Past the cap, the rest is read and dropped (see `lingerAfterRefusal`). */
-export function readIncomingBody(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array | undefined> {
-  const declared = incoming.headers['content-length'];
-  if (declared !== undefined && Number(declared) > maxBytes) {
-    lingerAfterRefusal(incoming);
-    return Promise.resolve(undefined);
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      lingerAfterRefusal(incoming);
-      resolve(undefined);
-    };
-    const onEnd = () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    incoming.on('data', onData);
-    incoming.once('end', onEnd);
-    incoming.once('error', reject);
-  });
-}
-
-/** After a refused body, how long the client may go on sending it: idle, and in all. */
-const LINGER_IDLE_MS = 2_000;
-const LINGER_MAX_MS = 10_000;
-
-/**
- * A lingering close, as nginx and Apache do it: the 413 goes out at once with `Connection: close`,
- * then the server closes its side and goes on reading (and dropping) the rest of the body until
- * the client has sent it all, stops sending for LINGER_IDLE_MS, or LINGER_MAX_MS have passed.
- * Closing a socket with unread bytes makes the kernel answer with a reset, which can throw away
- * the 413 before the client reads it: an 8 MB POST ended in EPIPE on the client (fetch: 10 of 30
- * times; node:http: every time) when Node destroyed the socket right after the response.
- */
-function lingerAfterRefusal(incoming: IncomingMessage): void {
-  incoming.resume();
-  const socket = incoming.socket as Socket & { destroySoon?: () => void };
-  if (!socket) return;
-  // Node calls destroySoon() once a `Connection: close` response is written.
-  socket.destroySoon = () => {
-    socket.end();
-    const destroy = () => socket.destroy();
-    const max = setTimeout(destroy, LINGER_MAX_MS);
-    const cut = () => (socket.writableFinished ? destroy() : socket.once('finish', destroy));
-    let idle: NodeJS.Timeout | undefined;
-    const onData = () => {
-      clearTimeout(idle);
-      idle = setTimeout(cut, LINGER_IDLE_MS);
-    };
-    socket.once('close', () => {
-      clearTimeout(idle);
-      clearTimeout(max);
-      incoming.off('data', onData);
-    });
-    if (incoming.complete) return cut();
-    onData();
-    incoming.on('data', onData);
-    incoming.once('end', cut);
-  };
 }

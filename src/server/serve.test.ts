@@ -3,7 +3,7 @@
  * released together and in order; failures still reach the caller.
  */
 import { describe, expect, it } from 'vitest';
-import { answerInBatches } from './server.js';
+import { answerInBatches } from './serve.js';
 
 const request = (path: string) => new Request(`http://mock.test${path}`);
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));

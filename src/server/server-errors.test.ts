@@ -5,8 +5,8 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './server.js';
-import { petstore } from './test-support/petstore.js';
+import { startServer, type RunningServer } from './serve.js';
+import { petstore } from '../test-support/petstore.js';
 
 let server: RunningServer;
 beforeAll(async () => {
