@@ -141,4 +141,14 @@ describe('the layers', () => {
     for (const module of all) if (!state.has(module)) visit(module);
     expect(cycles).toEqual([]);
   });
+
+  it('give every folder with code a test beside it that imports it directly', () => {
+    const folders = [...new Set(all.map((module) => dirname(module)))].filter((folder) => folder !== '.');
+    const untested = folders.filter((folder) => {
+      const tests = readdirSync(join(SRC, folder)).filter((name) => /\.test\.ts$/.test(name));
+      return !tests.some((name) => /from\s+'\.\/[^']+\.js'/.test(readFileSync(join(SRC, folder, name), 'utf8')));
+    });
+    expect(folders.length).toBeGreaterThan(20);
+    expect(untested).toEqual([]);
+  });
 });

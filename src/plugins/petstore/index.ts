@@ -17,6 +17,6 @@ export const petstore: Plugin = {
     parts.seedHooks.push(petstoreSeedFixup);
     return true;
   },
-  // Loaded when a contract run asks for it: the mock, in a page too, never loads the suite's code.
+  // Loaded when a contract run asks for it: the mock, in a page too, never loads the suite's checks and phases (only the one-line type seal of src/contract/plugin.ts).
   contract: async () => sealContractPart((await import('./contract.js')).petstoreContract),
 };

@@ -1,0 +1,186 @@
+/**
+ * The respond stage's parts built alone, from operations of a small inline document and the
+ * validators wired as src/app.ts wires them (no mock around them): error bodies shaped by the
+ * declared error response, static answers from examples or the schema, the deprecation headers,
+ * and the encoders of bodies that are not JSON.
+ */
+import { describe, expect, it } from 'vitest';
+import { ApiError, errors } from '../core/api-error.js';
+import type { DocumentObject } from '../document/objects.js';
+import type { SchemaObject } from '../document/schema.js';
+import { createFaker } from '../generate/create-faker.js';
+import { createGenerator } from '../generate/from-schema.js';
+import { buildOperations } from '../operations/build-operations.js';
+import { createAjv } from '../validation/ajv-instance.js';
+import { schemaCompiler } from '../validation/compile-schema.js';
+import { SchemaConverter } from '../validation/to-json-schema.js';
+import { bodyEncoders, encoderFor } from './body-encoders.js';
+import { deprecationPolicy, parseDate } from './deprecation.js';
+import { compileErrorResponder } from './error-response.js';
+import { staticResponse } from './static-response.js';
+
+const NATIVE: SchemaObject = { type: 'object', required: ['code', 'message', 'status'], properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } } };
+const PROBLEM: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'title', 'status', 'detail'],
+  properties: { type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' } },
+};
+const THING: SchemaObject = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer', minimum: 1 }, name: { type: 'string', minLength: 1 } } };
+const json = (schema: SchemaObject, extra: Record<string, unknown> = {}) => ({ content: { 'application/json': { schema, ...extra } } });
+
+const DOCUMENT: DocumentObject = {
+  openapi: '3.0.3',
+  info: { title: 'Units', version: '1' },
+  paths: {
+    '/native': { get: { operationId: 'native', responses: { '200': { description: 'ok' }, '404': { description: 'Gone.', ...json(NATIVE) } } } },
+    '/problem': { get: { operationId: 'problem', responses: { '200': { description: 'ok' }, '400': { description: 'Bad.', content: { 'application/problem+json': { schema: PROBLEM } } } } } },
+    '/numeric': { get: { operationId: 'numeric', responses: { '200': { description: 'ok' }, default: { description: 'Error.', ...json({ type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } }) } } } },
+    '/bare': { put: { operationId: 'bare', responses: { '200': { description: 'ok' }, '400': { description: 'Bad, no body.' }, '403': { description: 'Bad key.' }, '415': { description: 'Not JSON.' } } } },
+    '/strict': { post: { operationId: 'strict', responses: { '201': { description: 'ok' }, '422': { description: 'Invalid.' } } } },
+    '/example': { get: { operationId: 'example', responses: { '200': { description: 'ok', ...json(THING, { example: { id: 7, name: 'Rex' } }) } } } },
+    '/named': { get: { operationId: 'named', responses: { '200': { description: 'ok', ...json(THING, { examples: { first: { value: { id: 1, name: 'One' } }, second: { value: { id: 2, name: 'Two' } } } }) } } } },
+    '/bad-example': { get: { operationId: 'badExample', responses: { '200': { description: 'ok', ...json(THING, { example: { id: 0 } }) } } } },
+    '/generated': { get: { operationId: 'generated', responses: { '2XX': { description: 'ok', headers: { 'X-Rate-Limit': { required: true, schema: { type: 'integer', minimum: 1, maximum: 9 } }, 'X-Optional': { schema: { type: 'string' } } }, ...json(THING) } } } },
+    '/text': { get: { operationId: 'text', responses: { '200': { description: 'ok', content: { 'text/plain': { schema: { type: 'string', enum: ['ok'] } } } } } } },
+    '/xml': { get: { operationId: 'xml', responses: { '200': { description: 'ok', content: { 'application/xml': { schema: THING } } } } } },
+    '/impossible': { get: { operationId: 'impossible', responses: { '200': { description: 'ok', ...json({ type: 'string', minLength: 5, maxLength: 2 }) } } } },
+    '/none': { delete: { operationId: 'none', responses: { '404': { description: 'Gone.' } } } },
+    '/old': { get: { operationId: 'old', deprecated: true, 'x-deprecated-at': '2026-01-01', 'x-sunset': '2027-06-30', externalDocs: { url: 'https://example.com/migrate' }, responses: { '200': { description: 'ok' } } } },
+    '/closed': { post: { operationId: 'closed', responses: { '201': { description: 'ok' }, '400': { description: 'Bad.', ...json({ ...NATIVE, additionalProperties: false }) } } } },
+    '/old-bare': { get: { operationId: 'oldBare', deprecated: true, 'x-sunset': 'not a date', responses: { '200': { description: 'ok' } } } },
+  },
+};
+
+// As src/app.ts and src/assembly/operation-pipelines.ts wire them: one Ajv, its converter, the response validators, a seeded generator.
+const operations = buildOperations(DOCUMENT);
+const ajv = createAjv('3.0');
+const responseValidator = schemaCompiler(ajv, new SchemaConverter(DOCUMENT, ajv, '3.0'), 'response');
+const faker = createFaker();
+faker.seed(1);
+const generate = createGenerator(faker);
+const op = (id: string) => operations.find((operation) => operation.id === id)!;
+const valid = (schema: SchemaObject, value: unknown) => responseValidator(schema)!(value);
+
+/** An error answered through the operation's responder: status, Content-Type, WWW-Authenticate and the text of the body. */
+async function answer(id: string, error: ApiError) {
+  const response = compileErrorResponder(op(id), { generate, responseValidator })(error, { 'X-Extra': 'kept' });
+  expect(response.headers.get('X-Extra')).toBe('kept'); // the caller's headers are always added
+  return { status: response.status, type: response.headers.get('Content-Type'), challenge: response.headers.get('WWW-Authenticate'), text: await response.text() };
+}
+
+describe('compileErrorResponder', () => {
+  it('shapes each error by what it carries: a schema that refuses `details` still gets a conforming body after an error without them', async () => {
+    const closed = { ...NATIVE, additionalProperties: false };
+    const respond = compileErrorResponder(op('closed'), { generate, responseValidator });
+    const plain = await (respond(errors.invalidJson('unexpected end')) as Response).json();
+    const detailed = await (respond(errors.validation([{ location: 'body', name: 'name', message: 'must be a string' } as never])) as Response).json();
+    expect([valid(closed, plain), valid(closed, detailed)]).toEqual([true, true]);
+  });
+
+  it('sends the native Error where the declared schema accepts it, and where no error of the operation declares a body', async () => {
+    const error = errors.notFound('thing', 'id 7');
+    for (const id of ['native', 'strict']) {
+      const { status, type, text } = await answer(id, error);
+      expect([status, type, JSON.parse(text)], id).toEqual([404, 'application/json', error.toBody()]);
+    }
+  });
+
+  it("follows a document's own problem+json schema and media type, for the declared status and for one it does not declare", async () => {
+    const bad = await answer('problem', errors.validation([{ path: 'query.limit', rule: 'type', message: 'must be integer' }]));
+    expect([bad.status, bad.type]).toEqual([400, 'application/problem+json']);
+    const body: unknown = JSON.parse(bad.text);
+    expect(body).toEqual({ type: 'about:blank', title: 'Validation failed', status: 400, detail: 'query.limit: must be integer' });
+    expect(valid(PROBLEM, body)).toBe(true);
+    // A rule's 409, which the operation does not declare, takes the shape of its 400.
+    const conflict = await answer('problem', new ApiError(409, 'DUPLICATE', 'That name is taken.'));
+    expect([conflict.status, conflict.type, JSON.parse(conflict.text)]).toEqual([409, 'application/problem+json', { type: 'about:blank', title: 'Duplicate', status: 409, detail: 'That name is taken.' }]);
+  });
+
+  it('puts the status in a numeric code field where the schema wants an integer code', async () => {
+    const { status, text } = await answer('numeric', errors.notFound('thing', 'id 7'));
+    expect([status, JSON.parse(text)]).toEqual([404, { code: 404, message: 'No thing has id 7.' }]);
+  });
+
+  it('sends no body where the error is declared without content, at the status the operation declares for the failure', async () => {
+    expect(await answer('bare', errors.missingBody())).toEqual({ status: 400, type: null, challenge: null, text: '' });
+    expect(await answer('none', errors.notFound('thing', 'id 7'))).toEqual({ status: 404, type: null, challenge: null, text: '' });
+    // Bad credentials where only 403 is declared: 403, without the 401's challenge.
+    expect(await answer('bare', new ApiError(401, 'UNAUTHORIZED', 'No key.', undefined, { 'WWW-Authenticate': 'Bearer' }))).toMatchObject({ status: 403, challenge: null });
+    // A wrong media type where 415 is declared, even though 400 is too.
+    expect((await answer('bare', errors.invalidContentType('text/plain', ['application/json']))).status).toBe(415);
+    // Bad input where 422 is declared and 400 is not.
+    expect((await answer('strict', errors.missingBody())).status).toBe(422);
+  });
+});
+
+describe('staticResponse', () => {
+  const warnings: string[] = [];
+  const respond = (id: string) => staticResponse(op(id), { generate, responseValidator, warn: (message) => warnings.push(message) });
+
+  it('answers the documented example (or the first named one) where it keeps to the schema', () => {
+    expect(respond('example')).toEqual({ status: 200, headers: { 'Content-Type': 'application/json' }, body: { id: 7, name: 'Rex' } });
+    expect(respond('named').body).toEqual({ id: 1, name: 'One' });
+  });
+
+  it('otherwise generates a body valid against the schema, with the required headers, a 2XX answered 200', () => {
+    for (const id of ['badExample', 'generated']) {
+      const result = respond(id);
+      expect(result.status, id).toBe(200);
+      expect(valid(THING, result.body), `${id}: ${JSON.stringify(result.body)}`).toBe(true);
+    }
+    const { headers } = respond('generated');
+    expect(Object.keys(headers ?? {}).sort()).toEqual(['Content-Type', 'X-Rate-Limit']);
+    expect(Number(headers?.['X-Rate-Limit'])).toBeGreaterThanOrEqual(1);
+    expect(Number(headers?.['X-Rate-Limit'])).toBeLessThanOrEqual(9);
+  });
+
+  it('encodes a text body from its schema, answers an empty body for a media type without an encoder, and warns when nothing can satisfy the schema', () => {
+    expect(respond('text')).toEqual({ status: 200, headers: { 'Content-Type': 'text/plain' }, body: 'ok' });
+    expect(respond('xml').body).toBe('');
+    const xml = staticResponse(op('xml'), { generate, responseValidator, warn: () => undefined, encoders: bodyEncoders().register('application/xml', (value) => `<thing>${JSON.stringify(value)}</thing>`) });
+    expect(String(xml.body)).toMatch(/^<thing>\{.*\}<\/thing>$/);
+    expect(warnings).toEqual([]);
+    respond('impossible');
+    expect(warnings).toEqual([expect.stringMatching(/^impossible: no value generated for its 200 response satisfies the schema/)]);
+  });
+
+  it('answers 204 when the operation declares no success, default or 1xx/3xx response', () => {
+    expect(respond('none')).toEqual({ status: 204 });
+  });
+});
+
+describe('deprecationPolicy', () => {
+  it('gives no headers to an operation that is not deprecated', () => {
+    expect(deprecationPolicy(op('native'))).toBeUndefined();
+  });
+
+  it('sends Deprecation from x-deprecated-at, Sunset from x-sunset, and one Link to externalDocs with both relations', () => {
+    const policy = deprecationPolicy(op('old'));
+    expect(policy?.headers).toEqual({ Deprecation: '@1767225600', Sunset: 'Wed, 30 Jun 2027 00:00:00 GMT', Link: '<https://example.com/migrate>; rel="deprecation sunset"; type="text/html"' });
+    expect(policy?.sunset?.toISOString()).toBe('2027-06-30T00:00:00.000Z');
+  });
+
+  it('without dates or docs, sends Deprecation @0 alone (an unreadable x-sunset is left out)', () => {
+    expect(deprecationPolicy(op('oldBare'))).toEqual({ headers: { Deprecation: '@0' }, sunset: undefined });
+    expect(parseDate(new Date('2027-01-02T03:04:05Z'))?.getTime()).toBe(Date.UTC(2027, 0, 2, 3, 4, 5)); // YAML's Date, as given
+    expect(parseDate(new Date(Number.NaN))).toBeUndefined();
+  });
+});
+
+describe('bodyEncoders', () => {
+  it('writes text/* values as text (objects as JSON, null as nothing), by the essence of the media type', () => {
+    const encode = encoderFor(bodyEncoders(), 'Text/CSV; charset=utf-8');
+    expect(encode).toBeDefined();
+    expect([encode?.('ok', 'text/csv'), encode?.(5, 'text/csv'), encode?.(null, 'text/csv'), encode?.({ a: [1] }, 'text/csv')]).toEqual(['ok', '5', '', '{"a":[1]}']);
+  });
+
+  it("has none for other types until one is registered, and a type's own encoder wins over its family's", () => {
+    const encoders = bodyEncoders();
+    expect(encoderFor(encoders, 'application/xml')).toBeUndefined();
+    encoders.register('application/xml', () => '<x/>').register('text/csv', () => 'a,b');
+    expect(encoderFor(encoders, 'application/xml')?.({}, 'application/xml')).toBe('<x/>');
+    expect(encoderFor(encoders, 'text/csv')?.('x', 'text/csv')).toBe('a,b');
+    expect(encoderFor(encoders, 'text/html')?.('x', 'text/html')).toBe('x');
+  });
+});
