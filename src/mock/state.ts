@@ -213,8 +213,20 @@ export function createState(options: StateOptions): MockState {
       const asked = generated + fixtureSize.records;
       const withFixtures = fixtureSize.records ? `, ${fixtureSize.records} of them fixtures` : '';
       if (asked > budget.maxRecords) return `The counts ask for ${asked} records, more than the mock holds (--max-records ${budget.maxRecords})${withFixtures}. Nothing changed.`;
+      // What the counts ask for is a floor: seed hooks add records of their own (an inventory item
+      // per pet). The seed is made once apart, within that floor, and measured whole.
+      const previous = { seed, counts: { ...seedOptions.counts } };
       seed = change.seed ?? seed;
       Object.assign(seedOptions.counts, change.counts);
+      const trial = seedInto(new MemoryStore(collections));
+      const refused = tooBig('The counts make a seed that holds', { records: trial.budget.records, bytes: trial.budget.bytes });
+      for (const name of trial.names()) trial.collection(name).clear();
+      if (refused) {
+        seed = previous.seed;
+        for (const key of Object.keys(seedOptions.counts)) delete seedOptions.counts[key];
+        Object.assign(seedOptions.counts, previous.counts);
+        return `${refused}. Nothing changed.`;
+      }
       for (const name of sessions.names()) sessions.drop(name);
       dropTemplate();
       reset();
