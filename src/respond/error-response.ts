@@ -32,12 +32,16 @@ function speaksNative(schema: SchemaObject): boolean {
 
 /** @example const respond = compileErrorResponder(op, ctx); respond(errors.notFound('pet', 'id 7'), {}) */
 export function compileErrorResponder(operation: Operation, ctx: ErrorResponderContext): (error: ApiError, headers?: Record<string, string>) => Response {
-  const shapes = new Map<number, Shape>();
+  // By status, and whether the error carries details: the native body has two shapes
+  // (`{ code, message, status }` and the same with `details`), and a schema may accept one only.
+  const shapes = new Map<string, Shape>();
   const declared = (status: number) => operation.responses.some((r) => r.status === String(status));
   return (raw, headers = {}) => {
     const error = asDeclared(raw, declared, findResponse(operation, raw.status) !== undefined);
-    if (!shapes.has(error.status)) shapes.set(error.status, shapeFor(findResponse(operation, error.status) ?? errorShapeOf(operation), error, ctx));
-    return shapes.get(error.status)!(error, headers);
+    const key = error.details?.length ? `${error.status}+details` : String(error.status);
+    let shape = shapes.get(key);
+    if (!shape) shapes.set(key, (shape = shapeFor(findResponse(operation, error.status) ?? errorShapeOf(operation), error, ctx)));
+    return shape(error, headers);
   };
 }
 
