@@ -101,6 +101,7 @@ export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
     keyFor: ({ local }) => (apiKeys.includes(demoKey) ? demoKey : local && !endpoints.trustProxy ? apiKeys[0] : undefined),
     // The try-it panel starts from the shared state's records (not a session's: the page sends none).
     values: () => tryItValues(operations, collections, store),
+    oauth: endpoints.oauth !== undefined,
   });
   const answerDocs = (c: Context, asset?: string) => {
     const started = performance.now();

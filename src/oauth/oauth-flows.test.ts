@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildMock, type BuildMockOptions, type Mock } from '../app.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
+import { carryState } from '../reload.js';
 import { ROOT } from '../test-support/petstore.js';
 import { CODE_LIFETIME, DEFAULT_SUBJECT } from './oauth-server.js';
 
@@ -398,7 +399,7 @@ describe('what stays as it was', () => {
     const { mock: before } = boards();
     const { mock: after } = boards();
     const token = await tokenOf(await post(before, '/__oauth/token', { grant_type: 'client_credentials' }, { Authorization: basic('svc', KEY) }));
-    after.oauth!.takeOver(before.oauth!);
+    carryState(before, after);
     expect((await listBoards(after, token.access_token)).status).toBe(200);
     expect(await (await after.app.request('/__oauth/jwks')).json()).toEqual(await (await before.app.request('/__oauth/jwks')).json());
   });
