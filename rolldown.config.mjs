@@ -48,6 +48,9 @@ const docsFiles = {
     const files = {
       'docs/swagger-ui-bundle.js': swaggerUi('swagger-ui-bundle.js'),
       'docs/swagger-ui.css': swaggerUi('swagger-ui.css'),
+      // The page Swagger UI's Authorize sends an OAuth sign-in back to (a popup that hands the code to the page).
+      'docs/oauth2-redirect.html': swaggerUi('oauth2-redirect.html'),
+      'docs/oauth2-redirect.js': swaggerUi('oauth2-redirect.js'),
       'docs/swagger-ui-LICENSE': swaggerUi('LICENSE'),
       'docs/swagger-ui-NOTICE': swaggerUi('NOTICE'),
       'docs/swagger-ui-bundle.js.LICENSE.txt': swaggerUi('swagger-ui-bundle.js.LICENSE.txt'),

@@ -28,7 +28,10 @@ import { WEB_REQUESTS, type RequestReader } from './pipeline/request-reader.js';
 import { mountRoutes } from './routing/mount-routes.js';
 import { serverBasePath } from './routing/server-base-path.js';
 import { preferDirectives } from './scenarios/read-scenario.js';
-import { securitySchemeChecks } from './security/authenticate.js';
+import { bearerCheck, securitySchemeChecks } from './security/authenticate.js';
+import { hasWebCrypto } from './oauth/crypto.js';
+import { oauthDeclaration } from './oauth/oauth-document.js';
+import { createOAuthServer, type OAuthServer } from './oauth/oauth-server.js';
 import type { StateBudget } from './state/budget.js';
 import type { PersistenceHealth } from './state/journal.js';
 import type { Sessions } from './state/sessions.js';
@@ -104,6 +107,8 @@ export interface Mock {
   budget: StateBudget;
   /** The names of the plugins that serve the document (their mock part applies). */
   plugins: string[];
+  /** The authorization server under /__oauth, for a document with oauth2 or openIdConnect schemes (none with `oauth: false`, or without Web Crypto). */
+  oauth?: OAuthServer;
 }
 
 export interface OperationAnswer {
@@ -141,8 +146,13 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const { collections, bindings } = inferCollections(operations);
   const answers = describeAnswers(operations, bindings, collections);
 
+  // The authorization server of a document with oauth2 or openIdConnect schemes: their bearer check also takes its tokens.
+  const apiKeys = options.apiKeys ?? [DEMO_API_KEY];
+  const realm = String(api.info?.title ?? 'mock');
+  const oauth = authorizationServer(document, operations, options, { apiKeys, realm, now, warn });
+
   // The parts: the built-ins, then what each plugin that serves this document registers.
-  const parts = builtInParts();
+  const parts = builtInParts(oauth);
   const shape = { api: api as OpenAPIDocument, operations, operationIds: new Set(operations.map((op) => op.id)), collections };
   const plugins = (options.plugins ?? []).filter((plugin) => plugin.mock?.(parts, shape) === true).map((plugin) => plugin.name);
 
@@ -166,10 +176,8 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
 
   // The mock's own endpoints, then one pipeline per operation of the document on its route.
   const basePath = serverBasePath(api);
-  const apiKeys = options.apiKeys ?? [DEMO_API_KEY];
-  const realm = String(api.info?.title ?? 'mock');
   const admin = options.admin === false ? undefined : adminControls(state, { requests, changed, answers });
-  mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, cors: corsPolicy, reporting, reader });
+  mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, oauth, cors: corsPolicy, reporting, reader });
   const maxBodyBytes = Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
   const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn });
   mountRoutes(app, operations, basePath, pipelines, reporting.finish);
@@ -180,9 +188,9 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
     return response;
   });
 
-  for (const message of hiddenOperations(operations, basePath, Boolean(options.docs))) warn(message);
+  for (const message of hiddenOperations(operations, basePath, Boolean(options.docs), oauth !== undefined)) warn(message);
   for (const pattern of unenforcedPatterns(api)) warn(describeUnenforced(pattern));
-  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, plugins, budget: state.budget };
+  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, plugins, budget: state.budget, oauth };
 }
 
 /** What the admin API controls: the state (shared or a session's), the request log, the answers. */
@@ -206,10 +214,30 @@ function adminControls(state: MockState, { requests, changed, answers }: Pick<Ad
   };
 }
 
+/**
+ * The authorization server, for a document that declares oauth2 or openIdConnect schemes. It signs
+ * in at once a caller who could read a key anyway: the demo key is accepted (the document prints
+ * it), or the caller is on this machine (never behind a proxy); the rule of the docs page's key.
+ */
+function authorizationServer(document: LoadedDocument, operations: Operation[], options: BuildMockOptions, context: { apiKeys: string[]; realm: string; now: () => number; warn: (message: string) => void }): OAuthServer | undefined {
+  if (options.oauth === false) return undefined;
+  const declaration = oauthDeclaration(document.api, operations);
+  if (!declaration) return undefined;
+  if (!hasWebCrypto()) {
+    context.warn('The document declares oauth2 or openIdConnect schemes, but this runtime has no Web Crypto (a page that is not a secure context): no authorization server under /__oauth; the API keys still open those operations.');
+    return undefined;
+  }
+  const { apiKeys, realm, now } = context;
+  const open = apiKeys.includes(DEMO_API_KEY);
+  return createOAuthServer({ ...options.oauth, declaration, apiKeys, realm, now, trustProxy: options.trustProxy, keyless: (local) => open || (local && !options.trustProxy) });
+}
+
 /** The built-in parts, before any plugin adds to them. */
-function builtInParts(): MockParts {
+function builtInParts(oauth: OAuthServer | undefined): MockParts {
+  const securitySchemes = securitySchemeChecks();
+  if (oauth) securitySchemes.register('oauth2', bearerCheck(oauth.verify)).register('openIdConnect', bearerCheck(oauth.verify));
   return {
-    securitySchemes: securitySchemeChecks(),
+    securitySchemes,
     preferDirectives: preferDirectives(),
     bodyDecoders: bodyDecoders(),
     bodyEncoders: bodyEncoders(),

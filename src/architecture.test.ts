@@ -31,7 +31,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['registries'],
   ['handle-operation', 'mock'],
   // The mock's own endpoints.
-  ['spec-endpoint', 'admin'],
+  ['spec-endpoint', 'admin', 'oauth'],
   ['docs'],
   // The parts of the assembly: who hears of each answer, the own endpoints, one pipeline per operation.
   ['assembly'],

@@ -111,6 +111,7 @@ async function serve(args: ServeArgs): Promise<number> {
       errorRate: args.errorRate,
       limits: { maxRecords: args.maxRecords, maxBytes: args.maxStateMb === undefined ? undefined : args.maxStateMb * 1024 * 1024, heapPressure },
       corsOrigins: args.corsOrigins,
+      oauth: { tokenLifetime: args.oauthTokenTtl, redirectOrigins: args.oauthRedirectOrigins },
       adminToken: args.adminToken,
       admin: !args.noAdmin,
       docs: docsAssets,

@@ -6,6 +6,7 @@
  */
 import type { RequestEntry } from './admin/request-log.js';
 import type { Collection } from './operations/infer-collections.js';
+import type { OAuthOptions } from './oauth/oauth-server.js';
 import type { MockPlugin } from './registries/extension.js';
 import type { StateBudget, StateLimits } from './state/budget.js';
 import type { StateStore, StoredRecord } from './state/state-store.js';
@@ -61,6 +62,13 @@ export interface BrowserMockOptions {
    * stop the start (a `StateLimitError`), and an import or `restore` past one is refused whole.
    */
   limits?: StateLimits;
+  /**
+   * The authorization server under /__oauth, served when the document declares oauth2 or
+   * openIdConnect schemes: token lifetimes and the origins `redirect_uri` may name besides
+   * loopback ones and the mock's own (docs/oauth.md). `false` turns it off: the API keys alone
+   * open those operations, as bearer tokens.
+   */
+  oauth?: OAuthOptions | false;
   /** Receives problems found at startup (schemas that cannot be compiled...); they are in `mock.warnings` too. */
   onWarning?: (message: string) => void;
   /**

@@ -19,8 +19,8 @@ export interface MswHandlerOptions {
   baseUrl?: string;
 }
 
-/** The mock's own endpoints, served at its root whatever the document's base path. */
-const MOCK_ENDPOINTS = /^\/__(admin|health|spec)(\/|$|\.)/;
+/** The mock's own endpoints, served at its root whatever the document's base path (its authorization server's too: a front end gets its tokens through MSW as well). */
+const MOCK_ENDPOINTS = /^\/__(admin|health|spec|oauth)(\/|$|\.)/;
 
 /**
  * @example

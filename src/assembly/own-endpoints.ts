@@ -1,8 +1,9 @@
 /**
  * The mock's own endpoints, in one place, outside the document: the admin API (`/__admin`, or a
  * 404 with `admin: false`), the health check (`/__health`), the document as served (`/__spec`,
- * `.json`, `.yaml`) and the docs page (`/__docs`, and `/` leading there unless the document has an
- * operation at `/`). Also the warnings for the document's operations they hide.
+ * `.json`, `.yaml`), the docs page (`/__docs`, and `/` leading there unless the document has an
+ * operation at `/`) and, for a document with oauth2 or openIdConnect schemes, the authorization
+ * server (`/__oauth`). Also the warnings for the document's operations they hide.
  */
 import type { Context, Hono } from 'hono';
 import { ADMIN_PATH, adminApi, adminOff, isLocalCaller, type AdminControls } from '../admin/admin-api.js';
@@ -14,6 +15,8 @@ import type { Cors } from '../middleware/cors.js';
 import type { JsonObject } from '../core/json-object.js';
 import type { Collection } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
+import type { OAuthServer } from '../oauth/oauth-server.js';
+import { OAUTH_PATH } from '../oauth/oauth-paths.js';
 import { SPEC_PATH, specResponder, type SpecFormat } from '../spec-endpoint.js';
 import { NO_PERSISTENCE } from '../state/persistence.js';
 import type { PersistenceHealth } from '../state/journal.js';
@@ -41,6 +44,8 @@ export interface OwnEndpoints {
   apiKeys: readonly string[];
   demoKey: string;
   persistence?: () => PersistenceHealth;
+  /** The authorization server of a document with oauth2 or openIdConnect schemes (src/oauth); none otherwise. */
+  oauth?: OAuthServer;
   cors: Cors;
   reporting: Reporting;
   reader: RequestReader;
@@ -69,6 +74,19 @@ export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
     });
   }
 
+  // The authorization server: open like /__spec, with the API's CORS headers (a front end calls its token endpoint from the page).
+  const oauth = endpoints.oauth;
+  if (oauth) {
+    app.all(`${OAUTH_PATH}/*`, async (c) => {
+      const started = performance.now();
+      const header = reader.headers(c);
+      const response = await oauth.handle({ method: c.req.method, url: new URL(c.req.url), header, body: (maxBytes) => reader.body(c, maxBytes), local: isLocalCaller(c, reader) });
+      const allowed = cors.headers(header('origin'));
+      if (allowed) for (const [name, value] of Object.entries(allowed)) response.headers.set(name, value);
+      return reporting.answered(c, started, response);
+    });
+  }
+
   // The docs page, open like /__spec; GET / leads there unless the document has an operation at `/` (a 405 then says which methods it takes).
   if (!endpoints.docs) {
     app.get(DOCS_PATH, (c) => reporting.answered(c, performance.now(), docsUnavailable()));
@@ -83,6 +101,7 @@ export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
     keyFor: ({ local }) => (apiKeys.includes(demoKey) ? demoKey : local && !endpoints.trustProxy ? apiKeys[0] : undefined),
     // The try-it panel starts from the shared state's records (not a session's: the page sends none).
     values: () => tryItValues(operations, collections, store),
+    oauth: endpoints.oauth !== undefined,
   });
   const answerDocs = (c: Context, asset?: string) => {
     const started = performance.now();
@@ -96,8 +115,8 @@ export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
   if (!operations.some((op) => `${basePath}${op.path}` === '/')) app.get('/', toDocs);
 }
 
-/** Warnings for operations the mock's own endpoints hide: under /__admin, GET /__health, /__spec and /__docs, and with the docs page on, GET under /__docs/ (under the document's base path). */
-export function hiddenOperations(operations: readonly Operation[], basePath: string, docs: boolean): string[] {
+/** Warnings for operations the mock's own endpoints hide: under /__admin, GET /__health, /__spec and /__docs, with the docs page on, GET under /__docs/, and with the authorization server, anything under /__oauth/ (under the document's base path). */
+export function hiddenOperations(operations: readonly Operation[], basePath: string, docs: boolean, oauth = false): string[] {
   const own: Record<string, string> = {
     [HEALTH_PATH]: "the mock's health check",
     [SPEC_PATH]: "the mock's copy of the document (/__spec)",
@@ -109,6 +128,7 @@ export function hiddenOperations(operations: readonly Operation[], basePath: str
   for (const op of operations) {
     const served = `${basePath}${op.path}`;
     if (served === ADMIN_PATH || served.startsWith(`${ADMIN_PATH}/`)) messages.push(`${op.id}: ${served} is hidden by the mock's admin API (${ADMIN_PATH}).`);
+    else if (oauth && served.startsWith(`${OAUTH_PATH}/`)) messages.push(`${op.id}: ${served} is hidden by the mock's authorization server (${OAUTH_PATH}).`);
     else if (docs && served.startsWith(`${DOCS_PATH}/`) && (op.method === 'get' || op.method === 'head')) messages.push(`${op.id}: ${op.method.toUpperCase()} ${served} is hidden by the mock's docs page (${DOCS_PATH}).`);
     else if (own[served] && (op.method === 'get' || op.method === 'head')) messages.push(`${op.id}: ${op.method.toUpperCase()} ${served} is hidden by ${own[served]}.`);
   }

@@ -65,6 +65,18 @@ describe('the banner', () => {
     expect(text).toContain('  try       curl http://127.0.0.1:4010/v1/pets\n');
   });
 
+  it('tells a front end where to get an OAuth token, in place of the identity provider the document names', async () => {
+    const { text } = await bannerFor(`${ROOT}test/documents/oauth-api.yaml`);
+    expect(text).toContain(
+      "  oauth     token http://127.0.0.1:4010/__oauth/token, authorize /__oauth/authorize in place of the document's https://login.example.com/oauth2/authorize, https://login.example.com/oauth2/token; tokens last 3600 s\n",
+    );
+    expect(text).not.toContain('openid');
+    const oidc = await bannerFor(`${ROOT}test/documents/oidc-api.yaml`);
+    expect(oidc.text).toContain("  openid    http://127.0.0.1:4010/__oauth/.well-known/openid-configuration in place of the document's https://login.example.com/.well-known/openid-configuration\n");
+    // The Petstore has no oauth2 scheme: no such line.
+    expect((await bannerFor(SPEC)).text).not.toContain('oauth');
+  });
+
   it('has no docs line with --no-docs', async () => {
     const { text } = await bannerFor(SPEC, { ...ARGS, noDocs: true });
     expect(text).not.toContain('docs');

@@ -1,12 +1,14 @@
 /**
  * What `serve` says once it listens, built from the document it serves: how to send a key (or
- * that none is needed), the records, where the document, the admin API and the health check are,
+ * that none is needed), where to get an OAuth token when its schemes ask for one, the records,
+ * where the document, the admin API and the health check are,
  * and a `try` line that works on that document (a list, or else an operation with its required
  * parameters and body filled in). Pure: the CLI hands in what it read from `process`.
  */
 import { ADMIN_PATH } from '../admin/admin-api.js';
 import { DEFAULT_SEED, DEMO_API_KEY, type Mock } from '../app.js';
 import { DOCS_PATH } from '../docs/docs-endpoint.js';
+import { OAUTH_ENDPOINTS } from '../oauth/oauth-paths.js';
 import type { LoadedDocument } from '../document/document.js';
 import type { SchemaObject } from '../document/schema.js';
 import type { DocumentObject, ParameterObject } from '../document/objects.js';
@@ -30,7 +32,7 @@ import { HEALTH_PATH } from '../assembly/own-endpoints.js';
 export interface BannerInput {
   /** Where the server listens: `http://127.0.0.1:4010`. */
   url: string;
-  mock: Pick<Mock, 'operations' | 'answers' | 'collections' | 'store'>;
+  mock: Pick<Mock, 'operations' | 'answers' | 'collections' | 'store' | 'oauth'>;
   document: Pick<LoadedDocument, 'api' | 'dialect' | 'convertedFrom'>;
   /** The document as the user named it (a path relative to the working directory, or a URL). */
   shown: string;
@@ -70,6 +72,7 @@ export function startBanner(input: BannerInput): Banner {
     line('document', `${input.shown} (served at ${url}${SPEC_PATH})`, { document: input.shown, spec: `${url}${SPEC_PATH}` }),
     !args.noDocs && line('docs', `${url}${DOCS_PATH} (interactive reference; try it out against this mock)`, { docs: `${url}${DOCS_PATH}` }),
     line('API key', keyText, { apiKey: keyText }),
+    ...oauthLines(url, mock.oauth),
     line('records', `${countText || 'none'} (${input.restored ? 'from the state file' : `seed ${args.seed ?? DEFAULT_SEED}`})`, { records: counts, ...(input.restored ? { from: 'state file' } : { seed: args.seed ?? DEFAULT_SEED }) }),
     document.convertedFrom && line('converted', `Swagger ${document.convertedFrom} to OpenAPI 3.0 on load (swagger2openapi)`, { convertedFrom: `Swagger ${document.convertedFrom}` }),
     line('admin', `${admin}; health at ${HEALTH_PATH}`, { admin: args.noAdmin ? null : `${url}${ADMIN_PATH}`, adminAccess: args.noAdmin ? 'off' : args.adminToken ? 'token' : 'loopback', health: `${url}${HEALTH_PATH}` }),
@@ -89,6 +92,33 @@ export function startBanner(input: BannerInput): Banner {
     line('try', tryLine, { try: tryLine }),
   ];
   return { url, operations: mock.operations.length, lines: lines.filter((l): l is BannerLine => Boolean(l)) };
+}
+
+/**
+ * Where a front end gets a token: the mock's token and authorization endpoints, in place of the
+ * identity provider the document names (which the mock cannot stand in for), and OpenID Connect's
+ * discovery when the document uses it.
+ */
+function oauthLines(url: string, oauth: Mock['oauth']): BannerLine[] {
+  if (!oauth) return [];
+  const { declaration, tokenLifetime } = oauth;
+  const theirs = (type: 'oauth2' | 'openIdConnect') => [...new Set(declaration.schemes.filter((s) => s.type === type).flatMap((s) => s.urls))];
+  const instead = (urls: string[]) => (urls.length ? ` in place of the document's ${urls.slice(0, 2).join(', ')}${urls.length > 2 ? ', ...' : ''}` : '');
+  const signIn = declaration.grants.has('authorization_code') || declaration.grants.has('implicit');
+  const token = `${url}${OAUTH_ENDPOINTS.token}`;
+  const authorize = `${url}${OAUTH_ENDPOINTS.authorize}`;
+  const lines: BannerLine[] = [
+    {
+      label: 'oauth',
+      text: `token ${token}${signIn ? `, authorize ${OAUTH_ENDPOINTS.authorize}` : ''}${instead(theirs('oauth2'))}; tokens last ${tokenLifetime} s`,
+      fields: { oauth: { token, ...(signIn ? { authorize } : {}), tokenLifetime, replaces: theirs('oauth2') } },
+    },
+  ];
+  if (declaration.openId) {
+    const discovery = `${url}${OAUTH_ENDPOINTS.openIdConfiguration}`;
+    lines.push({ label: 'openid', text: `${discovery}${instead(theirs('openIdConnect'))}`, fields: { openid: discovery } });
+  }
+  return lines;
 }
 
 /**

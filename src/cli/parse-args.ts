@@ -39,6 +39,10 @@ export interface ServeArgs {
   /** Host names answered besides loopback ones (`--allowed-host`). */
   allowedHosts?: string[];
   stateFile?: string;
+  /** `--oauth-token-ttl`: seconds an access token of the mock's authorization server lasts. */
+  oauthTokenTtl?: number;
+  /** `--oauth-redirect-origin`: origins a redirect_uri may name besides loopback ones and the mock's own. */
+  oauthRedirectOrigins?: string[];
   /** `--max-records`: records held by all stores together. */
   maxRecords?: number;
   /** `--max-state-mb`: their size as JSON, in MiB. */
@@ -66,6 +70,7 @@ const RANGES = {
   count: [0, 10_000_000],
   'max-records': [1, 100_000_000],
   'max-state-mb': [1, 1_000_000],
+  'oauth-token-ttl': [1, 31_536_000],
 } as const;
 
 const integerIn = ([min, max]: readonly [number, number]) => `an integer from ${min} to ${max}`;
@@ -88,6 +93,8 @@ export const SERVE_FLAGS = {
   'no-docs': { type: 'boolean' },
   'trust-proxy': { type: 'boolean' },
   'state-file': { type: 'string', value: 'FILE', accepts: 'a file' },
+  'oauth-token-ttl': { type: 'string', value: 'S', accepts: `${integerIn(RANGES['oauth-token-ttl'])} (seconds)` },
+  'oauth-redirect-origin': { type: 'string', multiple: true, value: 'O', accepts: 'an origin like https://app.example.com' },
   'max-records': { type: 'string', value: 'N', accepts: integerIn(RANGES['max-records']) },
   'max-state-mb': { type: 'string', value: 'N', accepts: integerIn(RANGES['max-state-mb']) },
   now: { type: 'string', value: 'DATE', accepts: 'a date like 2027-07-01 or 2027-07-01T12:00:00Z' },
@@ -137,6 +144,12 @@ Options:
   --trust-proxy      the mock runs behind a reverse proxy, so loopback proves nothing:
                      needs --admin-token or --no-admin
   --state-file FILE  load the state from FILE at start and save it there after changes
+  --oauth-token-ttl S
+                     seconds an access token from the mock's /__oauth lasts (default 3600),
+                     for a document with oauth2 or openIdConnect schemes
+  --oauth-redirect-origin O
+                     let /__oauth send sign-ins back to this origin too (repeatable; default:
+                     loopback origins and the mock's own)
   --max-records N    records held at most, the shared state and all sessions together (default
                      2000000; sessions at most half); a create or an import past it, or past
                      --max-state-mb, or near the heap's limit, gets 507; a start past it stops
@@ -236,6 +249,11 @@ function serveArgs(values: FlagValues<typeof SERVE_FLAGS>, env: Record<string, s
   if (values.watch && values.spec && /^https?:\/\//i.test(values.spec)) return '--watch needs --spec to be a file, not a URL.';
   if (adminToken !== undefined && !/^[\x21-\x7e]{8,}$/.test(adminToken)) return invalidValue(SERVE_FLAGS, 'admin-token', adminToken, { source: tokenFrom, secret: true });
   if (adminToken !== undefined && (keys ?? ['petstore-demo-key']).includes(adminToken)) return `${tokenFrom} must differ from every API key.`;
+  const oauthTokenTtl = values['oauth-token-ttl'] === undefined ? undefined : integer('oauth-token-ttl', values['oauth-token-ttl']);
+  if (typeof oauthTokenTtl === 'string') return oauthTokenTtl;
+  const redirectOrigins = values['oauth-redirect-origin'];
+  const badRedirect = redirectOrigins?.find((o) => !/^https?:\/\/[^/\s]+$/.test(o.replace(/\/+$/, '')));
+  if (badRedirect !== undefined) return invalidValue(SERVE_FLAGS, 'oauth-redirect-origin', badRedirect);
   const maxRecords = values['max-records'] === undefined ? undefined : integer('max-records', values['max-records']);
   if (typeof maxRecords === 'string') return maxRecords;
   const maxStateMb = values['max-state-mb'] === undefined ? undefined : integer('max-state-mb', values['max-state-mb']);
@@ -266,6 +284,8 @@ function serveArgs(values: FlagValues<typeof SERVE_FLAGS>, env: Record<string, s
     trustProxy: values['trust-proxy'],
     allowedHosts: values['allowed-host']?.map((h) => h.toLowerCase()),
     stateFile: values['state-file'],
+    oauthTokenTtl,
+    oauthRedirectOrigins: redirectOrigins,
     maxRecords,
     maxStateMb,
     now,

@@ -39,5 +39,8 @@ describe('GET /__docs', () => {
     expect((await app.request('/__docs/swagger-ui-bundle.js', { headers: { 'If-None-Match': zippedTag, 'Accept-Encoding': 'gzip' } })).status).toBe(304);
     expect((await app.request('/__docs/docs-ui.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect((await app.request('/__docs/docs-ui.js')).status).toBe(200);
+    // Swagger UI's OAuth redirect page and its script, for Authorize against the mock's /__oauth.
+    expect(await (await app.request('/__docs/oauth2-redirect.html')).text()).toContain('<script src="oauth2-redirect.js"></script>');
+    expect(await (await app.request('/__docs/oauth2-redirect.js')).text()).toContain('swaggerUIRedirectOauth2');
   });
 });

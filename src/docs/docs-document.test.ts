@@ -45,6 +45,47 @@ describe('documentForDocs', () => {
   });
 });
 
+describe('documentForDocs with the mock\'s authorization server', () => {
+  const api = {
+    openapi: '3.0.3',
+    info: { title: 't', version: '1' },
+    paths: {},
+    components: {
+      securitySchemes: {
+        boards: {
+          type: 'oauth2',
+          flows: {
+            authorizationCode: { authorizationUrl: 'https://idp.example.com/authorize', tokenUrl: 'https://idp.example.com/token', refreshUrl: 'https://idp.example.com/refresh', scopes: { read: 'r' } },
+            clientCredentials: { tokenUrl: 'https://idp.example.com/token', scopes: {} },
+            implicit: { authorizationUrl: 'https://idp.example.com/authorize', scopes: {} },
+          },
+        },
+        oidc: { type: 'openIdConnect', openIdConnectUrl: 'https://idp.example.com/.well-known/openid-configuration' },
+        key: { type: 'apiKey', in: 'header', name: 'X-Key' },
+      },
+    },
+  } as const;
+
+  it('points every flow and the discovery URL at the mock, and leaves the scopes and other schemes as written', () => {
+    const { securitySchemes } = documentForDocs(api, MOCK, undefined, 'http://127.0.0.1:4010').components!;
+    expect(securitySchemes!.boards).toEqual({
+      type: 'oauth2',
+      flows: {
+        authorizationCode: { authorizationUrl: 'http://127.0.0.1:4010/__oauth/authorize', tokenUrl: 'http://127.0.0.1:4010/__oauth/token', refreshUrl: 'http://127.0.0.1:4010/__oauth/token', scopes: { read: 'r' } },
+        clientCredentials: { tokenUrl: 'http://127.0.0.1:4010/__oauth/token', scopes: {} },
+        implicit: { authorizationUrl: 'http://127.0.0.1:4010/__oauth/authorize', scopes: {} },
+      },
+    });
+    expect(securitySchemes!.oidc).toEqual({ type: 'openIdConnect', openIdConnectUrl: 'http://127.0.0.1:4010/__oauth/.well-known/openid-configuration' });
+    expect(securitySchemes!.key).toEqual(api.components.securitySchemes.key);
+    expect(api.components.securitySchemes.oidc.openIdConnectUrl).toBe('https://idp.example.com/.well-known/openid-configuration'); // the input left alone
+  });
+
+  it('leaves the flows at the identity provider when the mock serves no authorization server', () => {
+    expect(documentForDocs(api, MOCK).components!.securitySchemes).toEqual(api.components.securitySchemes);
+  });
+});
+
 describe('codeSamplesOf', () => {
   it('reads x-codeSamples, else x-code-samples, and leaves out entries without a source', () => {
     expect(codeSamplesOf({ 'x-codeSamples': [{ lang: 'cURL', source: 'curl x' }, { lang: 'Go' }, 'text'] })).toEqual([{ lang: 'cURL', source: 'curl x' }]);

@@ -9,6 +9,7 @@
 import { objectOr, type JsonObject } from '../core/json-object.js';
 import type { DocumentObject, OperationObject, ResponseObject } from '../document/objects.js';
 import { HTTP_METHODS } from '../operations/operation.js';
+import { OAUTH_ENDPOINTS } from '../oauth/oauth-paths.js';
 import { serverUrl } from '../routing/server-base-path.js';
 import { addNumberExamples } from './number-examples.js';
 import { addTryItValues } from './add-try-it-values.js';
@@ -28,6 +29,8 @@ export interface DocsConfig {
   deprecations: Record<string, Record<string, string>>;
   /** Keys of the mock's records for the try-it panel, read when the page was served (none without a state). */
   values?: TryItValues;
+  /** The mock serves an authorization server (/__oauth): Authorize's OAuth flows go to it, and come back to this page. */
+  oauth?: { redirectPath: string };
 }
 
 /** One `x-codeSamples` entry (Redocly's extension; `x-code-samples` is its older spelling). */
@@ -83,12 +86,15 @@ export function scenariosOf(operation: OperationObject, resolve: (value: Respons
  * replaced by the mock's URL, and in each code sample every URL of a server it declared replaced
  * by the mock's; the mock's keys as the examples of the path parameters and references they are
  * given for (`values`), and bounded numbers given an example within their bounds (Swagger UI's
- * would be their maximum). The rest (extensions included) as written.
+ * would be their maximum). With `authorizationServer` (the mock's origin, when it serves /__oauth),
+ * the oauth2 flows' authorizationUrl, tokenUrl and refreshUrl, and the openIdConnectUrl, lead to
+ * the mock's, so Authorize signs in against it. The rest (extensions included) as written.
  *
  * @example documentForDocs(api, 'http://127.0.0.1:4010').servers // [{ url: 'http://127.0.0.1:4010', description: 'This mock' }]
  */
-export function documentForDocs(api: DocumentObject, mockUrl: string, values?: TryItValues): DocumentObject {
+export function documentForDocs(api: DocumentObject, mockUrl: string, values?: TryItValues, authorizationServer?: string): DocumentObject {
   const doc = structuredClone(api);
+  if (authorizationServer !== undefined) pointFlowsAt(doc, authorizationServer);
   const declared = new Set<string>(serverUrls(doc.servers));
   doc.servers = [{ url: mockUrl, description: 'This mock' }];
   const withSamples: OperationObject[] = [];
@@ -120,6 +126,21 @@ export function documentForDocs(api: DocumentObject, mockUrl: string, values?: T
   if (values) addTryItValues(doc, values);
   addNumberExamples(doc);
   return doc;
+}
+
+/** The document's oauth2 flows and openIdConnect discovery pointed at the mock's authorization server (at `origin`). */
+function pointFlowsAt(doc: DocumentObject, origin: string): void {
+  for (const scheme of Object.values(objectOr(doc.components?.securitySchemes))) {
+    if (!scheme || typeof scheme !== 'object') continue;
+    if (scheme.type === 'openIdConnect') scheme.openIdConnectUrl = `${origin}${OAUTH_ENDPOINTS.openIdConfiguration}`;
+    if (scheme.type !== 'oauth2') continue;
+    for (const flow of Object.values(objectOr(scheme.flows))) {
+      if (!flow || typeof flow !== 'object') continue;
+      if ('authorizationUrl' in flow) flow.authorizationUrl = `${origin}${OAUTH_ENDPOINTS.authorize}`;
+      if ('tokenUrl' in flow) flow.tokenUrl = `${origin}${OAUTH_ENDPOINTS.token}`;
+      if ('refreshUrl' in flow) flow.refreshUrl = `${origin}${OAUTH_ENDPOINTS.token}`;
+    }
+  }
 }
 
 /** The URLs of a `servers` list, variables at their defaults, without a trailing slash. */

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMock } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
-import { petstore } from '../test-support/petstore.js';
+import { petstore, ROOT } from '../test-support/petstore.js';
 import { packageDocsAssets } from './docs-assets.js';
 import type { DocsConfig } from './docs-document.js';
 import type { DocsAssets } from './docs-endpoint.js';
@@ -71,6 +71,18 @@ describe('GET /__docs', () => {
     // The demo key is in the document for all to read: offered to anyone.
     const demo = await petstore({ docs: assets, trustProxy: true });
     expect((await configOf(await demo.app.request('/__docs', { headers: { Forwarded: 'for=203.0.113.9' } }))).apiKey).toBe('petstore-demo-key');
+  });
+
+  it('tells the page where OAuth sign-ins come back when the mock serves an authorization server, and serves that page with the policy', async () => {
+    expect((await configOf(await (await petstore({ docs: assets })).app.request('/__docs'))).oauth).toBeUndefined();
+    const files: DocsAssets = { get: (name) => ({ body: new TextEncoder().encode(name === 'oauth2-redirect.html' ? '<!doctype html><script src="oauth2-redirect.js"></script>' : 'run()') }) };
+    const { app } = buildMock(await loadDocument(`${ROOT}test/documents/oauth-api.yaml`), { docs: files });
+    expect((await configOf(await app.request('/__docs'))).oauth).toEqual({ redirectPath: '/__docs/oauth2-redirect.html' });
+    const redirect = await app.request('/__docs/oauth2-redirect.html');
+    expect(redirect.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(redirect.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(redirect.headers.get('x-frame-options')).toBe('DENY');
+    expect((await app.request('/__docs/oauth2-redirect.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
   });
 
   it('escapes the settings: a title cannot end the script they are in', async () => {

@@ -20,8 +20,11 @@ import type { TryItValues } from './try-it-values.js';
 /** Where the page is served; its assets are below it (`/__docs/swagger-ui-bundle.js`). */
 export const DOCS_PATH = '/__docs';
 
-/** The files the page loads, by the name it asks for them under. */
-export const DOCS_ASSET_NAMES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'docs-ui.js', 'docs-ui.css'] as const;
+/** The files the page loads, by the name it asks for them under, and the page Swagger UI's OAuth sign-in comes back to (with its script). */
+export const DOCS_ASSET_NAMES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'docs-ui.js', 'docs-ui.css', 'oauth2-redirect.html', 'oauth2-redirect.js'] as const;
+
+/** Where Swagger UI's Authorize sends an OAuth sign-in back to (swagger-ui-dist's oauth2-redirect.html). */
+export const OAUTH2_REDIRECT_PATH = `/__docs/oauth2-redirect.html`;
 export type DocsAssetName = (typeof DOCS_ASSET_NAMES)[number];
 
 /** One asset's bytes, and the same gzipped when the source can (sent to clients that accept it). */
@@ -44,6 +47,8 @@ export interface DocsPageOptions {
   keyFor: (request: DocsRequest) => string | undefined;
   /** Keys of the mock's records for the try-it panel (src/docs/try-it-values.ts), read for each page that offers a key. */
   values?: () => TryItValues;
+  /** The mock serves an authorization server (/__oauth): the page points the document's OAuth flows at it. */
+  oauth?: boolean;
 }
 
 /** What one request for the page or an asset says. */
@@ -59,6 +64,7 @@ export interface DocsRequest {
 const CONTENT_TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
+  html: 'text/html; charset=utf-8',
 };
 
 /**
@@ -97,7 +103,8 @@ export function docsResponder(assets: DocsAssets, options: DocsPageOptions): (re
     if (request.asset === undefined) {
       const apiKey = options.keyFor(request);
       // Keys of records go with a key only: a caller without one could not read them from the API either.
-      return page({ title: options.title, specUrl: `${SPEC_PATH}.json`, basePath: options.basePath, apiKey, deprecations, values: apiKey === undefined ? undefined : options.values?.() });
+      const oauth = options.oauth ? { redirectPath: OAUTH2_REDIRECT_PATH } : undefined;
+      return page({ title: options.title, specUrl: `${SPEC_PATH}.json`, basePath: options.basePath, apiKey, deprecations, values: apiKey === undefined ? undefined : options.values?.(), oauth });
     }
     const name = DOCS_ASSET_NAMES.find((known) => known === request.asset);
     const asset = name && assets.get(name);
@@ -112,6 +119,8 @@ export function docsResponder(assets: DocsAssets, options: DocsPageOptions): (re
     const headers: Record<string, string> = { ...SECURITY_HEADERS, 'Cache-Control': 'no-cache', ETag: etag, Vary: 'Accept-Encoding' };
     if (matchesEtag(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
     headers['Content-Type'] = CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)];
+    // The OAuth redirect page runs its script from here and nothing else; it cannot be framed either.
+    if (name.endsWith('.html')) Object.assign(headers, { 'Content-Security-Policy': DOCS_CSP, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' });
     if (gzip) headers['Content-Encoding'] = 'gzip';
     return new Response((gzip ?? entry.asset.body) as Uint8Array<ArrayBuffer>, { status: 200, headers });
   };

@@ -8,6 +8,7 @@
  * seeded: try-it on every operation with the values the page fills in is answered 2xx; its
  * examples have no out-of-range ids and each error's has its status; the operations start on the
  * first screen; the request log's drawer covers nothing; expanding every operation logs nothing.
+ * And (issue 28) Authorize signs in against the mock's /__oauth on a document secured by OAuth 2.0.
  * One browser and one CLI serve every test; both are stopped whatever fails.
  *
  * With DOCS_SCREENSHOTS=1 the screenshots land in docs/images/ (docs/docs-page.md shows them); otherwise
@@ -329,6 +330,34 @@ describe('the docs page (Chromium)', () => {
       // With --admin-token the page cannot read the request log (it has no token), and says why.
       await page.locator('details.mock-log summary').click();
       await containsText(page.locator('.mock-log-body'), 'answers a browser on this machine only (without --admin-token); here it said 401');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('signs in with Authorize against the mock\'s own authorization server (authorization code with PKCE), and Try it out sends its token', async () => {
+    const boards = await startCli(['--spec', join(ROOT, 'test/documents/oauth-api.yaml')]);
+    started.push(boards);
+    const { page, errors, requests } = await openDocs(boards.url);
+    try {
+      const authorization: string[] = [];
+      page.on('request', (request) => new URL(request.url()).pathname === '/api/boards' && authorization.push(request.headers().authorization ?? ''));
+      await page.locator('button.authorize').first().click();
+      const flow = page.locator('.auth-container').filter({ hasText: 'authorizationCode with PKCE' }).first();
+      expect(await flow.locator('input[id^="client_id"]').inputValue()).toBe('mock-docs');
+      await flow.locator('a', { hasText: 'select all' }).click();
+      // The popup goes to /__oauth/authorize, is sent back at once to /__docs/oauth2-redirect.html, hands the code over and closes.
+      const [popup] = await Promise.all([page.waitForEvent('popup'), flow.locator('button.authorize').click()]);
+      if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: 10_000 });
+      await count(flow.locator('button', { hasText: 'Logout' }), 1, 'signed in');
+      await page.locator('.modal-ux .close-modal').click();
+      // createBoard needs boards:write: the token has it.
+      const created = await tryIt(opblock(page, 'post', '/boards'));
+      expect(created.status).toBe(201);
+      expect(authorization).toHaveLength(1);
+      expect(authorization[0]).toMatch(/^Bearer eyJ/); // a JWT of the mock's, not the key
+      expect(requests.filter((url) => new URL(url).origin !== new URL(boards.url).origin)).toEqual([]);
+      expect(errors).toEqual([]);
     } finally {
       await page.close();
     }

@@ -86,7 +86,7 @@ describe('spec/openapi.yaml', () => {
   it('secures every operation with bearer auth and declares 401 with the Error schema on each', () => {
     expect(api.components!.securitySchemes!.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const op of operations) {
-      expect(op.security, op.id).toEqual([[{ name: 'bearerAuth', scheme: api.components!.securitySchemes!.bearerAuth }]]);
+      expect(op.security, op.id).toEqual([[{ name: 'bearerAuth', scheme: api.components!.securitySchemes!.bearerAuth, scopes: [] }]]);
       const source = op.source;
       expect(source.responses!['401'].content!['application/json'].schema, op.id).toBe(api.components!.schemas!.Error);
     }

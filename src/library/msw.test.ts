@@ -7,11 +7,15 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, DEMO_API_KEY, type MockInstance } from '../index.js';
 import { mswHandlers } from '../msw.js';
+import { ROOT } from '../test-support/petstore.js';
 
 const auth = { Authorization: `Bearer ${DEMO_API_KEY}` };
 const mock: MockInstance = await createMock();
 const unhandled: string[] = [];
+// A document secured by OAuth 2.0: the front end gets its token from the mock's /__oauth through MSW too.
+const boards: MockInstance = await createMock({ spec: `${ROOT}test/documents/oauth-api.yaml`, apiKeys: ['boards-key'] });
 const server = setupServer(
+  ...mswHandlers(boards, { baseUrl: 'https://boards.example.com' }),
   ...mswHandlers(mock), // the document's server: http://localhost:4010
   ...mswHandlers(mock, { baseUrl: 'https://shop.example.com/api' }),
   http.get('https://shop.example.com/api/feature-flags', () => HttpResponse.json({ newCheckout: true })),
@@ -58,5 +62,16 @@ describe('mswHandlers(mock) with setupServer', () => {
     const before = mock.store.counts().pets;
     await fetch('http://localhost:4010/pets', { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Tom', categoryId: 1 }) });
     expect(mock.store.counts().pets).toBe(before + 1);
+  });
+
+  it("answers the mock's authorization server too: a token from /__oauth/token opens the API", async () => {
+    const token = await fetch('https://boards.example.com/__oauth/token', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${btoa('svc:boards-key')}` },
+      body: 'grant_type=client_credentials&scope=boards:read',
+    });
+    expect(token.status).toBe(200);
+    const { access_token } = (await token.json()) as { access_token: string };
+    expect((await fetch('https://boards.example.com/boards', { headers: { Authorization: `Bearer ${access_token}` } })).status).toBe(200);
   });
 });

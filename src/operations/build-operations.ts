@@ -83,8 +83,13 @@ function buildSecurity(requirements: SecurityRequirementObject[], schemes: Recor
   return (Array.isArray(requirements) ? requirements : []).map((requirement) =>
     Object.keys(objectOr(requirement))
       .filter((name) => isJsonObject(schemes[name]))
-      .map((name) => ({ name, scheme: schemes[name] })),
+      .map((name) => ({ name, scheme: schemes[name], scopes: scopesOf(requirement[name]) })),
   );
+}
+
+/** The scopes a requirement names for a scheme: its strings, once each. */
+function scopesOf(value: unknown): string[] {
+  return Array.isArray(value) ? [...new Set(value.filter((scope): scope is string => typeof scope === 'string'))] : [];
 }
 
 /** The declared response for a status: exact code first, then `4XX`-style ranges, then `default`. */

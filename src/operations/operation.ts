@@ -27,8 +27,11 @@ export interface ResponseSpec {
   content: Record<string, MediaTypeSpec>;
 }
 
-/** One alternative of a security requirement: every scheme in it must be satisfied. */
-export type SecurityAlternative = Array<{ name: string; scheme: SecuritySchemeObject }>;
+/**
+ * One alternative of a security requirement: every scheme in it must be satisfied, each with the
+ * scopes the requirement names for it (oauth2 and openIdConnect; empty for the others).
+ */
+export type SecurityAlternative = Array<{ name: string; scheme: SecuritySchemeObject; scopes: string[] }>;
 
 export interface Operation {
   /** The operationId, or `GET /pets/{petId}` when the document gives none. */

@@ -18,7 +18,8 @@ async function start(): Promise<void> {
   if (!SwaggerUIBundle) return fail(target, 'Swagger UI did not load (/__docs/swagger-ui-bundle.js).');
   const response = await fetch(config.specUrl, { headers: { Accept: 'application/json' } });
   if (!response.ok) return fail(target, `The document could not be read from ${config.specUrl} (${response.status}).`);
-  const doc = documentForDocs((await response.json()) as DocumentObject, mockUrl, config.values);
+  // With the mock's authorization server, Authorize's OAuth flows sign in against it (its origin's /__oauth).
+  const doc = documentForDocs((await response.json()) as DocumentObject, mockUrl, config.values, config.oauth ? location.origin : undefined);
   target.before(banner(config, mockUrl));
   // Below the pane the reference scrolls in (docs-ui.css), so the drawer never covers it.
   document.getElementById('mock-docs-main')!.after(requestLogDrawer());
@@ -36,9 +37,13 @@ async function start(): Promise<void> {
     docExpansion: 'list',
     defaultModelsExpandDepth: 1,
     persistAuthorization: false,
+    // Where the mock's authorization server sends a sign-in back: the page of swagger-ui-dist, under /__docs (Swagger UI's default would be /oauth2-redirect.html).
+    ...(config.oauth ? { oauth2RedirectUrl: `${location.origin}${config.oauth.redirectPath}` } : {}),
     // Called on a later tick (Swagger UI's on-complete plugin), once `ui` is set.
     onComplete: () => offerKey(ui, doc, config.apiKey),
   });
+  // PKCE for the authorization code flow; the key the page offers is the client secret the client credentials flow needs.
+  if (config.oauth) ui.initOAuth({ clientId: 'mock-docs', clientSecret: config.apiKey, scopeSeparator: ' ', usePkceWithAuthorizationCodeGrant: true });
 }
 
 /** Authorize filled in with the key for every scheme the mock checks a key with (bearer, basic, apiKey). */
@@ -57,6 +62,7 @@ function banner(config: DocsConfig, mockUrl: string): HTMLElement {
   bar.className = 'mock-docs-bar';
   const parts: Array<string | HTMLElement> = ['Served by the mock: "Try it out" sends requests to ', code(mockUrl), '.'];
   if (config.apiKey) parts.push(' Authorize is filled in with the key ', code(config.apiKey), '.');
+  if (config.oauth) parts.push(" Authorize's OAuth flows sign in at the mock (", code('/__oauth'), ').');
   parts.push(' The document: ', link(config.specUrl), '.');
   bar.append(...parts);
   return bar;

@@ -55,6 +55,8 @@ export interface SwaggerPlugin {
 export interface SwaggerUi {
   preauthorizeApiKey(scheme: string, value: string): unknown;
   preauthorizeBasic(scheme: string, username: string, password: string): unknown;
+  /** What Authorize's OAuth flows start with (Swagger UI's docs/usage/oauth2.md). */
+  initOAuth(config: { clientId?: string; clientSecret?: string; scopeSeparator?: string; usePkceWithAuthorizationCodeGrant?: boolean }): unknown;
 }
 
 export interface SwaggerUiBundle {
