@@ -129,6 +129,15 @@ describe('handleOperation', () => {
     expect(recorded).toEqual([200, 200, 406]);
   });
 
+  it('with a self-check, checks each answer before recording it, and keeps what it found for the request log', async () => {
+    const checked: number[] = [];
+    const problem = { path: 'body', rule: 'empty', message: 'must be empty (no content is declared)' };
+    const { app, traces } = route({ verify: async (response) => (checked.push(response.status), [problem]) });
+    expect((await app.request('/things/t-1', withKey)).status).toBe(200);
+    expect(checked).toEqual([200]);
+    expect(traces.map((trace) => trace.selfCheck)).toEqual([[problem]]);
+  });
+
   it('answers with what a scenario forces, after authenticating and before validating or acting', async () => {
     const { app, stages, recorded } = route({ force: () => ({ status: 418, body: { forced: true } }) });
     const response = await app.request('/things/bad', withKey);

@@ -43,6 +43,8 @@ export interface RequestTrace {
   fitted?: string[];
   /** The answer is knowingly not declared: no declared status or media type could say it (see src/respond/error-response.ts). */
   undeclared?: boolean;
+  /** With the self-check on, what the answer breaks in the document (none: absent). */
+  selfCheck?: Problem[];
 }
 
 /** Notes a way the answer was fitted to the declarations. */
@@ -75,6 +77,8 @@ export interface OperationParts {
   respondError: ErrorResponder;
   /** Encoders of bodies that are not JSON: a record answered as `text/csv` where that is what `Accept` asks and a plugin writes it. */
   encoders: Registry<BodyEncoder>;
+  /** The self-check (`selfCheck: true`): the answer's problems against the document, checked before it leaves; `undeclared` when the pipeline knows it is not declared. */
+  verify?: (response: Response, undeclared: boolean) => Promise<Problem[]>;
   /** The clock in milliseconds (for the sunset). */
   now: () => number;
   maxBodyBytes: number;
@@ -94,7 +98,7 @@ export interface OperationParts {
 }
 
 export function handleOperation(parts: OperationParts) {
-  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, reader, force, chaos, cors, record, sessionNotice, writable, encoders } = parts;
+  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, reader, force, chaos, cors, record, sessionNotice, writable, encoders, verify } = parts;
   const gated = writable && operation.method !== 'get' && operation.method !== 'head' ? writable : undefined;
   const policy = deprecationPolicy(operation);
   /** Headers every answer of this operation carries: the deprecation ones, if any. */
@@ -232,10 +236,18 @@ export function handleOperation(parts: OperationParts) {
     // The delay is drawn after the fault (in `answer`), so a seed replays the same sequence.
     let wait = 0;
     const done: Done = (response) => {
-      const finish = () => {
+      const recorded = () => {
         record(c, response.status, started, header, trace);
         return response;
       };
+      // With the self-check on, the answer is checked against the document before it leaves.
+      const finish = verify
+        ? () =>
+            verify(response, trace.undeclared === true).then((problems) => {
+              if (problems.length) trace.selfCheck = problems;
+              return recorded();
+            })
+        : recorded;
       if (wait === 0) return finish();
       applied(trace).delay = { ms: wait, from: scenario instanceof ApiError || !scenario.delay ? 'server' : 'prefer' };
       return new Promise((resolve) => setTimeout(() => resolve(finish()), wait));

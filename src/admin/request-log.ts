@@ -20,6 +20,7 @@ export interface LoggedRequest {
   scenario?: AppliedScenario | 'none';
   problems?: Problem[];
   fitted?: string[];
+  selfCheck?: Problem[];
 }
 
 /**
@@ -48,6 +49,8 @@ export interface RequestEntry {
    * status sent undeclared because none fits, a media type other than the one `Accept` asks for.
    */
   fitted?: string[];
+  /** With `selfCheck: true`, what the answer breaks in the document (absent when it keeps to it). */
+  selfCheck?: Problem[];
 }
 
 export class RequestLog {

@@ -20,6 +20,7 @@ import type { MockParts } from '../registries/extension.js';
 import { compileErrorResponder } from '../respond/error-response.js';
 import { staticAnswers } from '../respond/static-response.js';
 import { encoderFor } from '../respond/body-encoders.js';
+import type { SelfCheck } from '../respond/self-check.js';
 import type { HonoRoute } from '../routing/hono-path.js';
 import { createChaos } from '../scenarios/chaos.js';
 import { compileScenarioResponder } from '../scenarios/force-response.js';
@@ -50,6 +51,8 @@ export interface PipelineOptions {
   reader: OperationParts['reader'];
   writable?: () => ApiError | undefined;
   warn: (message: string) => void;
+  /** Checks every answer against the document before it leaves (`selfCheck: true`). */
+  selfCheck?: SelfCheck;
 }
 
 /** @returns what mountRoutes calls for each operation: the handler of its route. */
@@ -94,6 +97,7 @@ export function operationPipelines(options: PipelineOptions): (operation: Operat
       validate: onFirstUse(() => compileRequestValidator(operation, compileCtx)),
       action: actionFor(operation),
       encoders: parts.bodyEncoders,
+      verify: options.selfCheck && ((response, undeclared) => options.selfCheck!.check(operation, response, undeclared)),
       respondError: compileErrorResponder(operation, { generate, responseValidator }),
       force: compileScenarioResponder(operation, forceContext),
       chaos,

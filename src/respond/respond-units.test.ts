@@ -18,6 +18,7 @@ import { bodyEncoders, encoderFor } from './body-encoders.js';
 import { deprecationPolicy, parseDate } from './deprecation.js';
 import { compileErrorResponder, fitStatus } from './error-response.js';
 import { choose, representations, takesAny } from './negotiate.js';
+import { createSelfCheck } from './self-check.js';
 import { staticAnswers, staticResponse } from './static-response.js';
 import type { Operation, ResponseSpec } from '../operations/operation.js';
 
@@ -188,6 +189,19 @@ describe('choose: the media type an answer is sent as, by Accept', () => {
     expect(sent(['application/json', 'application/xml'], 'application/xml')).toBe('application/json (does not fit)');
     expect(sent(['application/json', 'application/xml'], 'application/xml', (essence) => essence === 'application/xml')).toBe('application/xml');
     expect(sent(['application/xml'], 'application/xml')).toBeUndefined();
+  });
+});
+
+describe('createSelfCheck', () => {
+  const check = createSelfCheck({ ajv, converter: new SchemaConverter(DOCUMENT, ajv, '3.0'), responseValidator, warn: () => undefined });
+  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+  it('finds what an answer breaks with the document\'s validators, and counts apart what the pipeline knows to be undeclared', async () => {
+    expect(await check.check(op('example'), json({ id: 7, name: 'Rex' }), false)).toEqual([]);
+    expect(await check.check(op('example'), json({ id: 0, name: 'Rex' }), false)).toEqual([expect.objectContaining({ path: 'body.id', rule: 'minimum' })]);
+    expect(await check.check(op('example'), json({ id: 7, name: 'Rex' }, 418), false)).toEqual([expect.objectContaining({ path: 'status', rule: 'declared' })]);
+    expect(await check.check(op('example'), json({ code: 'NOT_FOUND' }, 404), true)).toEqual([]);
+    expect(check.counts).toEqual({ checked: 4, violations: 2, undeclared: 1 });
   });
 });
 
