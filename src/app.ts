@@ -24,6 +24,7 @@ import type { Operation } from './operations/operation.js';
 import type { MockParts, MockPlugin } from './registries/extension.js';
 import { RuleRegistry } from './registries/rules.js';
 import { bodyEncoders } from './respond/body-encoders.js';
+import { createSelfCheck, type SelfCheckCounts } from './respond/self-check.js';
 import { WEB_REQUESTS, type RequestReader } from './pipeline/request-reader.js';
 import { mountRoutes } from './routing/mount-routes.js';
 import { serverBasePath } from './routing/server-base-path.js';
@@ -109,6 +110,8 @@ export interface Mock {
   plugins: string[];
   /** The authorization server under /__oauth, for a document with oauth2 or openIdConnect schemes (none with `oauth: false`, or without Web Crypto). */
   oauth?: OAuthServer;
+  /** With `selfCheck: true`, what the self-check has seen so far (a live object); undefined without it. */
+  selfCheck?: Readonly<SelfCheckCounts>;
 }
 
 export interface OperationAnswer {
@@ -160,6 +163,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const ajv = createAjv(document.dialect);
   const converter = new SchemaConverter(api, ajv, document.dialect);
   const responseValidator = schemaCompiler(ajv, converter, 'response', warn);
+  const selfCheck = options.selfCheck ? createSelfCheck({ ajv, converter, responseValidator, warn }) : undefined;
   const state = createState({ collections, seed, counts: { default: DEFAULT_COUNT, ...options.counts }, fixtures: options.fixtures, seedHooks: parts.seedHooks, makeStore: options.store, limits: options.limits, maxSessions: options.maxSessions, now, responseValidator, warn });
   const { store, sessions } = state;
 
@@ -177,9 +181,9 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   // The mock's own endpoints, then one pipeline per operation of the document on its route.
   const basePath = serverBasePath(api);
   const admin = options.admin === false ? undefined : adminControls(state, { requests, changed, answers });
-  mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, oauth, cors: corsPolicy, reporting, reader });
+  mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, oauth, selfCheck: selfCheck?.counts, cors: corsPolicy, reporting, reader });
   const maxBodyBytes = Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
-  const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn });
+  const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn, selfCheck });
   mountRoutes(app, operations, basePath, pipelines, reporting.finish);
   app.onError((error, c) => {
     warn(`Unexpected failure while answering a request: ${(error as Error).message}`);
@@ -190,7 +194,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
 
   for (const message of hiddenOperations(operations, basePath, Boolean(options.docs), oauth !== undefined)) warn(message);
   for (const pattern of unenforcedPatterns(api)) warn(describeUnenforced(pattern));
-  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, plugins, budget: state.budget, oauth };
+  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, plugins, budget: state.budget, oauth, selfCheck: selfCheck?.counts };
 }
 
 /** What the admin API controls: the state (shared or a session's), the request log, the answers. */

@@ -123,6 +123,7 @@ async function serve(args: ServeArgs): Promise<number> {
       now: args.now ? () => new Date(Date.now() + offset) : undefined,
       onWarning: warn,
       onRequest: log.request,
+      selfCheck: args.selfCheck,
       plugins: DEFAULT_PLUGINS,
     });
 

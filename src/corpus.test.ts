@@ -1,7 +1,9 @@
 /**
  * The mock serves any OpenAPI document: every document of the corpus in test/corpus (real third-party
  * APIs with known traps) boots, and every operation answers without a 5xx; success responses
- * validate against the document.
+ * validate against the document. With the self-check on, every answer (errors too) is declared:
+ * for valid requests, and for requests made to be refused (no credentials, an unknown record, a
+ * broken body, an Accept the operation cannot meet, each declared media type asked for).
  */
 import { readdirSync } from 'node:fs';
 import { createFaker } from './generate/create-faker.js';
@@ -12,6 +14,7 @@ import { createGenerator } from './generate/from-schema.js';
 import type { Operation } from './operations/operation.js';
 import { responseCheckerFor } from './test-support/response-checker.js';
 import { CORPUS } from './test-support/petstore.js';
+import { serverBasePath } from './routing/server-base-path.js';
 
 const files = readdirSync(CORPUS).filter((f) => /\.(ya?ml|json)$/.test(f));
 
@@ -34,12 +37,12 @@ describe('the corpus of third-party documents (test/corpus)', () => {
     it(`serves ${file}`, async () => {
       // Every document boots, the Swagger 2.0 one (oai-swagger2-uber) converted to OpenAPI 3.0 on load.
       const document = await loadDocument(`${CORPUS}/${file}`);
-      const mock = buildMock(document, { counts: { default: 3 } });
+      const mock = buildMock(document, { counts: { default: 3 }, selfCheck: true });
       const check = responseCheckerFor(document);
       const faker = createFaker();
       faker.seed(1);
       const generate = createGenerator(faker);
-      const basePath = (await import('./routing/server-base-path.js')).serverBasePath(document.api);
+      const basePath = serverBasePath(document.api);
       const outcomes: string[] = [];
 
       for (const op of mock.operations) {
@@ -71,6 +74,60 @@ describe('the corpus of third-party documents (test/corpus)', () => {
         outcomes.push(`${op.method.toUpperCase()} ${op.path} ${response.status}`);
       }
       console.log(`${file}: ${outcomes.filter((o) => / 2\d\d$/.test(o)).length}/${outcomes.length} operations answered 2xx; others: ${outcomes.filter((o) => !/ 2\d\d$/.test(o)).join('; ') || 'none'}`);
+      expect(mock.warnings.filter((w) => w.startsWith('Self-check'))).toEqual([]);
+      expect(mock.selfCheck).toMatchObject({ checked: mock.operations.length, violations: 0 });
+    });
+
+    it(`answers only what ${file} declares, refusals and Accept included (the self-check finds nothing)`, async () => {
+      const document = await loadDocument(`${CORPUS}/${file}`);
+      const mock = buildMock(document, { counts: { default: 3 }, selfCheck: true });
+      const faker = createFaker();
+      faker.seed(2);
+      const generate = createGenerator(faker);
+      const basePath = serverBasePath(document.api);
+      for (const op of mock.operations) {
+        const binding = mock.collections.find((c) => c.itemPath === op.path);
+        const path = (unknown: boolean) =>
+          op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+            const schema = op.parameters.find((p) => p.in === 'path' && p.name === name)?.schema ?? { type: 'string' };
+            if (unknown && binding && name === binding.keyParam) return schema.type === 'integer' || schema.type === 'number' ? '987654' : 'zz-unknown-987654';
+            return encodeURIComponent(String(generate(schema)));
+          });
+        const { headers, query: authQuery } = credentials(op);
+        let query = authQuery;
+        for (const p of op.parameters.filter((p) => p.required && p.in !== 'path')) {
+          const value = generate(p.schema);
+          if (p.in === 'query') query += `&${p.name}=${encodeURIComponent(String(Array.isArray(value) ? value[0] : value))}`;
+          if (p.in === 'header') headers[p.name] = String(value);
+        }
+        const json = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/.test(m));
+        const body = json ? JSON.stringify(generate(op.requestBody!.content[json].schema ?? {})) : undefined;
+        const send = (extra: Record<string, string>, options: { unknown?: boolean; anonymous?: boolean; body?: string } = {}) => {
+          const sent = { ...(options.anonymous ? {} : headers), ...(json ? { 'Content-Type': json } : {}), ...extra };
+          const q = options.anonymous ? query.replace(authQuery, '') : query;
+          return mock.app.request(`${basePath}${path(options.unknown ?? false)}${q ? `?${q.slice(1)}` : ''}`, { method: op.method.toUpperCase(), headers: sent, body: options.body ?? body });
+        };
+        const media = [...new Set(op.responses.flatMap((r) => Object.keys(r.content)))];
+        const requests = [
+          send({ Accept: 'application/x-nothing-declared' }),
+          ...media.map((type) => send({ Accept: type })),
+          send({ Accept: 'text/html;q=0.9, application/json;q=0.1' }),
+          ...(op.security.some((alternative) => alternative.length > 0) && !op.security.some((alternative) => alternative.length === 0) ? [send({}, { anonymous: true })] : []),
+          ...(binding ? [send({}, { unknown: true })] : []),
+          ...(json ? [send({}, { body: '{"truncated": ' })] : []),
+        ];
+        for (const response of await Promise.all(requests)) expect(response.status, `${op.id}: ${await response.text()}`).toBeLessThan(500);
+        // Each declared status and named example forced by a scenario (a forced 5xx included), in each declared media type.
+        const forced = [
+          ...op.responses.filter((r) => /^\d{3}$/.test(r.status)).flatMap((r) => [send({ Prefer: `code=${r.status}` }), ...Object.keys(r.content).map((type) => send({ Prefer: `code=${r.status}`, Accept: type }))]),
+          ...[...new Set(op.responses.flatMap((r) => Object.values(r.content).flatMap((m) => Object.keys(m.examples ?? {}))))].map((name) => send({ Prefer: `example=${name}` })),
+        ];
+        await Promise.all(forced);
+      }
+      expect(mock.warnings.filter((w) => w.startsWith('Self-check'))).toEqual([]);
+      const { checked, undeclared } = mock.selfCheck!;
+      console.log(`${file}: the self-check found nothing in ${checked} answers; ${undeclared} refusals sent undeclared (no declared error fits)`);
+      expect(mock.selfCheck!.violations).toBe(0);
     });
   }
 });

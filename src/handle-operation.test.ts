@@ -15,14 +15,21 @@ import type { PreferDirective } from './scenarios/read-scenario.js';
 import type { StateStore } from './state/state-store.js';
 import type { ValidRequest } from './validation/validate-request.js';
 import { WEB_REQUESTS } from './pipeline/request-reader.js';
+import { bodyEncoders } from './respond/body-encoders.js';
 
-const [getThing, putThing] = buildOperations({
+const [getThing, putThing, postThing] = buildOperations({
   openapi: '3.0.3',
   info: { title: 'things', version: '1' },
   paths: {
     '/things/{id}': {
       get: { operationId: 'getThing', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } },
       put: { operationId: 'putThing', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } },
+      // Answers in JSON or its own JSON type, and declares 406.
+      post: {
+        operationId: 'postThing',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'ok', content: { 'application/json': {}, 'application/vnd.thing+json': {} } }, '406': { description: 'Not acceptable.' } },
+      },
     },
   },
 });
@@ -50,6 +57,7 @@ function route(overrides: Partial<OperationParts> = {}) {
     respondError: (error, headers = {}) => new Response(JSON.stringify(error.toBody()), { status: error.status, headers: { ...headers, 'Content-Type': 'application/json' } }),
     now: () => Date.now(),
     maxBodyBytes: 1_000,
+    encoders: bodyEncoders(),
     reader: WEB_REQUESTS,
     force: () => undefined,
     chaos: createChaos({ seed: 1 }),
@@ -107,6 +115,27 @@ describe('handleOperation', () => {
     expect(session.status).toBe(200);
     const read = route({ writable: unavailable });
     expect((await read.app.request('/things/t-1', withKey)).status).toBe(200);
+  });
+
+  it("sends the declared media type Accept prefers, and refuses one it cannot meet with 406 before acting (406 declared)", async () => {
+    const { app, stages, recorded } = route({ operation: postThing });
+    const asked = (accept: string) => app.request('/things/t-1', { method: 'POST', headers: { ...withKey.headers, Accept: accept } });
+    const own = await asked('application/vnd.thing+json');
+    expect([own.status, own.headers.get('content-type'), await own.json()]).toEqual([200, 'application/vnd.thing+json', { id: 't-1' }]);
+    expect((await asked('*/*')).headers.get('content-type')).toBe('application/json');
+    stages.length = 0;
+    expect((await asked('text/html')).status).toBe(406);
+    expect(stages).toEqual(['authenticate', 'validate']);
+    expect(recorded).toEqual([200, 200, 406]);
+  });
+
+  it('with a self-check, checks each answer before recording it, and keeps what it found for the request log', async () => {
+    const checked: number[] = [];
+    const problem = { path: 'body', rule: 'empty', message: 'must be empty (no content is declared)' };
+    const { app, traces } = route({ verify: async (response) => (checked.push(response.status), [problem]) });
+    expect((await app.request('/things/t-1', withKey)).status).toBe(200);
+    expect(checked).toEqual([200]);
+    expect(traces.map((trace) => trace.selfCheck)).toEqual([[problem]]);
   });
 
   it('answers with what a scenario forces, after authenticating and before validating or acting', async () => {

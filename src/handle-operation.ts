@@ -12,9 +12,14 @@ import { readScenario, type AppliedScenario, type PreferDirective } from './scen
 import type { Scenario } from './pipeline/exchange.js';
 import type { Registry } from './core/registry.js';
 import type { Operation } from './operations/operation.js';
-import { ApiError } from './core/api-error.js';
+import { ApiError, errors } from './core/api-error.js';
 import { deprecationPolicy } from './respond/deprecation.js';
-import type { compileErrorResponder } from './respond/error-response.js';
+import type { ErrorResponder } from './respond/error-response.js';
+import { acceptsAnything, choose, declaredTypes, representations, takesAny, type Representation } from './respond/negotiate.js';
+import { successResponse } from './respond/static-response.js';
+import { encoderFor, type BodyEncoder } from './respond/body-encoders.js';
+import { findResponse } from './operations/build-operations.js';
+import type { ResponseSpec } from './operations/operation.js';
 import type { HonoRoute } from './routing/hono-path.js';
 import type { HeaderReader, RequestReader } from './pipeline/request-reader.js';
 import { SESSION_HEADER } from './state/sessions.js';
@@ -24,6 +29,7 @@ import { QueryString } from './core/query-string.js';
 import type { compileAuthenticator } from './security/authenticate.js';
 import type { compileRequestValidator, ValidRequest } from './validation/validate-request.js';
 import { isBytes } from './core/bytes.js';
+import { isJsonMediaType } from './core/media-type.js';
 
 /**
  * What the request log says of a request beyond its status: what its scenario did (absent when
@@ -33,6 +39,18 @@ import { isBytes } from './core/bytes.js';
 export interface RequestTrace {
   scenario?: AppliedScenario;
   problems?: Problem[];
+  /** How the answer was fitted to the operation's declarations (a status or media type other than the mock's own), one sentence each. */
+  fitted?: string[];
+  /** The answer is knowingly not declared: no declared status or media type could say it (see src/respond/error-response.ts). */
+  undeclared?: boolean;
+  /** With the self-check on, what the answer breaks in the document (none: absent). */
+  selfCheck?: Problem[];
+}
+
+/** Notes a way the answer was fitted to the declarations. */
+function fitted(trace: RequestTrace, message: string, undeclared: boolean): void {
+  (trace.fitted ??= []).push(message);
+  if (undeclared) trace.undeclared = true;
 }
 
 /** The scenario record of a request, made on first use. */
@@ -56,7 +74,11 @@ export interface OperationParts {
   preferDirectives: Registry<PreferDirective>;
   validate: ReturnType<typeof compileRequestValidator>;
   action: Action;
-  respondError: ReturnType<typeof compileErrorResponder>;
+  respondError: ErrorResponder;
+  /** Encoders of bodies that are not JSON: a record answered as `text/csv` where that is what `Accept` asks and a plugin writes it. */
+  encoders: Registry<BodyEncoder>;
+  /** The self-check (`selfCheck: true`): the answer's problems against the document, checked before it leaves; `undeclared` when the pipeline knows it is not declared. */
+  verify?: (response: Response, undeclared: boolean) => Promise<Problem[]>;
   /** The clock in milliseconds (for the sunset). */
   now: () => number;
   maxBodyBytes: number;
@@ -76,7 +98,7 @@ export interface OperationParts {
 }
 
 export function handleOperation(parts: OperationParts) {
-  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, reader, force, chaos, cors, record, sessionNotice, writable } = parts;
+  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, reader, force, chaos, cors, record, sessionNotice, writable, encoders, verify } = parts;
   const gated = writable && operation.method !== 'get' && operation.method !== 'head' ? writable : undefined;
   const policy = deprecationPolicy(operation);
   /** Headers every answer of this operation carries: the deprecation ones, if any. */
@@ -86,59 +108,114 @@ export function handleOperation(parts: OperationParts) {
   const sunsetMs = sunset?.getTime() ?? Infinity;
   /** The headers of JSON answers without CORS: built once, shared by those without headers of their own. */
   const jsonHeaders: Readonly<Record<string, string>> = Object.freeze({ ...SECURITY_HEADERS, ...baseHeaders, 'Content-Type': 'application/json' });
-  const toResponse = (result: ActionResult, extra: Record<string, string>): Response => {
-    if (extra === baseHeaders && (result.json !== undefined || isJsonValue(result.body))) {
-      const headers = result.headers ? { ...jsonHeaders, ...result.headers } : jsonHeaders;
-      return new Response(result.json ?? JSON.stringify(result.body), { status: result.status, headers });
+  const canWrite = (essence: string) => encoderFor(encoders, essence) !== undefined;
+
+  // Accept: the success response's media types, checked before the action (a 406 changes nothing).
+  const primary = successResponse(operation);
+  const primaryChoices = primary ? representations(primary, canWrite) : [];
+  const notAcceptable = findResponse(operation, 406) !== undefined;
+  /** The media types each status's response can be written in, the mock's preferred first; made on first use. */
+  const byStatus = new Map<number, { response?: ResponseSpec; choices: Representation[] }>();
+  const declaredFor = (status: number) => {
+    let found = byStatus.get(status);
+    if (!found) {
+      const response = findResponse(operation, status);
+      byStatus.set(status, (found = { response, choices: response ? representations(response, canWrite) : [] }));
+    }
+    return found;
+  };
+
+  /** The answer to an action's result: a JSON value in the declared media type `Accept` chooses (`application/json` on the fast path), the rest as the action wrote it. */
+  const toResponse = (result: ActionResult, extra: Record<string, string>, accept: string | null | undefined, trace: RequestTrace): Response => {
+    if (result.json !== undefined || isJsonValue(result.body)) {
+      if (result.headers?.['Content-Type'] === undefined) {
+        const { response, choices } = declaredFor(result.status);
+        const first = choices[0];
+        if (first === undefined) {
+          if (response && Object.keys(response.content).length > 0) fitted(trace, `${result.status}: the mock writes none of the media types it is declared in (${declaredTypes(response.content)}); answered application/json.`, true);
+        } else if (!(acceptsAnything(accept) || (accept === 'application/json' && first.essence === 'application/json')) || first.type !== 'application/json') {
+          const chosen = choose(choices, accept)!;
+          if (!chosen.fits && response !== primary) fitted(trace, `Accept ${accept} takes none of the media types declared for ${result.status} (${declaredTypes(response!.content)}); answered ${chosen.type}, the first of them.`, false);
+          if (chosen.type !== 'application/json') return buildResponse(encoded(result, chosen), extra);
+        }
+      }
+      if (extra === baseHeaders) {
+        const headers = result.headers ? { ...jsonHeaders, ...result.headers } : jsonHeaders;
+        return new Response(result.json ?? JSON.stringify(result.body), { status: result.status, headers });
+      }
     }
     return buildResponse(result, extra);
   };
+  /** A JSON value as a declared media type other than `application/json`: JSON text for a JSON one, else its encoder's output. */
+  const encoded = (result: ActionResult, as: Representation): ActionResult => {
+    const headers = { ...result.headers, 'Content-Type': as.type };
+    if (isJsonMediaType(as.essence)) return { ...result, headers };
+    return { status: result.status, headers, body: encoderFor(encoders, as.essence)!(result.body ?? (result.json === undefined ? undefined : JSON.parse(result.json)), as.type) };
+  };
+
+  /** An error answered as the operation declares it, for the request's Accept; how it was fitted goes in the trace. */
+  const fail = (error: ApiError, headers: Record<string, string>, accept: string | null | undefined, trace: RequestTrace): Response =>
+    respondError(error, headers, { accept, fitted: (message, undeclared) => fitted(trace, message, undeclared) });
 
   /** The stages up to validation; synchronous unless the operation reads a body. */
   const answer = (c: Context, trace: RequestTrace, url: string, pathStart: number, query: QueryString, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>, done: Done): Response | Promise<Response> => {
+    const accept = header('accept');
     const denied = authenticate?.({ header, query });
-    if (denied) return respondError(denied, extra);
-    if (gone && now() >= sunsetMs) return respondError(gone, extra);
+    if (denied) return fail(denied, extra, accept, trace);
+    if (gone && now() >= sunsetMs) return fail(gone, extra, accept, trace);
     if (scenario instanceof ApiError) {
       applied(trace).invalid = scenario.message;
-      return respondError(scenario, extra);
+      return fail(scenario, extra, accept, trace);
     }
     const fault = chaos.fault(operation);
     if (fault) {
       applied(trace).fault = fault.status;
-      return respondError(fault, extra);
+      return fail(fault, extra, accept, trace);
     }
-    const forced = force(scenario);
+    const forced = force(scenario, accept);
     if (forced instanceof ApiError) {
       applied(trace).outcome = forced.code === 'SCENARIO_NOT_DECLARED' ? 'undeclared' : 'forced';
-      return respondError(forced, extra);
+      return fail(forced, extra, accept, trace);
     }
     if (forced) {
       applied(trace).outcome = 'forced';
-      return toResponse(forced, extra);
+      return toResponse(forced, extra, accept, trace);
     }
     const body = () => reader.body(c, maxBodyBytes);
     const validated = validate({ path: readParams((name) => c.req.param(name)), query, header, body });
-    if (validated instanceof Promise) return validated.then((request) => settle(act(trace, url.slice(pathStart), request, scenario, header, extra), done));
-    const acted = act(trace, url.slice(pathStart), validated, scenario, header, extra);
+    if (validated instanceof Promise) return validated.then((request) => settle(act(trace, url.slice(pathStart), request, scenario, header, extra, accept), done));
+    const acted = act(trace, url.slice(pathStart), validated, scenario, header, extra, accept);
     return acted instanceof Promise ? acted.then(done) : acted;
   };
 
   /** Acts on the state with a validated request, inside the store's transaction (a promise only for a store that needs one). */
-  const act = (trace: RequestTrace, path: string, request: ValidRequest | ApiError, scenario: Scenario, header: HeaderReader, extra: Record<string, string>): Response | Promise<Response> => {
+  const act = (trace: RequestTrace, path: string, request: ValidRequest | ApiError, scenario: Scenario, header: HeaderReader, extra: Record<string, string>, accept: string | null | undefined): Response | Promise<Response> => {
     if (request instanceof ApiError) {
       if (request.details) trace.problems = request.details;
-      return respondError(request, extra);
+      return fail(request, extra, accept, trace);
+    }
+    // What the success answer is sent as: a 406 before anything changes where Accept takes none of it and 406 is declared.
+    let respondAs: string | undefined;
+    if (!acceptsAnything(accept) && primaryChoices.length > 0) {
+      const chosen = choose(primaryChoices, accept)!;
+      if (!chosen.fits) {
+        if (notAcceptable) return fail(errors.notAcceptable(accept!, Object.keys(primary!.content)), extra, accept, trace);
+        fitted(trace, `Accept ${accept} takes none of the media types declared for ${primary!.status} (${declaredTypes(primary!.content)}), and ${operation.method.toUpperCase()} ${operation.path} declares no 406; answered ${chosen.type}, the first of them.`, false);
+      }
+      respondAs = chosen.key;
+    } else if (notAcceptable && primary && primaryChoices.length === 0 && !takesAny(primary.content, accept)) {
+      // Declared only in media types the mock does not write (an image): Accept still decides the 406.
+      return fail(errors.notAcceptable(accept!, Object.keys(primary.content)), extra, accept, trace);
     }
     const session = header(SESSION_HEADER) ?? null;
     const store = storeFor(session);
-    if (store instanceof ApiError) return respondError(store, extra);
+    if (store instanceof ApiError) return fail(store, extra, accept, trace);
     const refused = gated && session === null ? gated() : undefined; // sessions are not saved: never refused
-    if (refused) return respondError(refused, extra);
+    if (refused) return fail(refused, extra, accept, trace);
     const notice = sessionNotice?.(store);
     if (notice) extra = { ...extra, ...notice };
-    const finish = (result: ActionResult | ApiError) => (result instanceof ApiError ? respondError(result, extra) : toResponse(result, extra));
-    const result = store.transact(() => action({ store, params: request.params, body: request.body, mediaType: request.mediaType, url: path, scenario }));
+    const finish = (result: ActionResult | ApiError) => (result instanceof ApiError ? fail(result, extra, accept, trace) : toResponse(result, extra, accept, trace));
+    const result = store.transact(() => action({ store, params: request.params, body: request.body, mediaType: request.mediaType, url: path, scenario, respondAs }));
     return result instanceof Promise ? result.then(finish) : finish(result);
   };
 
@@ -159,10 +236,18 @@ export function handleOperation(parts: OperationParts) {
     // The delay is drawn after the fault (in `answer`), so a seed replays the same sequence.
     let wait = 0;
     const done: Done = (response) => {
-      const finish = () => {
+      const recorded = () => {
         record(c, response.status, started, header, trace);
         return response;
       };
+      // With the self-check on, the answer is checked against the document before it leaves.
+      const finish = verify
+        ? () =>
+            verify(response, trace.undeclared === true).then((problems) => {
+              if (problems.length) trace.selfCheck = problems;
+              return recorded();
+            })
+        : recorded;
       if (wait === 0) return finish();
       applied(trace).delay = { ms: wait, from: scenario instanceof ApiError || !scenario.delay ? 'server' : 'prefer' };
       return new Promise((resolve) => setTimeout(() => resolve(finish()), wait));

@@ -77,6 +77,14 @@ export interface BrowserMockOptions {
    * line per request). Keep it cheap: it runs on every request.
    */
   onRequest?: (entry: RequestEntry) => void;
+  /**
+   * Check every answer of the document's operations against the document before it leaves (its
+   * status, media type, body schema and required headers), with the document's validators: a
+   * violation is a warning (`onWarning`, once per operation, status and problem), and is counted
+   * in `GET /__health` (`selfCheck`) and in the request's log entry. For tests and for trying a
+   * new document; it costs a copy and a check of each answer (default false).
+   */
+  selfCheck?: boolean;
 }
 
 /** The options of `createMock` from `petstore-mock-kit` (Node): the browser's, and what needs Node. */

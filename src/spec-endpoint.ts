@@ -8,6 +8,9 @@
 import yaml from 'js-yaml';
 import type { JsonObject } from './core/json-object.js';
 import { SECURITY_HEADERS } from './core/security-headers.js';
+import { acceptQuality, parseAccept } from './core/media-type.js';
+
+export { parseAccept, type MediaRange } from './core/media-type.js';
 
 /** Where the document is served: `/__spec`, and `/__spec.json`, `/__spec.yaml`. */
 export const SPEC_PATH = '/__spec';
@@ -25,28 +28,6 @@ const CANDIDATES: ReadonlyArray<{ type: string; format: SpecFormat }> = [
   { type: 'application/vnd.oai.openapi', format: 'yaml' },
 ];
 
-/** One media range of an `Accept` header: `text/*;q=0.5` is `{ type: 'text', subtype: '*', q: 0.5 }`. */
-export interface MediaRange {
-  type: string;
-  subtype: string;
-  q: number;
-}
-
-/** The media ranges of an `Accept` header, lower-cased, parameters other than `q` left out; a malformed range (or q-value) is skipped. */
-export function parseAccept(accept: string): MediaRange[] {
-  const ranges: MediaRange[] = [];
-  for (const part of accept.split(',')) {
-    const [range, ...params] = part.split(';');
-    const match = /^\s*([\w.+*-]+)\/([\w.+*-]+)\s*$/.exec(range);
-    if (!match) continue;
-    const qParam = params.map((p) => /^\s*q\s*=(.*)$/i.exec(p)?.[1]).find((q) => q !== undefined);
-    const q = qParam === undefined ? 1 : /^\s*\d*\.?\d+\s*$/.test(qParam) ? Number(qParam) : NaN;
-    if (Number.isNaN(q)) continue;
-    ranges.push({ type: match[1].toLowerCase(), subtype: match[2].toLowerCase(), q: Math.min(q, 1) });
-  }
-  return ranges;
-}
-
 /**
  * The form and media type to answer an `Accept` header with: the candidate with the highest
  * q-value, each weighed by the most specific range that matches it (RFC 9110 §12.5.1), ties going
@@ -59,22 +40,10 @@ export function negotiateSpec(accept: string | null | undefined): { format: Spec
   let best = CANDIDATES[0];
   let bestQ = 0;
   for (const candidate of CANDIDATES) {
-    const q = qualityOf(candidate.type, ranges);
+    const q = acceptQuality(candidate.type, ranges);
     if (q > bestQ) [best, bestQ] = [candidate, q];
   }
   return { format: best.format, type: best.type };
-}
-
-/** The q-value the ranges give a media type: that of the most specific range matching it, 0 if none does. */
-function qualityOf(mediaType: string, ranges: readonly MediaRange[]): number {
-  const [type, subtype] = mediaType.split('/');
-  let specificity = -1;
-  let q = 0;
-  for (const range of ranges) {
-    const level = range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' && range.subtype === '*' ? 0 : -1;
-    if (level > specificity || (level === specificity && range.q > q)) [specificity, q] = [level, range.q];
-  }
-  return specificity < 0 ? 0 : q;
 }
 
 /** Whether an `If-None-Match` header names the entity tag (weak comparison, as RFC 9110 §13.1.2 asks). */

@@ -19,6 +19,8 @@ export interface LoggedRequest {
   /** What the request's scenario did (`Prefer`, `--delay`, `--error-rate`); `none` when nothing applied. */
   scenario?: AppliedScenario | 'none';
   problems?: Problem[];
+  fitted?: string[];
+  selfCheck?: Problem[];
 }
 
 /**
@@ -41,6 +43,14 @@ export interface RequestEntry {
   scenario: AppliedScenario | 'none';
   /** The validation problems of a refused request. */
   problems?: Problem[];
+  /**
+   * How the answer was fitted to what the operation declares, one sentence each: a status the
+   * operation declares put for the mock's own (a 404 answered 400 where only 400 is declared), a
+   * status sent undeclared because none fits, a media type other than the one `Accept` asks for.
+   */
+  fitted?: string[];
+  /** With `selfCheck: true`, what the answer breaks in the document (absent when it keeps to it). */
+  selfCheck?: Problem[];
 }
 
 export class RequestLog {

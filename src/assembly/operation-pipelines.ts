@@ -18,7 +18,9 @@ import type { Operation } from '../operations/operation.js';
 import type { Action } from '../pipeline/exchange.js';
 import type { MockParts } from '../registries/extension.js';
 import { compileErrorResponder } from '../respond/error-response.js';
-import { staticResponse } from '../respond/static-response.js';
+import { staticAnswers } from '../respond/static-response.js';
+import { encoderFor } from '../respond/body-encoders.js';
+import type { SelfCheck } from '../respond/self-check.js';
 import type { HonoRoute } from '../routing/hono-path.js';
 import { createChaos } from '../scenarios/chaos.js';
 import { compileScenarioResponder } from '../scenarios/force-response.js';
@@ -49,6 +51,8 @@ export interface PipelineOptions {
   reader: OperationParts['reader'];
   writable?: () => ApiError | undefined;
   warn: (message: string) => void;
+  /** Checks every answer against the document before it leaves (`selfCheck: true`). */
+  selfCheck?: SelfCheck;
 }
 
 /** @returns what mountRoutes calls for each operation: the handler of its route. */
@@ -68,13 +72,19 @@ export function operationPipelines(options: PipelineOptions): (operation: Operat
     responseValidator,
     realm: auth.realm,
     freshSeed: () => Math.floor(options.random() * 2 ** 31),
+    canWrite: (essence: string) => encoderFor(parts.bodyEncoders, essence) !== undefined,
   };
   const actionFor = (operation: Operation): Action => {
     const binding = bindings.get(operation.id);
     if (binding) return compileCrudAction(operation, binding, { basePath, rule: parts.rules.for(operation.id), now, generate, ...state.records });
     state.reseedGenerator(); // a static answer does not depend on the order operations are compiled in
-    const result = staticResponse(operation, { generate, responseValidator, warn, encoders: parts.bodyEncoders });
-    return () => result;
+    // Another media type, asked for by Accept, is made on its first request from a generator seeded for it.
+    const alternate = () => {
+      let n = 0;
+      return { generate: (schema: SchemaObject, hints?: { propertyName?: string }) => forceContext.generateSeeded(schema, options.seed + n++, hints), responseValidator, warn, encoders: parts.bodyEncoders };
+    };
+    const answerAs = staticAnswers(operation, { generate, responseValidator, warn, encoders: parts.bodyEncoders }, alternate);
+    return (input) => answerAs(input.respondAs);
   };
   return (operation, route) =>
     handleOperation({
@@ -86,6 +96,8 @@ export function operationPipelines(options: PipelineOptions): (operation: Operat
       // Compiled on first use: a large document starts without compiling 1,800 validators (GitHub's: about 1.5 s).
       validate: onFirstUse(() => compileRequestValidator(operation, compileCtx)),
       action: actionFor(operation),
+      encoders: parts.bodyEncoders,
+      verify: options.selfCheck && ((response, undeclared) => options.selfCheck!.check(operation, response, undeclared)),
       respondError: compileErrorResponder(operation, { generate, responseValidator }),
       force: compileScenarioResponder(operation, forceContext),
       chaos,

@@ -22,6 +22,7 @@ import { NO_PERSISTENCE } from '../state/persistence.js';
 import type { PersistenceHealth } from '../state/journal.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Reporting } from './reporting.js';
+import type { SelfCheckCounts } from '../respond/self-check.js';
 
 export const HEALTH_PATH = '/__health';
 
@@ -46,6 +47,8 @@ export interface OwnEndpoints {
   persistence?: () => PersistenceHealth;
   /** The authorization server of a document with oauth2 or openIdConnect schemes (src/oauth); none otherwise. */
   oauth?: OAuthServer;
+  /** With the self-check on, its counts, reported by GET /__health. */
+  selfCheck?: Readonly<SelfCheckCounts>;
   cors: Cors;
   reporting: Reporting;
   reader: RequestReader;
@@ -60,7 +63,8 @@ export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
   app.get(HEALTH_PATH, (c) => {
     const started = performance.now();
     const persistence = endpoints.persistence?.() ?? NO_PERSISTENCE;
-    return reporting.answered(c, started, respondJson({ status: persistence.ok ? 'ok' : 'degraded', persistence }, persistence.ok ? 200 : 503));
+    const selfCheck = endpoints.selfCheck && { ...endpoints.selfCheck };
+    return reporting.answered(c, started, respondJson({ status: persistence.ok ? 'ok' : 'degraded', persistence, selfCheck }, persistence.ok ? 200 : 503));
   });
 
   // The document as served, open like /__health and with the API's CORS headers (docs UIs and client generators read it from a browser).

@@ -48,6 +48,8 @@ export function createReporting({ now, requests, onRequest, changed, cors, reade
     const method = c.req.method;
     const path = pathOf(c.req.url);
     const entry: RequestEntry = { time: now(), method, path: onRequest ? requests.redact(path) : path, status, ms: elapsed(started), session, scenario: trace?.scenario ?? 'none', problems: trace?.problems };
+    if (trace?.fitted) entry.fitted = trace.fitted;
+    if (trace?.selfCheck) entry.selfCheck = trace.selfCheck;
     requests.add(entry);
     onRequest?.(entry);
     if (status < 400 && session === undefined && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') changed();

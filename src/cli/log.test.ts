@@ -62,6 +62,29 @@ describe('formatRequest as text', () => {
   });
 });
 
+describe('how an answer was fitted to the declarations, and the self-check, at debug', () => {
+  const fitted = ['404 NOT_FOUND answered 400: GET /things/{id} declares no 404, and 400 is its nearest declared status.'];
+  const selfCheck = [{ path: 'body.name', rule: 'type', message: 'must be string' }];
+
+  it('adds a line each as text, below the request line, at debug only', () => {
+    const answered = entry({ path: '/things/7', status: 400, fitted, selfCheck });
+    expect(formatRequest(answered, text('info'))).toBe('2026-05-01T10:00:00.000Z GET /things/7 400 1.2ms\n');
+    expect(formatRequest(answered, text('debug'))).toBe(
+      [
+        '2026-05-01T10:00:00.000Z GET /things/7 400 1.2ms',
+        `    declared: ${fitted[0]}`,
+        '    self-check: body.name: must be string (type)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('adds them as fields in JSON, at debug only', () => {
+    expect(JSON.parse(formatRequest(entry({ status: 400, fitted, selfCheck }), json('debug'))!)).toMatchObject({ fitted, selfCheck });
+    expect(JSON.parse(formatRequest(entry({ status: 400, fitted, selfCheck }), json('info'))!)).not.toHaveProperty('fitted');
+  });
+});
+
 describe('formatRequest as JSON', () => {
   it('is one object per line, with what is present', () => {
     const line = formatRequest(entry({ session: 'bob' }), json('info'))!;

@@ -9,7 +9,8 @@
  * - `silent`: nothing (the CLI still says why a start failed);
  * - `error`: answers with a 5xx, warnings, state-file failures;
  * - `info` (default): the banner, one line per request, reloads;
- * - `debug`: each request's validation problems and what its scenario did, in detail.
+ * - `debug`: each request's validation problems, what its scenario did, in detail, how its answer
+ *   was fitted to the operation's declarations, and what the self-check found in it.
  */
 import { describeScenario, scenarioDirectives, type RequestEntry } from '../admin/request-log.js';
 import type { AppliedScenario } from '../scenarios/read-scenario.js';
@@ -71,6 +72,8 @@ export function formatRequest(entry: RequestEntry, { level, format }: LogSetting
     if (scenario) line += `,"scenario":${JSON.stringify(scenario)}`;
     if (debug && applied) line += `,"scenarioDetail":${JSON.stringify(applied)}`;
     if (debug && entry.problems?.length) line += `,"problems":${JSON.stringify(entry.problems)}`;
+    if (debug && entry.fitted) line += `,"fitted":${JSON.stringify(entry.fitted)}`;
+    if (debug && entry.selfCheck) line += `,"selfCheck":${JSON.stringify(entry.selfCheck)}`;
     return `${line}}\n`;
   }
   let line = `${isoTime(entry.time)} ${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms`;
@@ -80,6 +83,8 @@ export function formatRequest(entry: RequestEntry, { level, format }: LogSetting
   if (debug) {
     if (applied) line += `    scenario: ${explainScenario(applied)}\n`;
     for (const problem of entry.problems ?? []) line += `    problem: ${problem.path}: ${problem.message} (${problem.rule})\n`;
+    for (const fitted of entry.fitted ?? []) line += `    declared: ${fitted}\n`;
+    for (const problem of entry.selfCheck ?? []) line += `    self-check: ${problem.path}: ${problem.message} (${problem.rule})\n`;
   }
   return line;
 }

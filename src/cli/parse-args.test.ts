@@ -14,18 +14,18 @@ describe('parseCommand', () => {
     expect(parseCommand([], {})).toEqual({
       command: 'serve', spec: undefined, port: 4010, host: '127.0.0.1', seed: undefined, apiKeys: undefined, fixtures: undefined, counts: {},
       delay: undefined, errorRate: undefined, corsOrigins: undefined, adminToken: undefined, stateFile: undefined, now: undefined, watch: false,
-      logLevel: 'info', logFormat: 'text', allowRemoteRefs: false,
+      logLevel: 'info', logFormat: 'text', allowRemoteRefs: false, selfCheck: false,
     });
   });
 
   it('reads every flag', () => {
     const args = ['serve', '--spec', 'a.yaml', '--port', '8080', '--host', '0.0.0.0', '--seed', '9', '--api-key', 'k1', '--api-key', 'k2', '--fixtures', 'fx', '--count', '5', '--count', 'pets=100'];
-    const more = ['--delay', '100-800', '--error-rate', '0.05', '--cors-origin', 'http://localhost:5173', '--cors-origin', 'https://app.example', '--admin-token', 'admin-token-1', '--state-file', 's.json', '--now', '2027-07-01', '--watch', '--allow-remote-refs'];
+    const more = ['--delay', '100-800', '--error-rate', '0.05', '--cors-origin', 'http://localhost:5173', '--cors-origin', 'https://app.example', '--admin-token', 'admin-token-1', '--state-file', 's.json', '--now', '2027-07-01', '--watch', '--allow-remote-refs', '--self-check'];
     const logs = ['--log-level', 'debug', '--log-format=json', '--max-records', '1000', '--max-state-mb', '64', '--oauth-token-ttl', '120', '--oauth-redirect-origin', 'https://app.example.com', '--oauth-redirect-origin', 'http://10.0.0.5:5173'];
     expect(parseCommand([...args, ...more, ...logs], {})).toEqual({
       command: 'serve', spec: 'a.yaml', port: 8080, host: '0.0.0.0', seed: 9, apiKeys: ['k1', 'k2'], fixtures: 'fx', counts: { default: 5, pets: 100 },
       delay: [100, 800], errorRate: 0.05, corsOrigins: ['http://localhost:5173', 'https://app.example'], adminToken: 'admin-token-1', stateFile: 's.json', now: new Date('2027-07-01T00:00:00Z'), watch: true, allowRemoteRefs: true,
-      logLevel: 'debug', logFormat: 'json', maxRecords: 1000, maxStateMb: 64, oauthTokenTtl: 120, oauthRedirectOrigins: ['https://app.example.com', 'http://10.0.0.5:5173'],
+      logLevel: 'debug', logFormat: 'json', maxRecords: 1000, maxStateMb: 64, oauthTokenTtl: 120, oauthRedirectOrigins: ['https://app.example.com', 'http://10.0.0.5:5173'], selfCheck: true,
     });
   });
 

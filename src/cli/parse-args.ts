@@ -56,6 +56,8 @@ export interface ServeArgs {
   logLevel: LogLevel;
   /** `--log-format` (default `text`). */
   logFormat: LogFormat;
+  /** `--self-check`: every answer checked against the document before it leaves. */
+  selfCheck: boolean;
 }
 
 /** Whose help to print: `serve`'s (also `--help` alone) or `contract`'s (`help contract`). */
@@ -101,6 +103,7 @@ export const SERVE_FLAGS = {
   'log-level': { type: 'string', value: 'L', accepts: orList(LOG_LEVELS) },
   'log-format': { type: 'string', value: 'F', accepts: orList(LOG_FORMATS) },
   watch: { type: 'boolean' },
+  'self-check': { type: 'boolean' },
   'allow-remote-refs': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -162,6 +165,9 @@ Options:
                      about the document, the state file); silent: nothing but why a start failed
   --log-format F     text (default) or json: one JSON object per line, the banner included
   --watch            reload the document when it changes, keeping the state that still fits
+  --self-check       check every answer against the document before it is sent (status, media
+                     type, body, required headers): a violation is a warning on stderr, counted
+                     in GET /__health
   -h, --help         show this help
   -v, --version      show the version
 
@@ -293,6 +299,7 @@ function serveArgs(values: FlagValues<typeof SERVE_FLAGS>, env: Record<string, s
     allowRemoteRefs: values['allow-remote-refs'] ?? false,
     logLevel,
     logFormat,
+    selfCheck: values['self-check'] ?? false,
   };
 }
 

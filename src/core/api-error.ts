@@ -54,6 +54,8 @@ export const errors = {
   // The connection closes after a 413, once the client has sent the rest (read and dropped: see read-body.ts).
   payloadTooLarge: (limit: number) =>
     new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes.`, undefined, { Connection: 'close' }),
+  notAcceptable: (accept: string, declared: string[]) =>
+    new ApiError(406, 'NOT_ACCEPTABLE', `Accept ${accept.slice(0, 200)} takes none of the media types this answer is declared in: ${declared.join(', ')}.`),
   internal: () => new ApiError(500, 'INTERNAL_ERROR', 'The mock failed to answer this request; it is still running.'),
 };
 

@@ -10,6 +10,7 @@ export type { Plugin } from '../plugins/plugin.js';
 export type { ContractPlugin, SealedContractPart } from '../contract/plugin.js';
 export type { InProcessMock } from './in-process-mock.js';
 export type { OAuthOptions } from '../oauth/oauth-server.js';
+export type { SelfCheckCounts } from '../respond/self-check.js';
 export type { MockPlugin, MockParts, DocumentShape, SeedHook } from '../registries/extension.js';
 export { Registry } from '../core/registry.js';
 export { RuleRegistry } from '../registries/rules.js';

@@ -11,6 +11,7 @@ import { templateMatcher } from '../operations/path-template.js';
 import { serverBasePath } from '../routing/server-base-path.js';
 import { exportSnapshot, type StateSnapshot } from '../state/snapshot.js';
 import type { StateStore } from '../state/state-store.js';
+import type { SelfCheckCounts } from '../respond/self-check.js';
 
 /** A mock answering in-process. */
 export interface InProcessMock {
@@ -33,6 +34,8 @@ export interface InProcessMock {
   readonly warnings: readonly string[];
   /** The names of the plugins that serve the document (`['petstore']`). */
   readonly plugins: readonly string[];
+  /** With `selfCheck: true`, what the self-check has seen so far (updated as requests are answered); undefined without it. */
+  readonly selfCheck?: Readonly<SelfCheckCounts>;
   /** Puts the seeded state back: same seed, same data. Sessions are dropped. */
   reset(): void;
   /**
@@ -70,6 +73,7 @@ export function inProcessMock(document: LoadedDocument, options: BuildMockOption
     operations: built.answers,
     warnings: built.warnings,
     plugins: built.plugins,
+    selfCheck: built.selfCheck,
     reset: () => {
       built.reset();
       for (const name of built.sessions.names()) built.sessions.drop(name);

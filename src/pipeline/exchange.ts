@@ -30,6 +30,12 @@ export interface ActionInput {
   url: string;
   /** What the request asked for with `Prefer` (an extension's directives in `extra`). */
   scenario?: Scenario;
+  /**
+   * The declared media type (a key of the success response's `content`) the request's `Accept`
+   * chose, when it is not the one answered by default; an action that writes its own
+   * `Content-Type` (a static answer) answers in it.
+   */
+  respondAs?: string;
 }
 
 export interface ActionResult {

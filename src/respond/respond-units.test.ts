@@ -16,8 +16,11 @@ import { schemaCompiler } from '../validation/compile-schema.js';
 import { SchemaConverter } from '../validation/to-json-schema.js';
 import { bodyEncoders, encoderFor } from './body-encoders.js';
 import { deprecationPolicy, parseDate } from './deprecation.js';
-import { compileErrorResponder } from './error-response.js';
-import { staticResponse } from './static-response.js';
+import { compileErrorResponder, fitStatus } from './error-response.js';
+import { choose, representations, takesAny } from './negotiate.js';
+import { createSelfCheck } from './self-check.js';
+import { staticAnswers, staticResponse } from './static-response.js';
+import type { Operation, ResponseSpec } from '../operations/operation.js';
 
 const NATIVE: SchemaObject = { type: 'object', required: ['code', 'message', 'status'], properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } } };
 const PROBLEM: SchemaObject = {
@@ -43,6 +46,7 @@ const DOCUMENT: DocumentObject = {
     '/bad-example': { get: { operationId: 'badExample', responses: { '200': { description: 'ok', ...json(THING, { example: { id: 0 } }) } } } },
     '/generated': { get: { operationId: 'generated', responses: { '2XX': { description: 'ok', headers: { 'X-Rate-Limit': { required: true, schema: { type: 'integer', minimum: 1, maximum: 9 } }, 'X-Optional': { schema: { type: 'string' } } }, ...json(THING) } } } },
     '/text': { get: { operationId: 'text', responses: { '200': { description: 'ok', content: { 'text/plain': { schema: { type: 'string', enum: ['ok'] } } } } } } },
+    '/both': { get: { operationId: 'both', responses: { '200': { description: 'ok', content: { 'application/json': { schema: THING, example: { id: 7, name: 'Rex' } }, 'application/xml': { schema: THING } } } } } },
     '/xml': { get: { operationId: 'xml', responses: { '200': { description: 'ok', content: { 'application/xml': { schema: THING } } } } } },
     '/impossible': { get: { operationId: 'impossible', responses: { '200': { description: 'ok', ...json({ type: 'string', minLength: 5, maxLength: 2 }) } } } },
     '/none': { delete: { operationId: 'none', responses: { '404': { description: 'Gone.' } } } },
@@ -78,23 +82,22 @@ describe('compileErrorResponder', () => {
     expect([valid(closed, plain), valid(closed, detailed)]).toEqual([true, true]);
   });
 
-  it('sends the native Error where the declared schema accepts it, and where no error of the operation declares a body', async () => {
+  it('sends the native Error where the declared schema accepts it; an undeclared 404 takes the nearest declared error (422 here, without a body)', async () => {
     const error = errors.notFound('thing', 'id 7');
-    for (const id of ['native', 'strict']) {
-      const { status, type, text } = await answer(id, error);
-      expect([status, type, JSON.parse(text)], id).toEqual([404, 'application/json', error.toBody()]);
-    }
+    const { status, type, text } = await answer('native', error);
+    expect([status, type, JSON.parse(text)]).toEqual([404, 'application/json', error.toBody()]);
+    expect(await answer('strict', error)).toEqual({ status: 422, type: null, challenge: null, text: '' });
   });
 
-  it("follows a document's own problem+json schema and media type, for the declared status and for one it does not declare", async () => {
+  it("follows a document's own problem+json schema and media type, for the declared status and for a rule's status answered as it", async () => {
     const bad = await answer('problem', errors.validation([{ path: 'query.limit', rule: 'type', message: 'must be integer' }]));
     expect([bad.status, bad.type]).toEqual([400, 'application/problem+json']);
     const body: unknown = JSON.parse(bad.text);
     expect(body).toEqual({ type: 'about:blank', title: 'Validation failed', status: 400, detail: 'query.limit: must be integer' });
     expect(valid(PROBLEM, body)).toBe(true);
-    // A rule's 409, which the operation does not declare, takes the shape of its 400.
+    // A rule's 409, which the operation does not declare, is answered as its 400, in its shape.
     const conflict = await answer('problem', new ApiError(409, 'DUPLICATE', 'That name is taken.'));
-    expect([conflict.status, conflict.type, JSON.parse(conflict.text)]).toEqual([409, 'application/problem+json', { type: 'about:blank', title: 'Duplicate', status: 409, detail: 'That name is taken.' }]);
+    expect([conflict.status, conflict.type, JSON.parse(conflict.text)]).toEqual([400, 'application/problem+json', { type: 'about:blank', title: 'Duplicate', status: 400, detail: 'That name is taken.' }]);
   });
 
   it('puts the status in a numeric code field where the schema wants an integer code', async () => {
@@ -111,6 +114,94 @@ describe('compileErrorResponder', () => {
     expect((await answer('bare', errors.invalidContentType('text/plain', ['application/json']))).status).toBe(415);
     // Bad input where 422 is declared and 400 is not.
     expect((await answer('strict', errors.missingBody())).status).toBe(422);
+  });
+});
+
+describe('fitStatus: the status a failure is answered with, among those the operation declares', () => {
+  /** An operation declaring these statuses, each with no body. */
+  const declaring = (...statuses: string[]): Operation => ({ ...op('native'), responses: statuses.map((status) => ({ status, headers: {}, content: {} })) });
+  const fit = (statuses: string[], error: ApiError) => {
+    const fitted = fitStatus(declaring(...statuses), error);
+    return { status: fitted.to(error).status, undeclared: fitted.undeclared, said: fitted.message !== undefined };
+  };
+  const unauthorized = new ApiError(401, 'UNAUTHORIZED', 'No key.', undefined, { 'WWW-Authenticate': 'Bearer' });
+
+  it('keeps a status the operation covers, exactly, by its range or by default: nothing to say', () => {
+    for (const statuses of [['200', '404'], ['200', '4XX'], ['200', 'default']]) expect(fit(statuses, errors.notFound('thing', 'id 7')), statuses.join()).toEqual({ status: 404, undeclared: false, said: false });
+  });
+
+  it('takes the declared status nearest in meaning, then a generic refusal of the same class, and says so', () => {
+    expect(fit(['200', '400'], errors.notFound('thing', 'id 7'))).toEqual({ status: 400, undeclared: false, said: true });
+    expect(fit(['200', '410', '400'], errors.notFound('thing', 'id 7')).status).toBe(410);
+    expect(fit(['201', '422'], new ApiError(409, 'TAKEN', 'Taken.')).status).toBe(422);
+    expect(fit(['201', '400'], errors.payloadTooLarge(10)).status).toBe(400);
+    expect(fit(['201', '503'], new ApiError(507, 'STORAGE_FULL', 'Full.')).status).toBe(503);
+    expect(fit(['200', '500'], new ApiError(503, 'PERSISTENCE_FAILED', 'Down.')).status).toBe(500);
+    expect(fitStatus(declaring('200', '400'), errors.notFound('thing', 'id 7')).message).toBe('404 NOT_FOUND answered 400: GET /native declares no 404, and 400 is its nearest declared status.');
+  });
+
+  it('refuses credentials with 401 or 403 only: 403 without the challenge where only 403 is declared, else 401 undeclared', () => {
+    const forbidden = fitStatus(declaring('200', '403'), unauthorized);
+    expect([forbidden.status, forbidden.to(unauthorized).headers]).toEqual([403, {}]);
+    expect(fit(['200', '400', '404'], unauthorized)).toEqual({ status: 401, undeclared: true, said: true });
+  });
+
+  it('sends the status raised, undeclared, where the operation declares no error that means the same (never another class)', () => {
+    expect(fit(['200'], errors.notFound('thing', 'id 7'))).toEqual({ status: 404, undeclared: true, said: true });
+    expect(fit(['200', '500'], errors.notFound('thing', 'id 7')).status).toBe(404);
+    expect(fit(['200', '404'], errors.internal())).toEqual({ status: 500, undeclared: true, said: true });
+    expect(fitStatus(declaring('200'), errors.notFound('thing', 'id 7')).message).toBe('404 NOT_FOUND answered undeclared: GET /native declares 200, no error that means the same, and the request must be refused.');
+  });
+});
+
+describe('choose: the media type an answer is sent as, by Accept', () => {
+  const response = (...types: string[]): ResponseSpec => ({ status: '200', headers: {}, content: Object.fromEntries(types.map((type) => [type, {}])) });
+  const sent = (types: string[], accept: string | undefined, canWrite = (essence: string) => essence.startsWith('text/')) => {
+    const chosen = choose(representations(response(...types), canWrite), accept);
+    return chosen && `${chosen.type}${chosen.fits ? '' : ' (does not fit)'}`;
+  };
+
+  it('sends application/json first, then other JSON types, then the others in the document\'s order, without Accept or with */*', () => {
+    expect(sent(['text/plain', 'application/hal+json', 'application/json'], undefined)).toBe('application/json');
+    expect(sent(['text/plain', 'application/hal+json'], '*/*')).toBe('application/hal+json');
+    expect(sent(['*/*'], undefined)).toBe('application/json');
+    expect(sent(['text/*'], undefined)).toBe('text/plain');
+  });
+
+  it('weighs q-values, the most specific range deciding, ties going to the mock\'s order', () => {
+    expect(sent(['application/json', 'text/plain'], 'text/plain')).toBe('text/plain');
+    expect(sent(['application/json', 'text/plain'], 'text/*;q=0.9, application/json;q=0.5')).toBe('text/plain');
+    expect(sent(['application/json', 'text/plain'], 'text/*, text/plain;q=0, */*;q=0.1')).toBe('application/json');
+    expect(sent(['text/plain', 'application/json'], 'text/plain, application/json')).toBe('application/json');
+    expect(sent(['application/json'], 'application/json;q=0')).toBe('application/json (does not fit)');
+    expect(sent(['application/json'], 'not a media range')).toBe('application/json'); // no valid range: as if none were sent
+  });
+
+  it('tells whether Accept takes any declared media type, written by the mock or not (what decides a 406)', () => {
+    expect(takesAny(response('image/png').content, 'application/json')).toBe(false);
+    expect(takesAny(response('image/png').content, 'image/*')).toBe(true);
+    expect(takesAny(response('image/*').content, 'image/webp')).toBe(true);
+    expect(takesAny(response('image/png').content, 'image/png;q=0, */*;q=0.1')).toBe(false);
+    expect(takesAny(response('image/png').content, undefined)).toBe(true);
+  });
+
+  it('offers only what the mock can write: XML with an encoder, not without one; none at all gives nothing to choose', () => {
+    expect(sent(['application/json', 'application/xml'], 'application/xml')).toBe('application/json (does not fit)');
+    expect(sent(['application/json', 'application/xml'], 'application/xml', (essence) => essence === 'application/xml')).toBe('application/xml');
+    expect(sent(['application/xml'], 'application/xml')).toBeUndefined();
+  });
+});
+
+describe('createSelfCheck', () => {
+  const check = createSelfCheck({ ajv, converter: new SchemaConverter(DOCUMENT, ajv, '3.0'), responseValidator, warn: () => undefined });
+  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+  it('finds what an answer breaks with the document\'s validators, and counts apart what the pipeline knows to be undeclared', async () => {
+    expect(await check.check(op('example'), json({ id: 7, name: 'Rex' }), false)).toEqual([]);
+    expect(await check.check(op('example'), json({ id: 0, name: 'Rex' }), false)).toEqual([expect.objectContaining({ path: 'body.id', rule: 'minimum' })]);
+    expect(await check.check(op('example'), json({ id: 7, name: 'Rex' }, 418), false)).toEqual([expect.objectContaining({ path: 'status', rule: 'declared' })]);
+    expect(await check.check(op('example'), json({ code: 'NOT_FOUND' }, 404), true)).toEqual([]);
+    expect(check.counts).toEqual({ checked: 4, violations: 2, undeclared: 1 });
   });
 });
 
@@ -147,6 +238,18 @@ describe('staticResponse', () => {
 
   it('answers 204 when the operation declares no success, default or 1xx/3xx response', () => {
     expect(respond('none')).toEqual({ status: 204 });
+  });
+
+  it('answers in the media type asked for (staticAnswers): the default made at once, another on its first request, then kept', () => {
+    const made: string[] = [];
+    const answerAs = staticAnswers(op('text'), { generate, responseValidator, warn: () => undefined }, () => (made.push('alternate'), { generate, responseValidator, warn: () => undefined }));
+    expect(answerAs()).toBe(answerAs('text/plain'));
+    expect(made).toEqual([]);
+    const both = staticAnswers(op('both'), { generate, responseValidator, warn: () => undefined }, () => (made.push('alternate'), { generate, responseValidator, warn: () => undefined }));
+    expect(both('application/xml')).toEqual({ status: 200, headers: { 'Content-Type': 'application/xml' }, body: '' });
+    expect(both('application/xml')).toBe(both('application/xml'));
+    expect(both()).toEqual({ status: 200, headers: { 'Content-Type': 'application/json' }, body: { id: 7, name: 'Rex' } });
+    expect(made).toEqual(['alternate']);
   });
 });
 

@@ -24,9 +24,14 @@ const BUILT_IN = bodyEncoders();
 
 const ATTEMPTS = 8;
 
-/** @example staticResponse(op, ctx) // { status: 200, body: {...}, headers: {'Content-Type': 'application/json'} } */
-export function staticResponse(operation: Operation, ctx: StaticResponseContext): ActionResult {
-  const response = pickSuccess(operation.responses);
+/**
+ * The answer, in the media type `as` (a key of the success response's `content`, chosen by the
+ * request's `Accept`), or by default the first JSON one, else the first.
+ *
+ * @example staticResponse(op, ctx) // { status: 200, body: {...}, headers: {'Content-Type': 'application/json'} }
+ */
+export function staticResponse(operation: Operation, ctx: StaticResponseContext, as?: string): ActionResult {
+  const response = successResponse(operation);
   if (!response) return { status: 204 };
   // `2XX` and `default` are answered 200.
   const status = /^\d{3}$/.test(response.status) ? Number(response.status) : 200;
@@ -34,14 +39,15 @@ export function staticResponse(operation: Operation, ctx: StaticResponseContext)
   const mediaTypes = Object.keys(response.content);
   if (mediaTypes.length === 0 || status === 204 || status === 304) return { status, headers };
 
-  const media = mediaTypes.find((m) => isJsonMediaType(m.toLowerCase())) ?? mediaTypes[0];
+  const media = as !== undefined && response.content[as] ? as : defaultMedia(mediaTypes)!;
   const spec = response.content[media];
-  headers['Content-Type'] = media.includes('*') ? 'application/json' : media;
+  const contentType = sentAs(media);
+  headers['Content-Type'] = contentType;
   const example = documentedExample(spec);
-  if (!isJsonMediaType(media.toLowerCase()) && !media.includes('*')) {
+  if (!isJsonMediaType(contentType.split(';')[0].trim().toLowerCase())) {
     if (typeof example === 'string') return { status, headers, body: example };
-    const encode = encoderFor(ctx.encoders ?? BUILT_IN, media);
-    return { status, headers, body: encode ? encode(example ?? ctx.generate(spec.schema ?? { type: 'string' }), media) : '' };
+    const encode = encoderFor(ctx.encoders ?? BUILT_IN, contentType);
+    return { status, headers, body: encode ? encode(example ?? ctx.generate(spec.schema ?? { type: 'string' }), contentType) : '' };
   }
   const validate = spec.schema ? ctx.responseValidator(spec.schema) : undefined;
   if (example !== undefined && (!validate || validate(example))) return { status, headers, body: example };
@@ -53,6 +59,41 @@ export function staticResponse(operation: Operation, ctx: StaticResponseContext)
   for (const minimal of [[], {}]) if (validate?.(minimal)) return { status, headers, body: minimal };
   ctx.warn(`${operation.id}: no value generated for its ${status} response satisfies the schema; the mock answers the closest one.`);
   return { status, headers, body: example ?? ctx.generate(spec.schema) };
+}
+
+/**
+ * An operation's static answer in each media type asked for (`ActionInput.respondAs`): the
+ * default made at once, each other on its first request, from `alternate()`, a context whose
+ * generator is seeded for it (what it makes does not depend on when it is asked).
+ */
+export function staticAnswers(operation: Operation, ctx: StaticResponseContext, alternate: () => StaticResponseContext): (as?: string) => ActionResult {
+  const first = staticResponse(operation, ctx);
+  const response = successResponse(operation);
+  const firstKey = response && defaultMedia(Object.keys(response.content));
+  const made = new Map<string, ActionResult>();
+  return (as) => {
+    if (as === undefined || as === firstKey) return first;
+    let result = made.get(as);
+    if (!result) made.set(as, (result = staticResponse(operation, alternate(), as)));
+    return result;
+  };
+}
+
+/** The media type answered when none is asked for: the first JSON one declared, else the first. */
+function defaultMedia(mediaTypes: string[]): string | undefined {
+  return mediaTypes.find((m) => isJsonMediaType(m.toLowerCase())) ?? mediaTypes[0];
+}
+
+/** The `Content-Type` a declared media type is sent as: itself, `text/*` as `text/plain`, and any other range as JSON. */
+function sentAs(media: string): string {
+  const essence = media.split(';')[0].trim().toLowerCase();
+  if (essence === 'text/*') return 'text/plain';
+  return media.includes('*') ? 'application/json' : media;
+}
+
+/** The response a success answers with: the lowest 2xx declared, else `2XX`, else `default`, else a 1xx or 3xx one. */
+export function successResponse(operation: Operation): ResponseSpec | undefined {
+  return pickSuccess(operation.responses);
 }
 
 function pickSuccess(responses: ResponseSpec[]): ResponseSpec | undefined {

@@ -13,6 +13,7 @@ import type { Operation, ResponseSpec } from '../operations/operation.js';
 import { ApiError } from '../core/api-error.js';
 import { normalise } from '../respond/static-response.js';
 import { isJsonMediaType } from '../core/media-type.js';
+import { choose, representations, type CanWrite } from '../respond/negotiate.js';
 import type { Scenario } from '../pipeline/exchange.js';
 
 export interface ForceContext {
@@ -22,15 +23,20 @@ export interface ForceContext {
   realm: string;
   /** Seed of a `dynamic=true` body. */
   freshSeed: () => number;
+  /** Whether a body can be written as a media type other than JSON (default: `text/*` only). */
+  canWrite?: CanWrite;
 }
 
-/** @returns undefined when the scenario leaves the request to the normal, stateful flow. */
-export function compileScenarioResponder(operation: Operation, ctx: ForceContext): (scenario: Scenario) => ActionResult | ApiError | undefined {
+/**
+ * @returns undefined when the scenario leaves the request to the normal, stateful flow. A forced
+ * answer with a body is in the declared media type the request's `Accept` prefers (JSON without one).
+ */
+export function compileScenarioResponder(operation: Operation, ctx: ForceContext): (scenario: Scenario, accept?: string | null) => ActionResult | ApiError | undefined {
   const success = operation.responses.map((r) => Number(r.status)).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200;
   const declared = operation.responses.map((r) => r.status).join(', ');
   const examples = operation.responses.flatMap((r) => Object.values(r.content).flatMap((m) => Object.keys(m.examples ?? {})));
 
-  return (scenario) => {
+  return (scenario, accept) => {
     const generated = scenario.dynamic || scenario.seed !== undefined;
     if (scenario.code === undefined && scenario.example === undefined && !generated) return undefined;
     let status = scenario.code;
@@ -48,7 +54,7 @@ export function compileScenarioResponder(operation: Operation, ctx: ForceContext
     }
     if (status === success && scenario.example === undefined && !generated) return undefined; // the normal flow answers it
     if (status >= 400) return forcedError(operation, status, response, ctx.realm);
-    return forcedResult(operation, status, response, scenario, ctx, examples);
+    return forcedResult(operation, status, response, scenario, ctx, examples, accept);
   };
 }
 
@@ -64,9 +70,10 @@ function forcedError(operation: Operation, status: number, response: ResponseSpe
   return new ApiError(status, code, `Forced by the request's scenario (code=${status}) on ${operation.method.toUpperCase()} ${operation.path}.`, undefined, headers);
 }
 
-function forcedResult(operation: Operation, status: number, response: ResponseSpec | undefined, scenario: Scenario, ctx: ForceContext, examples: string[]): ActionResult | ApiError {
+function forcedResult(operation: Operation, status: number, response: ResponseSpec | undefined, scenario: Scenario, ctx: ForceContext, examples: string[], accept?: string | null): ActionResult | ApiError {
   const content = response?.content ?? {};
-  const media = Object.keys(content).find((m) => isJsonMediaType(m.toLowerCase())) ?? Object.keys(content)[0];
+  const chosen = response && choose(representations(response, ctx.canWrite ?? ((essence) => essence.startsWith('text/'))), accept);
+  const media = chosen?.key ?? Object.keys(content).find((m) => isJsonMediaType(m.toLowerCase())) ?? Object.keys(content)[0];
   let body: unknown;
   if (media) {
     const spec = content[media];
@@ -78,7 +85,7 @@ function forcedResult(operation: Operation, status: number, response: ResponseSp
       body = generateValid(spec.schema ?? {}, scenario.seed ?? (scenario.dynamic ? ctx.freshSeed() : 1), ctx);
     }
   }
-  const headers: Record<string, string> = media ? { 'Content-Type': media.includes('*') ? 'application/json' : media } : {};
+  const headers: Record<string, string> = media ? { 'Content-Type': chosen?.type ?? (media.includes('*') ? 'application/json' : media) } : {};
   for (const [name, header] of Object.entries(response?.headers ?? {})) {
     if (!header.required) continue;
     // A total agrees with the list it counts; other required headers get a valid generated value.

@@ -6,6 +6,7 @@ import { buildMock, DEMO_API_KEY, type Mock, type BuildMockOptions } from '../ap
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { PACKAGE_ROOT } from '../core/package-root.js';
+import { expect } from 'vitest';
 
 /** The checkout, with a trailing slash. */
 export const ROOT = `${PACKAGE_ROOT}/`;
@@ -20,10 +21,21 @@ export function petstoreDocument(): Promise<LoadedDocument> {
   return (document ??= loadDocument(SPEC));
 }
 
-/** A fresh Petstore mock with the embedded fixtures and the CLI's plugins (options override). */
+/**
+ * A fresh Petstore mock with the embedded fixtures and the CLI's plugins (options override), its
+ * self-check on: `call` fails a test on any answer the self-check finds against the document.
+ */
 export async function petstore(options: BuildMockOptions = {}): Promise<Mock & { call: Call }> {
-  const mock = buildMock(await petstoreDocument(), { fixtures: FIXTURES, plugins: DEFAULT_PLUGINS, ...options });
-  return { ...mock, call: caller(mock) };
+  const mock = buildMock(await petstoreDocument(), { fixtures: FIXTURES, plugins: DEFAULT_PLUGINS, selfCheck: true, ...options });
+  const call = caller(mock);
+  return {
+    ...mock,
+    call: async (...args) => {
+      const answer = await call(...args);
+      expect(mock.warnings.filter((w) => w.startsWith('Self-check')), `${args[0]} ${args[1]}`).toEqual([]);
+      return answer;
+    },
+  };
 }
 
 export type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; headers: Headers; body: any }>;

@@ -1,5 +1,5 @@
 /**
- * A stateful walk over a mock of any document: each call is sent with `app.request()`, and every
+ * A stateful walk over a mock of any document, its self-check on: each call is sent with `app.request()`, and every
  * answer is checked against the operation the path and method name in the document (declared
  * status, media type, body schema, required headers). A test then asserts reads after writes.
  */
@@ -26,7 +26,7 @@ export type WalkCall = (method: string, path: string, body?: unknown, headers?: 
 /** `call('POST', '/members', {...})`: JSON unless a Content-Type says otherwise, and the answer checked against the document. */
 export async function walk(file: string, options: BuildMockOptions = {}, defaults: Record<string, string> = {}): Promise<Mock & { call: WalkCall }> {
   const document = await loadDocument(file);
-  const mock = buildMock(document, options);
+  const mock = buildMock(document, { selfCheck: true, ...options });
   const ajv = createAjv(document.dialect);
   const check = createResponseChecker(ajv, new SchemaConverter(document.api, ajv, document.dialect));
   const basePath = serverBasePath(document.api);
@@ -49,6 +49,8 @@ export async function walk(file: string, options: BuildMockOptions = {}, default
     const text = await response.text();
     const operation = operationOf(method, path);
     if (operation) expect(check(operation, { status: response.status, headers: response.headers, text }), `${method} ${path} -> ${response.status} ${text.slice(0, 200)}`).toEqual([]);
+    // The mock's own self-check agrees, and found nothing either.
+    expect(mock.warnings.filter((w) => w.startsWith('Self-check')), `${method} ${path}`).toEqual([]);
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;

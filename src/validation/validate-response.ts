@@ -3,6 +3,7 @@
  * that matches the schema, and the declared required headers, present and well-formed.
  * Used by the tests of the mock and by the contract suite against any server.
  */
+import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
 import { findResponse } from '../operations/build-operations.js';
 import type { Operation } from '../operations/operation.js';
@@ -20,9 +21,11 @@ export interface ReceivedResponse {
   text: string;
 }
 
-/** @example const check = createResponseChecker(ajv, converter); check(op, received) // [] when it conforms */
-export function createResponseChecker(ajv: AjvCore, converter: SchemaConverter): (operation: Operation, response: ReceivedResponse) => Problem[] {
-  const validatorFor = schemaCompiler(ajv, converter, 'response');
+/**
+ * @param validatorFor the response validators to use (the mock's own, already compiled); default: compiled here
+ * @example const check = createResponseChecker(ajv, converter); check(op, received) // [] when it conforms
+ */
+export function createResponseChecker(ajv: AjvCore, converter: SchemaConverter, validatorFor: (schema: SchemaObject) => ValidateFunction | undefined = schemaCompiler(ajv, converter, 'response')): (operation: Operation, response: ReceivedResponse) => Problem[] {
 
   return (operation, response) => {
     if (operation.responses.length === 0) return []; // 3.1 allows an operation without responses
