@@ -12,11 +12,24 @@ import { buildMock, DEMO_API_KEY } from './app.js';
 import { loadDocument } from './document/load-document.js';
 import { createGenerator } from './generate/from-schema.js';
 import type { Operation } from './operations/operation.js';
+import type { SchemaObject } from './document/schema.js';
 import { responseCheckerFor } from './test-support/response-checker.js';
 import { CORPUS } from './test-support/petstore.js';
 import { serverBasePath } from './routing/server-base-path.js';
 
 const files = readdirSync(CORPUS).filter((f) => /\.(ya?ml|json)$/.test(f));
+
+/** Credentials for the operation, and a generated value for each required query and header parameter. */
+function requiredInputs(op: Operation, generate: (schema: SchemaObject) => unknown): { headers: Record<string, string>; query: string; authQuery: string } {
+  const { headers, query: authQuery } = credentials(op);
+  let query = authQuery;
+  for (const p of op.parameters.filter((p) => p.required && p.in !== 'path')) {
+    const value = generate(p.schema);
+    if (p.in === 'query') query += `&${p.name}=${encodeURIComponent(String(Array.isArray(value) ? value[0] : value))}`;
+    if (p.in === 'header') headers[p.name] = String(value);
+  }
+  return { headers, query, authQuery };
+}
 
 /** Credentials for the first security alternative of an operation, made of the demo key. */
 function credentials(op: Operation): { headers: Record<string, string>; query: string } {
@@ -53,13 +66,7 @@ describe('the corpus of third-party documents (test/corpus)', () => {
           const schema = op.parameters.find((p) => p.in === 'path' && p.name === name)?.schema ?? { type: 'string' };
           return encodeURIComponent(String(generate(schema)));
         });
-        const { headers, query: authQuery } = credentials(op);
-        let query = authQuery;
-        for (const p of op.parameters.filter((p) => p.required && p.in !== 'path')) {
-          const value = generate(p.schema);
-          if (p.in === 'query') query += `&${p.name}=${encodeURIComponent(String(Array.isArray(value) ? value[0] : value))}`;
-          if (p.in === 'header') headers[p.name] = String(value);
-        }
+        const { headers, query } = requiredInputs(op, generate);
         const init: RequestInit = { method: op.method.toUpperCase(), headers };
         const media = Object.keys(op.requestBody?.content ?? {});
         const json = media.find((m) => /json/.test(m));
@@ -93,13 +100,7 @@ describe('the corpus of third-party documents (test/corpus)', () => {
             if (unknown && binding && name === binding.keyParam) return schema.type === 'integer' || schema.type === 'number' ? '987654' : 'zz-unknown-987654';
             return encodeURIComponent(String(generate(schema)));
           });
-        const { headers, query: authQuery } = credentials(op);
-        let query = authQuery;
-        for (const p of op.parameters.filter((p) => p.required && p.in !== 'path')) {
-          const value = generate(p.schema);
-          if (p.in === 'query') query += `&${p.name}=${encodeURIComponent(String(Array.isArray(value) ? value[0] : value))}`;
-          if (p.in === 'header') headers[p.name] = String(value);
-        }
+        const { headers, query, authQuery } = requiredInputs(op, generate);
         const json = Object.keys(op.requestBody?.content ?? {}).find((m) => /json/.test(m));
         const body = json ? JSON.stringify(generate(op.requestBody!.content[json].schema ?? {})) : undefined;
         const send = (extra: Record<string, string>, options: { unknown?: boolean; anonymous?: boolean; body?: string } = {}) => {
