@@ -18,7 +18,7 @@ import type { Operation } from '../operations/operation.js';
 import type { Action } from '../pipeline/exchange.js';
 import type { MockParts } from '../registries/extension.js';
 import { compileErrorResponder } from '../respond/error-response.js';
-import { staticResponse } from '../respond/static-response.js';
+import { compileConformer, compileStaticAction, staticResponse } from '../respond/static-response.js';
 import type { HonoRoute } from '../routing/hono-path.js';
 import { createChaos } from '../scenarios/chaos.js';
 import { compileScenarioResponder } from '../scenarios/force-response.js';
@@ -69,12 +69,15 @@ export function operationPipelines(options: PipelineOptions): (operation: Operat
     realm: auth.realm,
     freshSeed: () => Math.floor(options.random() * 2 ** 31),
   };
+  const staticContext = { generate, responseValidator, warn, encoders: parts.bodyEncoders };
+  // A write whose declared answer is not the record (a DELETE that answers `{}`) answers what fits it.
+  // Its answer, like a static one, does not depend on the order operations are compiled in.
+  const conform = (operation: Operation, status: number, record: SchemaObject) => compileConformer(operation, status, record, staticContext, state.reseedGenerator);
   const actionFor = (operation: Operation): Action => {
     const binding = bindings.get(operation.id);
-    if (binding) return compileCrudAction(operation, binding, { basePath, rule: parts.rules.for(operation.id), now, generate, ...state.records });
+    if (binding) return compileCrudAction(operation, binding, { basePath, rule: parts.rules.for(operation.id), now, generate, conform, ...state.records });
     state.reseedGenerator(); // a static answer does not depend on the order operations are compiled in
-    const result = staticResponse(operation, { generate, responseValidator, warn, encoders: parts.bodyEncoders });
-    return () => result;
+    return compileStaticAction(operation, staticResponse(operation, staticContext), staticContext);
   };
   return (operation, route) =>
     handleOperation({
