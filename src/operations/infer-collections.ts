@@ -268,13 +268,27 @@ export function unmappedReason(op: Operation, collections: Collection[], documen
   // The deepest record the path is below (`files` for `/vaults/{v}/items/{i}/files/{f}/content`).
   const below = collections.filter((c) => c.itemPath && op.path.startsWith(`${c.itemPath}/`)).sort((a, b) => b.itemPath.length - a.itemPath.length)[0];
   if (document && (op.method === 'get' || op.method === 'post')) {
-    const ops = new Map(document.operations.filter((o) => o.path === op.path).map((o) => [o.method, o]));
+    const ops = operationsAt(document.operations).get(op.path) ?? new Map();
     const shape = pathlessShape(op.path, ops, document.bindings, collections);
     const reason = 'reasons' in shape ? shape.reasons[op.method] : undefined;
     if (reason) return below ? `a path below one ${below.name} record, and ${reason}` : reason;
   }
   if (below) return `a path below one ${below.name} record, not a collection of its own`;
   return 'no collection path with an item path (`/things` and `/things/{id}`) explains it';
+}
+
+/** The operations of each path, by method: worked out once per list of operations (every unmapped operation asks). */
+const byPathOf = new WeakMap<readonly Operation[], Map<string, Map<string, Operation>>>();
+function operationsAt(operations: readonly Operation[]): Map<string, Map<string, Operation>> {
+  let byPath = byPathOf.get(operations);
+  if (!byPath) {
+    byPathOf.set(operations, (byPath = new Map()));
+    for (const op of operations) {
+      if (!byPath.has(op.path)) byPath.set(op.path, new Map());
+      byPath.get(op.path)!.set(op.method, op);
+    }
+  }
+  return byPath;
 }
 
 /** A collection with no item path, and the operations that list and create its records. */
