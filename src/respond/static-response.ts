@@ -104,7 +104,8 @@ export function compileStaticAction(operation: Operation, result: ActionResult, 
  */
 export function compileConformer(operation: Operation, status: number, record: SchemaObject, ctx: StaticResponseContext, beforeGenerating?: () => void): ((record: Record<string, unknown>) => unknown) | undefined {
   const response = operation.responses.find((r) => r.status === String(status));
-  const media = response && (Object.keys(response.content).find((m) => isJsonMediaType(m.toLowerCase())) ?? Object.keys(response.content)[0]);
+  // A JSON answer only: the record is sent as JSON (another media type is left as it was).
+  const media = response && Object.keys(response.content).find((m) => isJsonMediaType(m.toLowerCase()));
   const schema = media ? response!.content[media].schema : undefined;
   if (!schema || schema === record) return undefined;
   const validate = ctx.responseValidator(schema);
