@@ -257,7 +257,7 @@ function describeAnswers(operations: Operation[], bindings: Map<string, CrudBind
     const operation = `${op.method.toUpperCase()} ${op.path}`;
     return binding
       ? { operationId: op.id, operation, from: 'state', collection: binding.collection.name, action: binding.action }
-      : { operationId: op.id, operation, from: 'static', reason: unmappedReason(op, collections) };
+      : { operationId: op.id, operation, from: 'static', reason: unmappedReason(op, collections, { operations, bindings }) };
   });
 }
 

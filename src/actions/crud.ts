@@ -10,6 +10,7 @@ import type { RecordCollection, StateStore, StoredRecord } from '../state/state-
 import type { OperationRule, RuleContext } from './action.js';
 import type { Action, ActionInput, ActionResult } from '../pipeline/exchange.js';
 import { compileListQuery } from './list-query.js';
+import { FieldNames } from '../operations/field-names.js';
 import { setOwn } from '../core/own-property.js';
 import { applyPatch, patchKindOf } from './patch.js';
 import { recordJson } from '../state/speedups.js';
@@ -21,9 +22,10 @@ export interface CrudOptions {
   newKey: (collection: Collection, store: StateStore) => unknown;
   /**
    * Fills what a server owns (src/state/server-fields.ts): on a create, the required properties the
-   * client did not set and the timestamps; on an update, the updated timestamp.
+   * client did not set, the timestamps, and every property the request could not send
+   * (`clientFields`: the record's properties the request declares); on an update, the updated timestamp.
    */
-  complete?: (collection: Collection, record: StoredRecord, store: StateStore, change: 'create' | 'update') => void;
+  complete?: (collection: Collection, record: StoredRecord, store: StateStore, change: 'create' | 'update', clientFields?: ReadonlySet<string>) => void;
   /** Makes a record for an item the document offers no way to create (read-only collections), or undefined if the key cannot be one. */
   materialise: (collection: Collection, key: unknown, store: StateStore) => StoredRecord | undefined;
   rule?: OperationRule;
@@ -31,6 +33,12 @@ export interface CrudOptions {
   generate?: (schema: SchemaObject) => unknown;
   /** The clock the rules read (milliseconds since the epoch). */
   now?: () => number;
+  /**
+   * For an operation whose declared answer at `status` is not the record's schema: what it answers
+   * for a record (the record when it is valid there, else a body valid for the declared schema:
+   * `{}` for an empty one). Undefined when the record is the answer as it is.
+   */
+  conform?: (operation: Operation, status: number, record: SchemaObject) => ((record: StoredRecord) => unknown) | undefined;
 }
 
 /** @example const act = compileCrudAction(operation, binding, options); act(input) // { status: 201, body: {...} } */
@@ -39,7 +47,12 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   const stateOf = (input: ActionInput) => input.store.collection(collection.name);
   const success = successStatus(operation, binding.action);
   const hasBody = success !== 204 && declaresContent(operation, success);
-  const keep = storedProperties(collection.schema, requestSchema(operation));
+  const request = requestSchema(operation);
+  const fields = fieldNames(collection.schema, request);
+  const keep = writableProperties(collection.schema, request, fields);
+  // The record's properties a client may send: the server fills the others on a create.
+  const clientFields = new Set([...fields.reached].filter((name) => !requestProperty(request, fields, name)?.readOnly));
+  const conform = hasBody && binding.action !== 'list' && binding.action !== 'read' ? options.conform?.(operation, success, collection.schema) : undefined;
   const scopeOf = collection.scopeParams.length === 0 ? () => '' : (input: ActionInput) => collection.scopeParams.map((p) => String(input.params.path[p])).join('/');
   const keyProperty = collection.keyProperty;
   const now = options.now ?? Date.now;
@@ -75,8 +88,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   if (binding.action === 'create') {
     // The item path with the new key: `/items/7` (from `/items/` too), `/Calls/CA12.json`.
     // A key the client may write (declared by the request, not readOnly) is the one the record gets.
-    const request = requestSchema(operation);
-    const clientKey = Boolean(request && keep?.has(keyProperty) && !mergedProperties(request)[keyProperty]?.readOnly);
+    const clientKey = Boolean(request && !collection.keyless && keep?.has(keyProperty) && !requestProperty(request, fields, keyProperty)?.readOnly);
     return (input) => {
       const missing = parentMissing(input);
       if (missing) return missing;
@@ -88,21 +100,25 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       // A session's store also makes room for the copy its first write of the collection makes.
       const full = input.store.reserve ? input.store.reserve(collection.name, 1) : input.store.full();
       if (full) return new ApiError(507, 'STORAGE_FULL', `No ${describe(collection)} can be created: ${full}. Delete records, or reset the mock (POST /__admin/reset).`);
-      const chosen = clientKey ? (input.body as Record<string, unknown> | undefined)?.[keyProperty] : undefined;
-      if (chosen !== undefined && state.get(chosen, scope)) return new ApiError(409, 'KEY_TAKEN', `A ${describe(collection)} with ${keyProperty} ${String(chosen)} already exists.`);
-      const key = chosen ?? (isIntegerKey(collection) ? state.allocateInteger() : options.newKey(collection, input.store));
-      if (key === undefined) return new ApiError(409, 'NO_FREE_KEY', `Every ${collection.keyProperty} the document allows is taken: delete a ${describe(collection)} first.`);
-      const record = pick(input.body, keep);
-      record[keyProperty] = key;
+      const record = pick(input.body, fields);
+      let key: unknown;
+      if (!collection.keyless) {
+        const chosen = clientKey ? record[keyProperty] : undefined;
+        if (chosen !== undefined && state.get(chosen, scope)) return new ApiError(409, 'KEY_TAKEN', `A ${describe(collection)} with ${keyProperty} ${String(chosen)} already exists.`);
+        key = chosen ?? (isIntegerKey(collection) ? state.allocateInteger(scope) : options.newKey(collection, input.store));
+        if (key === undefined) return new ApiError(409, 'NO_FREE_KEY', `Every ${collection.keyProperty} the document allows is taken: delete a ${describe(collection)} first.`);
+        record[keyProperty] = key;
+      }
       if (parentProperty) record[parentProperty] = input.params.path[collection.scopeParams.at(-1)!];
-      options.complete?.(collection, record, input.store, 'create');
+      options.complete?.(collection, record, input.store, 'create', clientFields);
       state.put(record, scope);
       if (rule.after) {
         ctx.record = record;
         rule.after(ctx);
       }
-      const location = `${options.basePath}${fill(collection.itemPath, input, { [collection.keyParam]: key })}`;
-      return { status: success, body: hasBody ? record : undefined, headers: success === 201 ? { Location: location } : undefined };
+      // The item path with the new key, where there is one.
+      const headers = success === 201 && collection.itemPath ? { Location: `${options.basePath}${fill(collection.itemPath, input, { [collection.keyParam]: key })}` } : undefined;
+      return { status: success, body: hasBody ? (conform ? conform(record) : record) : undefined, headers };
     };
   }
 
@@ -126,13 +142,15 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     // A session's first change of a collection copies it: refused (507) when the session alone would pass its share.
     const full = binding.action === 'read' ? undefined : input.store.reserve?.(collection.name, 0);
     if (full) return new ApiError(507, 'STORAGE_FULL', `No ${describe(collection)} can be changed in this session: ${full}. Reset the session (POST /__admin/reset with its X-Mock-Session).`);
-    const result = perform(binding.action, state, current, input, keep, collection, scope, success, options.complete);
+    const result = perform(binding.action, state, current, input, { keep, fields }, collection, scope, success, options.complete);
     if (result instanceof ApiError) return result;
     if (rule.after) {
       ctx.record = result.body as StoredRecord | undefined;
       rule.after(ctx);
     }
-    return hasBody ? result : { ...result, body: undefined, json: undefined };
+    if (!hasBody) return { ...result, body: undefined, json: undefined };
+    // An answer whose declared schema cannot hold the record (`{}` for an empty object) is made to fit it.
+    return conform && result.body !== undefined ? { status: result.status, headers: result.headers, body: conform(result.body as StoredRecord) } : result;
   };
 }
 
@@ -167,6 +185,8 @@ function parentCheck(collection: Collection, options: CrudOptions): (input: Acti
 function dropChildren(store: StateStore, collection: Collection, prefix: string): void {
   for (const name of collection.children) {
     const child = store.collection(name);
+    // Its own scope even when empty: keys counted in it start again from 1 under a new parent.
+    if (child.collection.keyPerParent && child.records(prefix).size === 0) child.dropScope(prefix);
     for (const scope of child.scopes()) {
       if (scope === prefix || scope.startsWith(`${prefix}/`)) {
         for (const record of child.records(scope).values()) dropChildren(store, child.collection, `${scope}/${String(record[child.collection.keyProperty])}`);
@@ -181,7 +201,7 @@ function perform(
   state: RecordCollection,
   current: StoredRecord,
   input: ActionInput,
-  keep: Set<string> | undefined,
+  { keep, fields }: { keep: Set<string> | undefined; fields: FieldNames },
   collection: Collection,
   scope: string,
   success: number,
@@ -193,14 +213,16 @@ function perform(
       return { status: success, body: current, json: recordJson(state, current) };
     case 'replace': {
       // What the client cannot write (readOnly fields, a nested record's parent key, its creation time) stays as the server set it.
-      const record = pick(input.body, keep);
+      const record = pick(input.body, fields);
       for (const [name, value] of Object.entries(serverOwned(current, keep))) if (record[name] === undefined) setOwn(record, name, value);
       record[collection.keyProperty] = key;
       complete?.(collection, record, input.store, 'update');
       return { status: success, body: state.put(record, scope) };
     }
     case 'merge': {
-      const record = applyPatch(patchKindOf(input.mediaType), current, input.body, keep);
+      const kind = patchKindOf(input.mediaType);
+      // Fields spelled otherwise than the record's properties (`Status` for `status`) are renamed first; a JSON Patch names the record's own.
+      const record = applyPatch(kind, current, kind === 'json-patch' ? input.body : renamed(input.body, fields), keep);
       if (record instanceof ApiError) return record;
       // A patch may remove a field (a merge-patch null), but not one every record must have.
       const removed = [...requiredSet(branchFor(collection.schema, record))].filter((name) => current[name] !== undefined && record[name] === undefined);
@@ -242,16 +264,30 @@ function declaresContent(operation: Operation, status: number): boolean {
 }
 
 /**
- * What a request may write: the properties its body declares that the record also has. A field
- * the operation does not declare is ignored, even when the record has it (an order's PATCH may
- * change its status, not its pet or quantity). With no declared properties on either side,
- * everything is kept.
+ * How a request's fields name the record's properties: by name, case and separators ignored
+ * (`FriendlyName` sets `friendly_name`). A field the record does not have is ignored.
  */
-function storedProperties(record: SchemaObject, request: SchemaObject | undefined): Set<string> | undefined {
+function fieldNames(record: SchemaObject, request: SchemaObject | undefined): FieldNames {
+  return new FieldNames(request ? Object.keys(mergedProperties(request)) : [], Object.keys(mergedProperties(record)));
+}
+
+/**
+ * What a request may write: the record's properties its body's declared fields name. A field the
+ * operation does not declare is ignored, even when the record has it (an order's PATCH may change
+ * its status, not its pet or quantity). With no declared properties on either side, everything is kept.
+ */
+function writableProperties(record: SchemaObject, request: SchemaObject | undefined, fields: FieldNames): Set<string> | undefined {
   const stored = Object.keys(mergedProperties(record));
-  const accepted = request ? Object.keys(mergedProperties(request)) : stored;
-  if (stored.length === 0) return accepted.length ? new Set(accepted) : undefined;
-  return new Set(accepted.length ? stored.filter((name) => accepted.includes(name)) : stored);
+  if (fields.fields.length === 0) return stored.length ? new Set(stored) : undefined;
+  return new Set(stored.length ? fields.reached : fields.fields);
+}
+
+/** The request's declaration of the field that sets a record property. */
+function requestProperty(request: SchemaObject | undefined, fields: FieldNames, property: string): SchemaObject | undefined {
+  if (!request) return undefined;
+  const declared = mergedProperties(request);
+  const field = fields.fields.find((name) => fields.targets(name)?.includes(property));
+  return field === undefined ? undefined : declared[field];
 }
 
 function requestSchema(operation: Operation): SchemaObject | undefined {
@@ -268,14 +304,21 @@ function serverOwned(current: StoredRecord, keep: Set<string> | undefined): Stor
   return out;
 }
 
-/** The fields of a body a request may write, copied onto `out` (a new record by default). */
-function pick(body: unknown, keep: Set<string> | undefined, out: StoredRecord = {}): StoredRecord {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return out;
+/** The fields of a body a request may write, under the record's names (a new record). */
+function pick(body: unknown, names: FieldNames): StoredRecord {
+  const out: StoredRecord = {};
+  if (!body || typeof body !== 'object' || Array.isArray(body) || ArrayBuffer.isView(body)) return out;
   const fields = body as Record<string, unknown>;
   for (const name in fields) {
-    if (!keep || keep.has(name)) setOwn(out, name, fields[name]);
+    const targets = names.targets(name);
+    if (targets) for (const property of targets) setOwn(out, property, fields[name]);
   }
   return out;
+}
+
+/** A patch's fields under the record's names (a merge-patch's nulls kept: they remove). */
+function renamed(body: unknown, names: FieldNames): unknown {
+  return body && typeof body === 'object' && !Array.isArray(body) && !ArrayBuffer.isView(body) ? pick(body, names) : body;
 }
 
 /** `/users/{userId}/posts/{postId}` with the request's `userId` (and `extra` values). */

@@ -35,15 +35,45 @@ describe('nested collections (/projects/{projectKey}/issues/{issueNumber})', () 
 });
 
 describe('seeded nested collections', () => {
-  it('deal their records to the seeded parents, each listed under its own parent only', async () => {
+  it('deal their records to the seeded parents, each listed under its own parent only, numbered within it', async () => {
     const { call } = await walk(ISSUES, { apiKeys: ['k-123'], counts: { projects: 3, issues: 7 } }, { Authorization: 'Bearer k-123' });
     const projects: Array<{ key: string }> = (await call('GET', '/projects')).body;
     const lists = await Promise.all(projects.map(async (p) => (await call('GET', `/projects/${p.key}/issues`)).body as Array<{ number: number }>));
-    expect(lists.map((issues) => issues.length)).toEqual([3, 2, 2]);
-    const numbers = lists.flat().map((issue) => issue.number);
-    expect(new Set(numbers).size).toBe(7);
+    // "issues numbered within each project": an issue's number is its key, counted in its project.
+    expect(lists.map((issues) => issues.map((issue) => issue.number))).toEqual([[1, 2, 3], [1, 2], [1, 2]]);
     const [first] = lists[1];
     expect((await call('GET', `/projects/${projects[1].key}/issues/${first.number}`)).body).toEqual(first);
-    expect((await call('GET', `/projects/${projects[0].key}/issues/${first.number}`)).status).toBe(404);
+    expect((await call('GET', `/projects/${projects[0].key}/issues/1`)).body).toEqual(lists[0][0]);
+    expect((await call('GET', `/projects/${projects[1].key}/issues/3`)).status).toBe(404);
+  });
+});
+
+describe('keys counted per parent (test/documents/numbered-api.yaml)', () => {
+  const NUMBERED = `${ROOT}test/documents/numbered-api.yaml`;
+
+  it("numbers a project's issues from 1, never giving a deleted number again, while comment ids stay global", async () => {
+    const { call } = await walk(NUMBERED, { counts: { projects: 3, issues: 6, comments: 0 } }, { Authorization: 'Bearer petstore-demo-key' });
+    const seeded = (await call('GET', '/projects/1/issues')).body.map((issue: { number: number }) => issue.number);
+    expect(seeded).toEqual([1, 2]);
+    const project = (await call('POST', '/projects', { name: 'New' })).body;
+    const first = await call('POST', `/projects/${project.id}/issues`, { title: 'First' });
+    expect([first.status, first.body, first.headers.get('location')]).toEqual([201, { title: 'First', number: 1, projectId: project.id }, `/projects/${project.id}/issues/1`]);
+    const second = await call('POST', `/projects/${project.id}/issues`, { title: 'Second' });
+    expect(second.body.number).toBe(2);
+    // Deleted, the number stays taken in its project: the next issue is 3.
+    expect((await call('DELETE', `/projects/${project.id}/issues/2`)).body).toEqual({});
+    expect((await call('POST', `/projects/${project.id}/issues`, { title: 'Third' })).body.number).toBe(3);
+    expect((await call('POST', '/projects/1/issues', { title: 'Next' })).body.number).toBe(3);
+
+    const a = await call('POST', `/projects/${project.id}/issues/1/comments`, { body: 'a' });
+    const b = await call('POST', '/projects/1/issues/1/comments', { body: 'b' });
+    expect([a.body.id, b.body.id]).toEqual([1, 2]);
+  });
+
+  it('answers a confirmation that is not the record with the record\'s fields it has a place for', async () => {
+    const { call } = await walk(NUMBERED, { counts: { projects: 1, issues: 1, comments: 0 } }, { Authorization: 'Bearer petstore-demo-key' });
+    const comment = (await call('POST', '/projects/1/issues/1/comments', { body: 'Bye' })).body;
+    const deleted = await call('DELETE', `/projects/1/issues/1/comments/${comment.id}`);
+    expect([deleted.status, deleted.body]).toEqual([200, { deleted: true, id: comment.id }]);
   });
 });

@@ -141,8 +141,8 @@ describe('the admin API', () => {
     const notes = buildMock(await loadDocument(`${ROOT}test/documents/notes-api.yaml`), { adminToken: 'admin-secret' });
     const answers = ((await (await notes.app.request('/__admin/operations', { headers: ADMIN })).json()) as { operations: Array<{ operationId: string; from: string; reason?: string }> }).operations;
     expect(answers.filter((a) => a.from === 'static')).toEqual([
-      { operationId: 'getNoteText', operation: 'GET /notes/{noteId}/text', from: 'static', reason: 'a path below one notes record, not a collection of its own' },
-      { operationId: 'getStats', operation: 'GET /stats', from: 'static', reason: 'no collection path with an item path (`/things` and `/things/{id}`) explains it' },
+      { operationId: 'getNoteText', operation: 'GET /notes/{noteId}/text', from: 'static', reason: 'a path below one notes record, and its answer is no list of records (an array of objects, or an object wrapping one)' },
+      { operationId: 'getStats', operation: 'GET /stats', from: 'static', reason: 'its answer is no list of records (an array of objects, or an object wrapping one)' },
     ]);
   });
 });

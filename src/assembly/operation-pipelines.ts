@@ -18,7 +18,7 @@ import type { Operation } from '../operations/operation.js';
 import type { Action } from '../pipeline/exchange.js';
 import type { MockParts } from '../registries/extension.js';
 import { compileErrorResponder } from '../respond/error-response.js';
-import { staticAnswers } from '../respond/static-response.js';
+import { compileConformer, compileStaticAction, staticAnswers } from '../respond/static-response.js';
 import { encoderFor } from '../respond/body-encoders.js';
 import type { SelfCheck } from '../respond/self-check.js';
 import type { HonoRoute } from '../routing/hono-path.js';
@@ -74,17 +74,20 @@ export function operationPipelines(options: PipelineOptions): (operation: Operat
     freshSeed: () => Math.floor(options.random() * 2 ** 31),
     canWrite: (essence: string) => encoderFor(parts.bodyEncoders, essence) !== undefined,
   };
+  const staticContext = { generate, responseValidator, warn, encoders: parts.bodyEncoders };
+  // A write whose declared answer is not the record (a DELETE that answers `{}`) answers what fits it.
+  // Its answer, like a static one, does not depend on the order operations are compiled in.
+  const conform = (operation: Operation, status: number, record: SchemaObject) => compileConformer(operation, status, record, staticContext, state.reseedGenerator);
   const actionFor = (operation: Operation): Action => {
     const binding = bindings.get(operation.id);
-    if (binding) return compileCrudAction(operation, binding, { basePath, rule: parts.rules.for(operation.id), now, generate, ...state.records });
+    if (binding) return compileCrudAction(operation, binding, { basePath, rule: parts.rules.for(operation.id), now, generate, conform, ...state.records });
     state.reseedGenerator(); // a static answer does not depend on the order operations are compiled in
     // Another media type, asked for by Accept, is made on its first request from a generator seeded for it.
     const alternate = () => {
       let n = 0;
       return { generate: (schema: SchemaObject, hints?: { propertyName?: string }) => forceContext.generateSeeded(schema, options.seed + n++, hints), responseValidator, warn, encoders: parts.bodyEncoders };
     };
-    const answerAs = staticAnswers(operation, { generate, responseValidator, warn, encoders: parts.bodyEncoders }, alternate);
-    return (input) => answerAs(input.respondAs);
+    return compileStaticAction(operation, staticAnswers(operation, staticContext, alternate), staticContext);
   };
   return (operation, route) =>
     handleOperation({

@@ -128,7 +128,7 @@ export class ContractContext {
       [...checks.keys()].filter((id) => this.selected(id)),
       this.operations.filter((op) => this.inScope(op)),
     );
-    ({ collections: this.collections, bindings: this.bindings } = inferCollections(this.operations));
+    ({ collections: this.collections, bindings: this.bindings } = addressable(inferCollections(this.operations)));
     this.own = new OwnRecords(this.collections, (op) => this.binding(op), this.marker);
     this.ajv = createAjv(document.dialect);
     this.converter = new SchemaConverter(document.api, this.ajv, document.dialect);
@@ -322,3 +322,17 @@ export class ContractContext {
   }
 }
 
+/**
+ * The collections whose records have an item path, and the bindings to them. Those with none (a
+ * list and a create on one path, a create nothing lists) are left out: the suite could not delete
+ * what it created there, so it treats their operations as before, as operations no collection explains.
+ */
+function addressable({ collections, bindings }: ReturnType<typeof inferCollections>): ReturnType<typeof inferCollections> {
+  const kept = collections.filter((c) => c.itemPath !== '');
+  const known = (name: string) => kept.some((c) => c.name === name);
+  for (const collection of kept) {
+    collection.children = collection.children.filter(known);
+    collection.references = collection.references.filter((r) => known(r.collection));
+  }
+  return { collections: kept, bindings: new Map([...bindings].filter(([, binding]) => binding.collection.itemPath !== '')) };
+}

@@ -47,7 +47,7 @@ export function tryItValues(operations: readonly Operation[], collections: reado
   for (const operation of operations) {
     const at = shapeOf(operation.path);
     const owner = collections
-      .filter((collection) => startsWith(at, shapeOf(collection.itemPath)))
+      .filter((collection) => collection.itemPath !== '' && startsWith(at, shapeOf(collection.itemPath)))
       .sort((a, b) => shapeOf(b.itemPath).length - shapeOf(a.itemPath).length)[0];
     if (!owner) continue;
     const deletesIt = operation.method === 'delete' && at.length === shapeOf(owner.itemPath).length;

@@ -238,12 +238,18 @@ export function createState(options: StateOptions): MockState {
     reseedGenerator: () => void faker.seed(seed),
     records: {
       newKey: (collection, target) => newKey(collection, target.collection(collection.name), { generate }),
-      complete: (collection, record, target, change) =>
-        fillServerFields(collection.schema, record, change, {
-          now: options.now,
-          // References in generated fields point at existing records, as in seeded ones.
-          generate: (branch) => generateRecord({ ...collection, schema: branch }, target.collection(collection.name), target, seedOptions, record[collection.keyProperty]),
-        }),
+      complete: (collection, record, target, change, clientFields) =>
+        fillServerFields(
+          collection.schema,
+          record,
+          change,
+          {
+            now: options.now,
+            // References in generated fields point at existing records, as in seeded ones.
+            generate: (branch) => generateRecord({ ...collection, schema: branch }, target.collection(collection.name), target, seedOptions, record[collection.keyProperty]),
+          },
+          clientFields,
+        ),
       materialise: (collection, key, target) => {
         // A path value is a string; the record's key may be a number, and must fit its schema.
         const typed = isIntegerKey(collection) && /^-?\d+$/.test(String(key)) ? Number(key) : key;

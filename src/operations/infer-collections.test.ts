@@ -3,7 +3,7 @@ import { loadDocument } from '../document/load-document.js';
 import type { SchemaObject } from '../document/schema.js';
 import { ROOT } from '../test-support/petstore.js';
 import { buildOperations } from './build-operations.js';
-import { inferCollections, keyPropertyOf } from './infer-collections.js';
+import { inferCollections, keyPropertyOf, unmappedReason } from './infer-collections.js';
 
 describe('collections inferred from paths', () => {
   it('finds the record property a path parameter names: its own name, or without the singular of the collection', () => {
@@ -49,4 +49,57 @@ describe('collections inferred from paths', () => {
     counted.paths!['/todos'].patch!.responses!['200'].content!['application/json'].schema = counted.components!.schemas!.Todo;
     expect(inferCollections(buildOperations(counted)).bindings.get('TodoController.updateAll')).toMatchObject({ action: 'merge', keyFromBody: true });
   });
+
+  it('finds collections with no item path: a list and a create of the same records, a 201 create, a list no collection holds', () => {
+    const Loan = { type: 'object', properties: { id: { type: 'integer' }, due: { type: 'string' } } };
+    const Note = { type: 'object', properties: { text: { type: 'string' } } };
+    const Member = { type: 'object', properties: { id: { type: 'integer' } } };
+    const Day = { type: 'object', properties: { day: { type: 'string' }, visits: { type: 'integer' } } };
+    const ok = (schema: SchemaObject, status = '200') => ({ responses: { [status]: { description: 'ok', content: { 'application/json': { schema } } } } });
+    const param = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'integer' } });
+    const api = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/members': { get: { operationId: 'listMembers', ...ok({ type: 'array', items: Member }) } },
+        '/members/{memberId}': { parameters: [param('memberId')], get: { operationId: 'getMember', ...ok(Member) } },
+        '/members/{memberId}/loans': { parameters: [param('memberId')], get: { operationId: 'listLoans', ...ok({ type: 'array', items: Loan }) }, post: { operationId: 'lend', ...ok(Loan, '200') } },
+        '/notes': { post: { operationId: 'note', ...ok(Note, '201') } },
+        '/members/{memberId}/history/daily': { parameters: [param('memberId')], get: { operationId: 'daily', ...ok({ type: 'object', properties: { days: { type: 'array', items: Day }, next_page_uri: { type: 'string' } } }) } },
+        '/login': { post: { operationId: 'login', ...ok(Note) } },
+        '/me': { get: { operationId: 'me', ...ok({ type: 'object', properties: { name: { type: 'string' }, roles: { type: 'array', items: Note } } }) } },
+      },
+    };
+    const { collections, bindings } = inferCollections(buildOperations(api));
+    const shapes = collections.filter((c) => c.itemPath === '').map((c) => [c.name, c.keyProperty, c.keyless ?? false, c.listed, c.creatable, c.parent ?? null]);
+    expect(shapes).toEqual([
+      ['loans', 'id', false, true, true, 'members'],
+      ['notes', '', true, false, true, null],
+      ['daily', '', true, true, false, 'members'],
+    ]);
+    expect(['listLoans', 'lend', 'note', 'daily'].map((id) => bindings.get(id)?.action)).toEqual(['list', 'create', 'create', 'list']);
+    const operations = buildOperations(api);
+    const reason = (id: string) => unmappedReason(operations.find((op) => op.id === id)!, collections, { operations, bindings });
+    expect(reason('login')).toBe('a POST that answers no `201 Created`, with no list of its records beside it: an action, not a create');
+    expect(reason('me')).toBe('its answer wraps one array among fields that are no page (a total, a cursor, page links): taken for one record, not a list');
+  });
+
+  it('counts a nested integer key in its parent unless it is named like an id, or its description says otherwise', () => {
+    const build = (key: string, description?: string) => {
+      const Child = { type: 'object', properties: { [key]: { type: 'integer', description } } };
+      const ok = (schema: SchemaObject) => ({ responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } });
+      const param = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'integer' } });
+      const api = {
+        openapi: '3.0.3',
+        info: { title: 't', version: '1' },
+        paths: {
+          '/projects/{projectId}': { parameters: [param('projectId')], get: { operationId: 'getProject', ...ok({ type: 'object', properties: { id: { type: 'integer' } } }) } },
+          [`/projects/{projectId}/issues/{${key}}`]: { parameters: [param('projectId'), param(key)], get: { operationId: 'getIssue', ...ok(Child) } },
+        },
+      };
+      return inferCollections(buildOperations(api)).collections.find((c) => c.name === 'issues')!.keyPerParent ?? false;
+    };
+    expect([build('number'), build('id'), build('issueId'), build('iid', 'The number of the issue within the project.'), build('number', 'Unique across all projects.')]).toEqual([true, false, false, true, false]);
+  });
 });
+

@@ -3,7 +3,10 @@
  *
  * A collection path (`/pets`) and its item path (`/pets/{petId}`) form one collection. On the
  * collection path GET lists and POST creates; on the item path GET reads, PUT replaces, PATCH
- * merges and DELETE removes. Nothing here knows about the Petstore.
+ * merges and DELETE removes. A path with no item path beside it is a collection too when it lists
+ * and creates the same records (`/members/{memberId}/loans`), when its POST answers 201 Created
+ * with a record, or when its GET lists records no other collection holds. Nothing here knows about
+ * the Petstore.
  */
 import type { SchemaObject } from '../document/schema.js';
 import type { Operation } from './operation.js';
@@ -24,14 +27,31 @@ export interface Collection {
   name: string;
   /** The collection path template: `/pets`, `/users/{userId}/posts`. */
   path: string;
-  /** The item path template: `/pets/{petId}`. */
+  /** The item path template: `/pets/{petId}`; `''` when the document has none (the records are listed and created only). */
   itemPath: string;
-  /** The item path's own parameter: `petId`. */
+  /** The item path's own parameter: `petId`; `''` without an item path. */
   keyParam: string;
-  /** The record property that holds the key: the parameter's name if the schema has it, else `id`. */
+  /**
+   * The record property that holds the key: the parameter's name if the schema has it, else `id`;
+   * without an item path, the record's own id (`id`, `sid`, `uuid`, `loanId`...). `''` for records
+   * that have none (`keyless`).
+   */
   keyProperty: string;
   /** The key's schema (integer keys are allocated in sequence, others generated). */
   keySchema: SchemaObject;
+  /**
+   * No property of the record is its key (a collection without an item path whose records have no
+   * id): the store numbers them by their place in their scope, and they are never addressed one by one.
+   */
+  keyless?: boolean;
+  /**
+   * Integer keys are counted per parent record, from 1 (an issue's `number` in its project), not
+   * across the collection: the key is a nested collection's, and is not named like an id (or its
+   * description ties it to the parent).
+   */
+  keyPerParent?: boolean;
+  /** True when some operation lists or reads the records (false for a create that nothing reads back: it is not seeded). */
+  listed: boolean;
   /** Parameters of the collection path (`userId` in `/users/{userId}/posts`): records are scoped by them. */
   scopeParams: string[];
   /** The schema of one stored record, as responses show it. */
@@ -134,6 +154,7 @@ export function inferCollections(operations: Operation[]): {
       listWrapper: listShape?.wrapper,
       references: [],
       creatable: Boolean(create),
+      listed: true,
       indexed: [],
       children: [],
       notFoundDeclared: [...itemOps.values()].some((op) => op.responses.some((r) => r.status === '404')),
@@ -153,12 +174,16 @@ export function inferCollections(operations: Operation[]): {
     bind(itemOps.get('delete'), 'delete');
   }
   bindByShape(collections, byPath, bindings);
+  for (const [path, ops] of byPath) {
+    const shape = pathlessShape(path, ops, bindings, collections);
+    if ('reasons' in shape) continue;
+    collections.push(shape.collection);
+    if (shape.list) bindings.set(shape.list.id, { action: 'list', collection: shape.collection });
+    if (shape.create) bindings.set(shape.create.id, { action: 'create', collection: shape.collection });
+  }
   nameCollections(collections);
   for (const collection of collections) {
-    const parentPath = collection.path.replace(/\/?[^/]*\/?$/, '');
-    // Parameter names may differ (`/Accounts/{Sid}.json` is the parent of `/Accounts/{AccountSid}/Messages.json`).
-    const shape = (path: string) => stripSuffix(path).replace(/\{[^}]+\}/g, '{}');
-    const parent = collection.scopeParams.length ? collections.find((c) => c !== collection && shape(c.itemPath) === shape(parentPath)) : undefined;
+    const parent = parentOf(collection.path, collections.filter((c) => c !== collection));
     if (parent) {
       collection.parent = parent.name;
       parent.children.push(collection.name);
@@ -170,6 +195,7 @@ export function inferCollections(operations: Operation[]): {
       collection.parentProperty =
         propertyNamed(collection.scopeParams.at(-1)!, propertyNames(collection.schema)) ?? collection.references.find((r) => r.collection === collection.parent)?.property;
     }
+    if (collection.scopeParams.length > 0 && !collection.keyless && isIntegerKey(collection) && countedPerParent(collection, operations)) collection.keyPerParent = true;
     const list = operations.find((op) => bindings.get(op.id)?.collection === collection && bindings.get(op.id)?.action === 'list');
     collection.indexed = [...new Set([...filterProperties(list, collection), ...collection.references.map((r) => r.property)])].filter((p) => p !== collection.keyProperty);
   }
@@ -225,23 +251,213 @@ export function keyPropertyOf(keyParam: string, collectionPath: string, properti
 
 /** The property a parameter names, whatever the case and separators (`AccountSid` → `account_sid`). */
 export function propertyNamed(param: string, properties: string[]): string | undefined {
-  const bare = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
   return properties.find((name) => bare(name) === bare(param));
 }
 
 /**
  * Why no collection explains an operation (it is then answered from its examples or generated
- * data, and the contract suite sends it valid requests only).
+ * data, and the contract suite sends it valid requests only). With the document's operations and
+ * bindings, a GET or POST on a path with no item path says why it is no list or create of records.
  */
-export function unmappedReason(op: Operation, collections: Collection[]): string {
+export function unmappedReason(op: Operation, collections: Collection[], document?: { operations: Operation[]; bindings: ReadonlyMap<string, CrudBinding> }): string {
   const method = op.method.toUpperCase();
   const item = collections.find((c) => c.itemPath === op.path);
   if (item) return `${method} on one ${item.name} record is no create, read, update or delete`;
   const collection = collections.find((c) => c.path === op.path);
   if (collection) return `${method} on the ${collection.name} collection is no list or create (or it declares no success response)`;
-  const below = collections.find((c) => op.path.startsWith(`${c.itemPath}/`));
+  // The deepest record the path is below (`files` for `/vaults/{v}/items/{i}/files/{f}/content`).
+  const below = collections.filter((c) => c.itemPath && op.path.startsWith(`${c.itemPath}/`)).sort((a, b) => b.itemPath.length - a.itemPath.length)[0];
+  if (document && (op.method === 'get' || op.method === 'post')) {
+    const ops = operationsAt(document.operations).get(op.path) ?? new Map();
+    const shape = pathlessShape(op.path, ops, document.bindings, collections);
+    const reason = 'reasons' in shape ? shape.reasons[op.method] : undefined;
+    if (reason) return below ? `a path below one ${below.name} record, and ${reason}` : reason;
+  }
   if (below) return `a path below one ${below.name} record, not a collection of its own`;
   return 'no collection path with an item path (`/things` and `/things/{id}`) explains it';
+}
+
+/** The operations of each path, by method: worked out once per list of operations (every unmapped operation asks). */
+const byPathOf = new WeakMap<readonly Operation[], Map<string, Map<string, Operation>>>();
+function operationsAt(operations: readonly Operation[]): Map<string, Map<string, Operation>> {
+  let byPath = byPathOf.get(operations);
+  if (!byPath) {
+    byPathOf.set(operations, (byPath = new Map()));
+    for (const op of operations) {
+      if (!byPath.has(op.path)) byPath.set(op.path, new Map());
+      byPath.get(op.path)!.set(op.method, op);
+    }
+  }
+  return byPath;
+}
+
+/** A collection with no item path, and the operations that list and create its records. */
+interface Pathless {
+  collection: Collection;
+  list?: Operation;
+  create?: Operation;
+}
+
+/**
+ * The collection a path with no item path holds, or why its GET is no list and its POST no create
+ * of records. A path is such a collection when (first that applies):
+ * - its GET lists records and its POST answers one of the same records (`/members/{memberId}/loans`);
+ * - its POST answers `201 Created` with a record (a create that nothing lists: still stored);
+ * - its GET lists records that no other collection holds, at the top or under a parent record
+ *   (then seeded, and dealt to the parents).
+ */
+function pathlessShape(path: string, ops: ReadonlyMap<string, Operation>, bindings: ReadonlyMap<string, CrudBinding>, collections: Collection[]): Pathless | { reasons: Partial<Record<string, string>> } {
+  const reasons: Partial<Record<string, string>> = {};
+  if (collections.some((c) => c.path === path || c.itemPath === path)) return { reasons };
+  if (/\}(\.[A-Za-z0-9]+)?$/.test(path)) {
+    const lookup = 'a path that names one record, of no collection (no list or create beside it): a lookup';
+    return { reasons: { get: lookup, post: lookup } };
+  }
+  const free = (method: string) => {
+    const op = ops.get(method);
+    if (!op || bindings.has(op.id)) return undefined;
+    if (op.responses.some((r) => /^2/.test(r.status))) return op;
+    reasons[method] = `${method.toUpperCase()} declares no success response`;
+    return undefined;
+  };
+  const list = free('get');
+  const create = free('post');
+  const listShape = list ? arrayShape(successSchema(list)) : undefined;
+  const records = listShape && isObjectSchema(listShape.items);
+  const paged = listShape && (!listShape.wrapper || pageLike(path, listShape.wrapper.items, successSchema(list)!));
+  const listed = records && paged ? listShape : undefined;
+  if (list && !listed) {
+    reasons.get = !listShape
+      ? 'its answer is no list of records (an array of objects, or an object wrapping one)'
+      : !records
+        ? 'its answer is no list of records: the array it holds is of values, not objects'
+        : 'its answer wraps one array among fields that are no page (a total, a cursor, page links): taken for one record, not a list';
+  }
+  const answered = create ? successSchema(create) : undefined;
+  const record = answered && isObjectSchema(answered) ? answered : undefined;
+  if (create && !record) reasons.post = 'its answer is no record (a JSON object) to keep';
+  const parent = parentOf(path, collections);
+  const scoped = /\{/.test(path);
+
+  let schema: SchemaObject | undefined;
+  let wrapper: Collection['listWrapper'];
+  let creates = false;
+  let lists = false;
+  if (listed && record && sameRecord(listed.items, record)) {
+    [schema, wrapper, creates, lists] = [record, listed.wrapper, true, true];
+  } else if (record && create!.responses.some((r) => r.status === '201')) {
+    [schema, creates] = [record, true];
+    if (listed) reasons.get = 'its records are not those the POST beside it creates';
+  } else {
+    if (create && record) reasons.post = listed ? 'its answer is not one of the records the GET beside it lists' : 'a POST that answers no `201 Created`, with no list of its records beside it: an action, not a create';
+    if (listed) {
+      const holder = collections.find((c) => c.schema === listed.items && (c.itemPath !== '' || c.creatable));
+      const required = list!.parameters.filter((p) => p.required && p.in === 'query').map((p) => `\`${p.name}\``);
+      if (holder) reasons.get = `it lists records of ${holder.name} on a path of its own: answered from the document (the state of ${holder.name} does not say which belong here)`;
+      else if (required.length) reasons.get = `a list that requires ${required.join(', ')} is a search, with no create beside it: answered from the document`;
+      else if (scoped && !parent) reasons.get = `a list under ${path.match(/\{[^}]+\}/g)!.join(', ')}, which name no record of a collection, and no create beside it: nothing to list from state`;
+      else [schema, wrapper, lists] = [listed.items, listed.wrapper, true];
+    }
+  }
+  if (!schema) return { reasons };
+  const keyProperty = recordKeyOf(schema, path);
+  const collection: Collection = {
+    name: '',
+    path,
+    itemPath: '',
+    keyParam: '',
+    keyProperty: keyProperty ?? '',
+    keySchema: (keyProperty && mergedProperties(schema)[keyProperty]) || { type: 'string' },
+    ...(keyProperty ? {} : { keyless: true }),
+    scopeParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
+    schema,
+    listWrapper: wrapper,
+    references: [],
+    creatable: creates,
+    listed: lists,
+    indexed: [],
+    children: [],
+    notFoundDeclared: false,
+  };
+  return { collection, ...(lists ? { list } : {}), ...(creates ? { create } : {}) };
+}
+
+/** The same records: one schema, or two that declare the same properties. */
+function sameRecord(a: SchemaObject, b: SchemaObject): boolean {
+  if (a === b) return true;
+  const names = (schema: SchemaObject) => propertyNames(schema).sort().join('\u0000');
+  return propertyNames(a).length > 0 && names(a) === names(b);
+}
+
+/**
+ * An object that wraps one array is a page of a list when something beside the array says so (a
+ * total, a cursor, a page, links), or the array is named as lists are (`data`, `items`, the path's
+ * last word: `incoming_phone_numbers` of `/IncomingPhoneNumbers.json`); otherwise it is taken for
+ * one record that has a list in it (`{name, roles: [...]}`).
+ */
+function pageLike(path: string, items: string, schema: SchemaObject): boolean {
+  const others = propertyNames(schema).filter((name) => name !== items).map(bare);
+  if (others.some((name) => /^(total|count|size|page|pages|pagesize|perpage|limit|offset|start|end|cursor|next|prev|previous|first|last|links|meta|hasmore|more|uri|url)/.test(name) || /(cursor|token|page|uri|url|count|total)$/.test(name))) return true;
+  const word = bare(stripSuffix(path).split('/').filter((s) => s && !s.includes('{')).at(-1) ?? '');
+  return ['data', 'items', 'results', 'records', 'entries', 'values', 'list', 'elements', 'objects', word].includes(bare(items));
+}
+
+/** Case and separators ignored: `AccountSid`, `account_sid` and `account-sid` are one name. */
+export function bare(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/**
+ * The property that is a record's own key when no path names it: its id (`id`, `sid`, `uuid`,
+ * `loanId` in `/loans`), else `key`, else an integer `number`; undefined when it has none.
+ */
+function recordKeyOf(schema: SchemaObject, path: string): string | undefined {
+  const properties = mergedProperties(schema);
+  const typeOf = (name: string) => {
+    const type = properties[name]?.type;
+    return Array.isArray(type) ? type.filter((t) => t !== 'null') : [type];
+  };
+  const scalar = (name: string) => typeOf(name).some((t) => t === 'string' || t === 'integer');
+  const noun = bare(singular(stripSuffix(path).split('/').filter((s) => s && !s.includes('{')).at(-1) ?? ''));
+  const names = Object.keys(properties).filter(scalar);
+  for (const wanted of ['id', 'sid', 'uuid', 'guid', `${noun}id`, `${noun}sid`, `${noun}uuid`, 'key', `${noun}key`, 'number']) {
+    const found = names.find((name) => bare(name) === wanted);
+    if (found && (wanted !== 'number' || typeOf(found).includes('integer'))) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The collection whose records a path lives under: the one whose item path is the path up to its
+ * last parameter (`/Accounts/{Sid}.json` for `/Accounts/{AccountSid}/IncomingPhoneNumbers/Local.json`;
+ * parameter names and format suffixes may differ).
+ */
+function parentOf(path: string, collections: Collection[]): Collection | undefined {
+  const end = path.lastIndexOf('}');
+  if (end < 0) return undefined;
+  const shape = (template: string) => stripSuffix(template).replace(/\{[^}]+\}/g, '{}');
+  const wanted = shape(path.slice(0, end + 1));
+  return collections.find((c) => c.itemPath !== '' && shape(c.itemPath) === wanted);
+}
+
+/**
+ * Whether a nested collection's integer key is counted in its parent (an issue's number in its
+ * project, from 1) rather than across the collection. Its description decides when it says so
+ * ("the next number in the project", "per project"; "global", "across all"); otherwise its name: a
+ * key named like an id (`id`, `commentId`) is the record's own global id, any other (`number`,
+ * `position`) a count in the parent.
+ */
+function countedPerParent(collection: Collection, operations: Operation[]): boolean {
+  const segments = collection.path.split('/');
+  const last = segments.findLastIndex((s) => s.includes('{'));
+  const parentNoun = singular(segments.slice(0, last).filter((s) => s && !s.includes('{')).at(-1) ?? 'parent');
+  const parameter = operations.find((op) => op.path === collection.itemPath)?.parameters.find((p) => p.in === 'path' && p.name === collection.keyParam);
+  const descriptions = [mergedProperties(collection.schema)[collection.keyProperty]?.description, parameter?.schema?.description].filter((d): d is string => typeof d === 'string');
+  if (descriptions.some((d) => /\bglobal(ly)?\b|\bacross (all|every|the whole)\b/i.test(d))) return false;
+  const noun = parentNoun.replace(/[^A-Za-z0-9]/g, '');
+  const tied = new RegExp(`\\b(in|within|per|of|for|inside|under)\\s+((the|its|each|this|that|a|one|every)\\s+)?(${noun}|parent)\\b`, 'i');
+  if (descriptions.some((d) => tied.test(d))) return true;
+  return !bare(collection.keyProperty).endsWith('id');
 }
 
 /** Query parameters of a list that are named like a record property: the list filters on them. */

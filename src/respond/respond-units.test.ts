@@ -19,8 +19,9 @@ import { deprecationPolicy, parseDate } from './deprecation.js';
 import { compileErrorResponder, fitStatus } from './error-response.js';
 import { choose, representations, takesAny } from './negotiate.js';
 import { createSelfCheck } from './self-check.js';
-import { staticAnswers, staticResponse } from './static-response.js';
+import { compileConformer, compileStaticAction, staticAnswers, staticResponse } from './static-response.js';
 import type { Operation, ResponseSpec } from '../operations/operation.js';
+import type { ActionInput, ActionResult } from '../pipeline/exchange.js';
 
 const NATIVE: SchemaObject = { type: 'object', required: ['code', 'message', 'status'], properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } } };
 const PROBLEM: SchemaObject = {
@@ -53,6 +54,16 @@ const DOCUMENT: DocumentObject = {
     '/old': { get: { operationId: 'old', deprecated: true, 'x-deprecated-at': '2026-01-01', 'x-sunset': '2027-06-30', externalDocs: { url: 'https://example.com/migrate' }, responses: { '200': { description: 'ok' } } } },
     '/closed': { post: { operationId: 'closed', responses: { '201': { description: 'ok' }, '400': { description: 'Bad.', ...json({ ...NATIVE, additionalProperties: false }) } } } },
     '/old-bare': { get: { operationId: 'oldBare', deprecated: true, 'x-sunset': 'not a date', responses: { '200': { description: 'ok' } } } },
+    '/reflect/{thingId}': {
+      post: {
+        operationId: 'reflect',
+        parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'integer' } }],
+        requestBody: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { Name: { type: 'string' }, Extra: { type: 'string' } } } } } },
+        responses: { '200': { description: 'ok', ...json({ type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, thing_id: { type: 'integer', minimum: 1, maximum: 9 } } }) } },
+      },
+    },
+    '/gone': { delete: { operationId: 'gone', responses: { '200': { description: 'Nothing to say.', ...json({ type: 'object', maxProperties: 0 }) } } } },
+    '/confirm': { delete: { operationId: 'confirm', responses: { '200': { description: 'Deleted.', ...json({ type: 'object', required: ['deleted', 'id'], additionalProperties: false, properties: { deleted: { type: 'boolean', enum: [true] }, id: { type: 'integer', minimum: 1 } } }) } } } },
   },
 };
 
@@ -250,6 +261,39 @@ describe('staticResponse', () => {
     expect(both('application/xml')).toBe(both('application/xml'));
     expect(both()).toEqual({ status: 200, headers: { 'Content-Type': 'application/json' }, body: { id: 7, name: 'Rex' } });
     expect(made).toEqual(['alternate']);
+  });
+});
+
+describe('compileStaticAction', () => {
+  const ctx = { generate, responseValidator, warn: () => undefined };
+  const input = (path: Record<string, unknown>, body: unknown) => ({ params: { path, query: {}, header: {}, cookie: {} }, body, url: '/' }) as unknown as ActionInput;
+
+  it("carries the body's fields and the path's parameters where the answer has a property spelled like them, each only where the answer stays valid", () => {
+    const canned = staticResponse(op('reflect'), ctx);
+    const act = compileStaticAction(op('reflect'), () => canned, ctx);
+    expect((act(input({ thingId: 5 }, { Name: 'Rex', Extra: 'x' })) as ActionResult).body).toEqual({ ...(canned.body as object), name: 'Rex', thing_id: 5 });
+    // 50 is past the answer's maximum: the documented value stays, the name is still carried.
+    const capped = act(input({ thingId: 50 }, { Name: 'Rex' })) as ActionResult;
+    expect(capped.body).toEqual({ ...(canned.body as object), name: 'Rex' });
+    expect(valid((op('reflect').responses[0].content['application/json'].schema)!, capped.body)).toBe(true);
+  });
+
+  it('answers the same result every time where nothing of the request has a place in the answer', () => {
+    const canned = staticResponse(op('example'), ctx);
+    expect(compileStaticAction(op('example'), () => canned, ctx)(input({}, undefined))).toBe(canned);
+  });
+});
+
+describe('compileConformer', () => {
+  const ctx = { generate, responseValidator, warn: () => undefined };
+
+  it('answers what the declared schema holds when it cannot hold the record: `{}`, or a confirmation with the fields it has a place for', () => {
+    expect(compileConformer(op('gone'), 200, THING, ctx)!({ id: 3, name: 'Rex' })).toEqual({});
+    expect(compileConformer(op('confirm'), 200, THING, ctx)!({ id: 3, name: 'Rex' })).toEqual({ deleted: true, id: 3 });
+  });
+
+  it('leaves the record as the answer where the declared schema is the record', () => {
+    expect(compileConformer(op('example'), 200, op('example').responses[0].content['application/json'].schema!, ctx)).toBeUndefined();
   });
 });
 

@@ -1,14 +1,22 @@
 /**
  * Stage 7 for operations that no collection explains (a search, an upload, a report): answer
  * with the documented success response, its body taken from the document's examples or
- * generated from its schema once at startup, then checked against that schema.
+ * generated from its schema once at startup, then checked against that schema. Each answer still
+ * carries what its request sent where the schema has a place for it (a field of the body, a path
+ * parameter, matched by name: `PhoneNumber` is `phone_number`), as long as it stays valid.
+ *
+ * The same answers serve a write on a collection whose declared body cannot hold the record (a
+ * DELETE that answers `{}`, a confirmation `{deleted, id}`): `compileConformer`.
  */
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
 import type { Operation, ResponseSpec } from '../operations/operation.js';
-import type { ActionResult } from '../pipeline/exchange.js';
+import type { Action, ActionResult } from '../pipeline/exchange.js';
 import { isJsonMediaType } from '../core/media-type.js';
 import type { Registry } from '../core/registry.js';
+import { FieldNames } from '../operations/field-names.js';
+import { mergedProperties } from '../operations/infer-collections.js';
+import { setOwn } from '../core/own-property.js';
 import { bodyEncoders, encoderFor, type BodyEncoder } from './body-encoders.js';
 
 export interface StaticResponseContext {
@@ -25,16 +33,21 @@ const BUILT_IN = bodyEncoders();
 const ATTEMPTS = 8;
 
 /**
- * The answer, in the media type `as` (a key of the success response's `content`, chosen by the
- * request's `Accept`), or by default the first JSON one, else the first.
+/**
+ * The answer of the declared success response (or of `status`, when given and declared), in the
+ * media type `as` (a key of that response's `content`, chosen by the request's `Accept`), or by
+ * default the first JSON one, else the first.
  *
  * @example staticResponse(op, ctx) // { status: 200, body: {...}, headers: {'Content-Type': 'application/json'} }
  */
-export function staticResponse(operation: Operation, ctx: StaticResponseContext, as?: string): ActionResult {
-  const response = successResponse(operation);
+export function staticResponse(operation: Operation, ctx: StaticResponseContext, { as, status }: { as?: string; status?: number } = {}): ActionResult {
+  const response = (status !== undefined && operation.responses.find((r) => r.status === String(status))) || successResponse(operation);
   if (!response) return { status: 204 };
   // `2XX` and `default` are answered 200.
-  const status = /^\d{3}$/.test(response.status) ? Number(response.status) : 200;
+  return answerOf(operation, response, /^\d{3}$/.test(response.status) ? Number(response.status) : 200, ctx, as);
+}
+
+function answerOf(operation: Operation, response: ResponseSpec, status: number, ctx: StaticResponseContext, as: string | undefined): ActionResult {
   const headers = requiredHeaders(response, ctx);
   const mediaTypes = Object.keys(response.content);
   if (mediaTypes.length === 0 || status === 204 || status === 304) return { status, headers };
@@ -74,7 +87,7 @@ export function staticAnswers(operation: Operation, ctx: StaticResponseContext, 
   return (as) => {
     if (as === undefined || as === firstKey) return first;
     let result = made.get(as);
-    if (!result) made.set(as, (result = staticResponse(operation, alternate(), as)));
+    if (!result) made.set(as, (result = staticResponse(operation, alternate(), { as })));
     return result;
   };
 }
@@ -94,6 +107,94 @@ function sentAs(media: string): string {
 /** The response a success answers with: the lowest 2xx declared, else `2XX`, else `default`, else a 1xx or 3xx one. */
 export function successResponse(operation: Operation): ResponseSpec | undefined {
   return pickSuccess(operation.responses);
+}
+
+/**
+ * The action of an operation no collection explains: its answer from the document (`answers`, by media type), with
+ * the request's body fields and path parameters set where the answer's schema has a property spelled
+ * like them (case and separators ignored), each kept only if the answer stays valid. An answer that
+ * is no JSON object, or whose schema names none of the request's fields, is the same every time.
+ */
+export function compileStaticAction(operation: Operation, answers: (as?: string) => ActionResult, ctx: Pick<StaticResponseContext, 'responseValidator'>): Action {
+  const result = answers();
+  const same: Action = (input) => answers(input.respondAs);
+  const schema = answerSchema(operation, result);
+  const body = result.body;
+  if (!schema || !isPlainObject(body)) return same;
+  const properties = Object.keys(mergedProperties(schema));
+  if (properties.length === 0) return same;
+  // A JSON or form body's fields (any, matched by name, when its schema declares none); path parameters.
+  const request = requestSchema(operation);
+  const fromBody = request ? new FieldNames(Object.keys(mergedProperties(request)), properties) : undefined;
+  const fromPath = new FieldNames(operation.parameters.filter((p) => p.in === 'path').map((p) => p.name), properties);
+  const bodyReaches = fromBody !== undefined && (fromBody.fields.length === 0 || fromBody.reached.size > 0);
+  if (fromPath.reached.size === 0 && !bodyReaches) return same;
+  const validate = ctx.responseValidator(schema);
+  return (input) => {
+    const asked = answers(input.respondAs);
+    if (asked !== result) return asked; // another media type: carried fields are for the JSON answer
+    const values = [...fromPath.map(input.params.path), ...(bodyReaches ? fromBody!.map(input.body) : [])];
+    return values.length === 0 ? result : { ...result, body: carry(body, values, validate) };
+  };
+}
+
+/**
+ * What a write on a collection answers when the body declared for `status` is not the record's
+ * schema: the record where it is valid there, else the document's answer for that status carrying
+ * the record's fields it has a place for (`{deleted: true, id: 7}`), else that answer alone (`{}`
+ * for `type: object, maxProperties: 0`). Undefined when the declared body is the record's schema
+ * (the record is the answer, checked by nothing per request).
+ */
+export function compileConformer(operation: Operation, status: number, record: SchemaObject, ctx: StaticResponseContext, beforeGenerating?: () => void): ((record: Record<string, unknown>) => unknown) | undefined {
+  const response = operation.responses.find((r) => r.status === String(status));
+  // A JSON answer only: the record is sent as JSON (another media type is left as it was).
+  const media = response && Object.keys(response.content).find((m) => isJsonMediaType(m.toLowerCase()));
+  const schema = media ? response!.content[media].schema : undefined;
+  if (!schema || schema === record) return undefined;
+  const validate = ctx.responseValidator(schema);
+  if (!validate) return undefined;
+  const names = new FieldNames(Object.keys(mergedProperties(record)), Object.keys(mergedProperties(schema)));
+  beforeGenerating?.();
+  const answer = staticResponse(operation, ctx, { status }).body;
+  return (stored) => {
+    if (validate(stored)) return stored;
+    return isPlainObject(answer) ? carry(answer, names.map(stored), validate) : answer;
+  };
+}
+
+/** `base` (a valid answer) with `values` set, all at once if the result is valid, else one by one, each kept only where it stays valid. */
+function carry(base: Record<string, unknown>, values: Array<[string, unknown]>, validate: ValidateFunction | undefined): Record<string, unknown> {
+  const out = { ...base };
+  for (const [name, value] of values) setOwn(out, name, value);
+  if (!validate || validate(out)) return out;
+  const kept = { ...base };
+  for (const [name, value] of values) {
+    const had = Object.hasOwn(kept, name);
+    const before = kept[name];
+    setOwn(kept, name, value);
+    if (validate(kept)) continue;
+    if (had) setOwn(kept, name, before);
+    else delete kept[name];
+  }
+  return kept;
+}
+
+/** The schema of the answer a static result sends (by its media type), when it is JSON. */
+function answerSchema(operation: Operation, result: ActionResult): SchemaObject | undefined {
+  const media = result.headers?.['Content-Type'];
+  if (!media || !isJsonMediaType(media.toLowerCase())) return undefined;
+  const response = operation.responses.find((r) => r.status === String(result.status)) ?? pickSuccess(operation.responses);
+  return response?.content[media]?.schema ?? response?.content[Object.keys(response.content).find((m) => m.includes('*')) ?? '']?.schema;
+}
+
+function requestSchema(operation: Operation): SchemaObject | undefined {
+  const content = operation.requestBody?.content ?? {};
+  const media = Object.keys(content).find((m) => /json|form/i.test(m));
+  return media ? content[media].schema : undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 }
 
 function pickSuccess(responses: ResponseSpec[]): ResponseSpec | undefined {

@@ -171,10 +171,14 @@ class CopyOnWriteCollection implements RecordCollection {
     return this.reading.get(key, scope) ? this.writing().delete(key, scope) : false;
   }
   dropScope(scope: string): void {
-    if (this.reading.records(scope).size > 0) this.writing().dropScope(scope);
+    // A scope's key sequence goes with it too (keys counted per parent).
+    if (this.reading.records(scope).size > 0 || this.collection.keyPerParent) this.writing().dropScope(scope);
   }
-  allocateInteger(): number {
-    return this.writing().allocateInteger();
+  allocateInteger(scope?: string): number {
+    return this.writing().allocateInteger(scope);
+  }
+  keyOf(record: StoredRecord): unknown {
+    return this.reading.keyOf(record);
   }
   clear(): void {
     this.writing().clear();

@@ -8,8 +8,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rename
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Mock, BuildMockOptions } from '../app.js';
-import { AUTH, petstore } from '../test-support/petstore.js';
+import { buildMock, type Mock, type BuildMockOptions } from '../app.js';
+import { loadDocument } from '../document/load-document.js';
+import { AUTH, petstore, ROOT } from '../test-support/petstore.js';
 import { StateJournal } from './journal.js';
 import { persistAnswers, persistenceRefusal } from './persistence.js';
 import { exportSnapshot, missingCollections, type StateSnapshot } from './snapshot.js';
@@ -402,5 +403,55 @@ describe('reading the state file', () => {
     expect(read.state).toBeUndefined();
     expect(read.generation).toBe(4);
     expect(read.notes).toEqual([expect.stringMatching(/^1 journal file\(s\) next to .*state\.json have no state file \(it was removed\): ignored/)]);
+  });
+});
+
+describe('the state journal on records keyed otherwise than by an id of their own', () => {
+  /** A mock of a test document whose shared state is journaled to `dir/state.json`. */
+  async function journaledDocument(dir: string, name: string, options: BuildMockOptions) {
+    const document = await loadDocument(`${ROOT}test/documents/${name}`);
+    const mock = buildMock(document, options);
+    const journal = new StateJournal({ file: join(dir, 'state.json'), generation: 1, syncMs: 20, retryMs: 50 });
+    journals.push(journal);
+    await journal.start(mock.store, names(mock));
+    const fetch = persistAnswers((request) => mock.app.fetch(request), journal);
+    const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+      const response = await fetch(new Request(`http://localhost${path}`, { method, headers: { ...AUTH, 'Content-Type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }));
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    };
+    return { document, mock, journal, send };
+  }
+
+  it("reads back keys counted per parent with each parent's sequence, deletes included, from the journal and from the snapshot alone", async () => {
+    const dir = folder();
+    const file = join(dir, 'state.json');
+    const { document, mock, journal, send } = await journaledDocument(dir, 'numbered-api.yaml', { counts: { projects: 2, issues: 0, comments: 0 } });
+    for (const title of ['a', 'b', 'c']) expect((await send('POST', '/projects/1/issues', { title })).status).toBe(201);
+    expect((await send('DELETE', '/projects/1/issues/3')).status).toBe(200);
+    expect((await send('POST', '/projects/2/issues', { title: 'x' })).body.number).toBe(1);
+    const sequences = { '1': 4, '2': 2 };
+    expect(readBack(mock, file).collections.issues.sequences).toEqual(sequences);
+    await journal.close(); // the whole state in the snapshot, the journal removed
+    const state = readBack(mock, file);
+    expect([state.collections.issues.sequences, state.collections.issues.scopes['1'].map((i) => i.number)]).toEqual([sequences, [1, 2]]);
+    // A mock started from it gives project 1 its issue 4: 3 was given once, and is not given again.
+    const again = buildMock(document, { counts: { projects: 2, issues: 0, comments: 0 } });
+    expect(again.importState(again.store, state)).toBeUndefined();
+    const next = await again.app.request('/projects/1/issues', { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: '{"title":"d"}' });
+    expect(((await next.json()) as { number: number }).number).toBe(4);
+  });
+
+  it('reads back keyless records, twins included, each once, from the journal and from the snapshot alone', async () => {
+    const dir = folder();
+    const file = join(dir, 'state.json');
+    const { mock, journal, send } = await journaledDocument(dir, 'pathless-api.yaml', { apiKeys: ['k-1'], counts: { default: 0, events: 2 } });
+    const key = { 'X-Key': 'k-1' };
+    for (let i = 0; i < 2; i++) expect((await send('POST', '/events', { type: 'note', message: 'twin' }, key)).status).toBe(201);
+    const events = exportSnapshot(mock.store).collections.events.scopes[''];
+    expect(events).toHaveLength(4);
+    expect(readBack(mock, file).collections.events.scopes['']).toEqual(events);
+    await journal.close();
+    expect(readBack(mock, file).collections.events.scopes['']).toEqual(events);
   });
 });

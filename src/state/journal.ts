@@ -179,7 +179,7 @@ export class StateJournal {
     return this.exclusive(async () => {
       let journal: OpenJournal | undefined;
       try {
-        const size = await writeSnapshotFile(this.file, { store, names, nextInteger: observed.nextInteger }, generation, { sliceMs: this.sliceMs });
+        const size = await writeSnapshotFile(this.file, { store, names, nextInteger: observed.nextInteger, sequences: observed.sequences }, generation, { sliceMs: this.sliceMs });
         journal = await openJournal(journalPath(this.file, generation));
         await syncDirectory(this.directory);
         held.fd = journal.fd;
@@ -231,7 +231,7 @@ export class StateJournal {
       const generation = ++this.generation;
       try {
         const observed = this.observed!;
-        this.snapshotBytes = await writeSnapshotFile(this.file, { store: this.store, names: this.names, nextInteger: observed.nextInteger }, generation, { sliceMs: this.sliceMs });
+        this.snapshotBytes = await writeSnapshotFile(this.file, { store: this.store, names: this.names, nextInteger: observed.nextInteger, sequences: observed.sequences }, generation, { sliceMs: this.sliceMs });
         if (this.current) this.retired.push(this.current.fd);
         this.current = undefined;
         this.closeRetired();
@@ -310,7 +310,7 @@ export class StateJournal {
         const base = this.appended;
         this.queue.push({ generation, fd: journal.fd, parts: [], last: base });
         this.journalBytes = 0;
-        const size = await writeSnapshotFile(this.file, { store, names: this.names, nextInteger: observed.nextInteger }, generation, { sliceMs: this.sliceMs });
+        const size = await writeSnapshotFile(this.file, { store, names: this.names, nextInteger: observed.nextInteger, sequences: observed.sequences }, generation, { sliceMs: this.sliceMs });
         if (this.failure) throw new Error('writing failed meanwhile');
         this.rebased(generation, base, size, journal);
       } catch (error) {

@@ -58,12 +58,15 @@ function checkRecords(where: string, data: unknown, collection: Collection, vali
   if (!Array.isArray(data)) throw new FixtureError(`${where} must contain a JSON array of ${collection.name} records.`);
   const seen = new Set<string>();
   return data.map((record, index) => {
-    const key = (record as StoredRecord)?.[collection.keyProperty];
+    // Keyless records (no id: a collection with no item path) are told apart by their place.
+    const key = collection.keyless ? undefined : (record as StoredRecord)?.[collection.keyProperty];
     const label = `record ${index + 1}${key === undefined ? '' : ` (${collection.keyProperty} ${JSON.stringify(key)})`}`;
     if (!record || typeof record !== 'object' || Array.isArray(record)) throw new FixtureError(`${where}: ${label} is not an object.`);
-    if (key === undefined) throw new FixtureError(`${where}: ${label} has no "${collection.keyProperty}".`);
-    if (seen.has(String(key))) throw new FixtureError(`${where}: ${label} repeats ${collection.keyProperty} ${JSON.stringify(key)}.`);
-    seen.add(String(key));
+    if (!collection.keyless) {
+      if (key === undefined) throw new FixtureError(`${where}: ${label} has no "${collection.keyProperty}".`);
+      if (seen.has(String(key))) throw new FixtureError(`${where}: ${label} repeats ${collection.keyProperty} ${JSON.stringify(key)}.`);
+      seen.add(String(key));
+    }
     if (validate && !validate(record)) {
       const problem = toProblems(validate.errors, '')[0];
       throw new FixtureError(`${where}: ${label} does not match the schema: ${formatProblem(problem)}.`);

@@ -12,6 +12,9 @@
  *   {"op":"drop","c":"posts","s":"7"}                 every record of a scope removed
  *   {"op":"clear","c":"pets"}                         the collection emptied (reset, reseed, import)
  *   {"op":"next","c":"pets","n":230}                  the key sequence moved (after an import)
+ *   {"op":"next","c":"issues","s":"7","n":4}          a scope's sequence moved (keys counted per parent)
+ *
+ * A keyless record's `k` is its place in its scope (the store numbers them so).
  */
 import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from './state-store.js';
 import { recordJson } from './speedups.js';
@@ -21,6 +24,8 @@ export interface ObservedStore {
   detach: () => void;
   /** The next integer key of a collection: one past the largest ever stored or allocated. */
   nextInteger: (name: string) => number;
+  /** For keys counted per parent: each scope's next key (undefined for other collections). */
+  sequences: (name: string) => Record<string, number> | undefined;
 }
 
 type Wrapped = 'put' | 'update' | 'delete' | 'dropScope' | 'clear' | 'import' | 'allocateInteger';
@@ -29,15 +34,22 @@ const WRAPPED: Wrapped[] = ['put', 'update', 'delete', 'dropScope', 'clear', 'im
 export function observeStore(store: StateStore, names: readonly string[], emit: (entry: string) => void): ObservedStore {
   const restores: Array<() => void> = [];
   const next = new Map<string, number>();
+  const perScope = new Map<string, Map<string, number>>();
   for (const name of names) {
     const collection = store.collection(name);
-    const keyProperty = collection.collection.keyProperty;
+    const { keyProperty, keyless, keyPerParent } = collection.collection;
+    const keyOf = (record: StoredRecord) => (keyless ? collection.keyOf?.(record) : record[keyProperty]);
     const c = JSON.stringify(name);
     // The sequence is not part of the collection's interface; export() says where it stands, once.
-    let sequence = collection.export().nextInteger;
+    const exported = collection.export();
+    let sequence = exported.nextInteger;
     next.set(name, sequence);
-    const moved = (key: unknown) => {
-      if (typeof key === 'number' && key >= sequence) next.set(name, (sequence = key + 1));
+    const scopes = new Map(Object.entries(exported.sequences ?? {}));
+    if (keyPerParent) perScope.set(name, scopes);
+    const moved = (key: unknown, scope = '') => {
+      if (typeof key !== 'number') return;
+      if (key >= sequence) next.set(name, (sequence = key + 1));
+      if (keyPerParent && key >= (scopes.get(scope) ?? 1)) scopes.set(scope, key + 1);
     };
     const scoped = (scope: string | undefined) => (scope ? `,"s":${JSON.stringify(scope)}` : '');
     const own = Object.fromEntries(WRAPPED.map((method) => [method, Object.getOwnPropertyDescriptor(collection, method)]));
@@ -47,15 +59,15 @@ export function observeStore(store: StateStore, names: readonly string[], emit: 
     const wrappers: { [M in Wrapped]: RecordCollection[M] } = {
       put(record: StoredRecord, scope?: string) {
         const stored = original.put(record, scope);
-        const key = stored[keyProperty];
-        moved(key);
+        const key = keyOf(stored);
+        moved(key, scope);
         // The store keeps each record's JSON for the answers that send it: usually no new stringify here.
         emit(`{"op":"put","c":${c}${scoped(scope)},"k":${JSON.stringify(key ?? null)},"r":${recordJson(collection, stored)}}`);
         return stored;
       },
       update(key: unknown, changes: StoredRecord, scope?: string) {
         const changed = original.update(key, changes, scope);
-        if (changed) emit(`{"op":"put","c":${c}${scoped(scope)},"k":${JSON.stringify(changed[keyProperty] ?? null)},"r":${recordJson(collection, changed)}}`);
+        if (changed) emit(`{"op":"put","c":${c}${scoped(scope)},"k":${JSON.stringify(keyOf(changed) ?? null)},"r":${recordJson(collection, changed)}}`);
         return changed;
       },
       delete(key: unknown, scope?: string) {
@@ -67,24 +79,32 @@ export function observeStore(store: StateStore, names: readonly string[], emit: 
         // The top-level scope is a clear, which tells itself.
         if (scope === '') return original.dropScope(scope);
         original.dropScope(scope);
+        scopes.delete(scope);
         emit(`{"op":"drop","c":${c},"s":${JSON.stringify(scope)}}`);
       },
       clear() {
         original.clear();
         next.set(name, (sequence = 1));
+        scopes.clear();
         emit(`{"op":"clear","c":${c}}`);
       },
       import(snapshot: CollectionSnapshot) {
-        // Goes through the wrapped clear and put; only the sequence is left to tell.
+        // Goes through the wrapped clear and put; only the sequences are left to tell.
         original.import(snapshot);
         if (snapshot.nextInteger > sequence) {
           next.set(name, (sequence = snapshot.nextInteger));
           emit(`{"op":"next","c":${c},"n":${sequence}}`);
         }
+        if (!keyPerParent) return;
+        for (const [scope, n] of Object.entries(snapshot.sequences ?? {})) {
+          if (n <= (scopes.get(scope) ?? 1)) continue;
+          scopes.set(scope, n);
+          emit(`{"op":"next","c":${c},"s":${JSON.stringify(scope)},"n":${n}}`);
+        }
       },
-      allocateInteger() {
-        const key = original.allocateInteger();
-        moved(key); // not journaled: a key reaches a client only with the record stored under it
+      allocateInteger(scope?: string) {
+        const key = original.allocateInteger(scope);
+        moved(key, scope); // not journaled: a key reaches a client only with the record stored under it
         return key;
       },
     };
@@ -99,5 +119,9 @@ export function observeStore(store: StateStore, names: readonly string[], emit: 
   return {
     detach: () => restores.splice(0).forEach((restore) => restore()),
     nextInteger: (name) => next.get(name) ?? 1,
+    sequences: (name) => {
+      const scopes = perScope.get(name);
+      return scopes && Object.fromEntries(scopes);
+    },
   };
 }

@@ -47,10 +47,10 @@ export function seedStore(store: StateStore, collections: Collection[], options:
       }
       continue;
     }
-    const count = own(options.counts, collection.name) ?? (fixtures.length ? 0 : options.counts.default);
+    const count = own(options.counts, collection.name) ?? (fixtures.length || !collection.listed ? 0 : options.counts.default);
     for (let i = 0; i < count; i++) {
-      const key = newKey(collection, state, options);
-      if (key === undefined) {
+      const key = collection.keyless ? undefined : newKey(collection, state, options);
+      if (key === undefined && !collection.keyless) {
         options.warn(`${collection.name}: ${state.size} of ${count} records seeded; the schema of ${collection.keyProperty} allows no other value.`);
         break;
       }
@@ -62,6 +62,7 @@ export function seedStore(store: StateStore, collections: Collection[], options:
 /**
  * A nested collection's records, dealt in turn to the parent records (`--count loans=40` over 20
  * members gives each two), each carrying its parent's key where its schema has a place for it.
+ * Records nothing lists (a create with no list) are not seeded unless their count is given.
  */
 function seedChildren(store: StateStore, collection: Collection, options: SeedOptions): void {
   const parents = store.collection(collection.parent!);
@@ -71,12 +72,12 @@ function seedChildren(store: StateStore, collection: Collection, options: SeedOp
       return { scope: scope ? `${scope}/${String(key)}` : String(key), key };
     }),
   );
-  const count = own(options.counts, collection.name) ?? options.counts.default;
+  const count = own(options.counts, collection.name) ?? (collection.listed ? options.counts.default : 0);
   const state = store.collection(collection.name);
   for (let i = 0; i < count && owners.length > 0; i++) {
     const owner = owners[i % owners.length];
-    const key = newKey(collection, state, options);
-    if (key === undefined) break;
+    const key = collection.keyless ? undefined : newKey(collection, state, options, owner.scope);
+    if (key === undefined && !collection.keyless) break;
     const record = generateRecord(collection, state, store, options, key);
     if (collection.parentProperty) record[collection.parentProperty] = owner.key;
     state.put(record, owner.scope);
@@ -86,12 +87,12 @@ function seedChildren(store: StateStore, collection: Collection, options: SeedOp
 /** A generated record that satisfies the schema, with a fresh key and references to existing records. */
 export function generateRecord(collection: Collection, state: RecordCollection, store: StateStore, options: SeedOptions, key?: unknown): StoredRecord {
   const validate = options.validatorFor(collection);
-  const recordKey = key ?? newKey(collection, state, options);
+  const recordKey = collection.keyless ? undefined : (key ?? newKey(collection, state, options));
   let record: StoredRecord = {};
   const required = requiredSet(collection.schema);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     record = asObject(options.generate(collection.schema, { collection: collection.name }));
-    record[collection.keyProperty] = recordKey;
+    if (!collection.keyless) record[collection.keyProperty] = recordKey;
     for (const reference of collection.references) {
       if (reference.property === collection.keyProperty) continue;
       const target = store.has(reference.collection) ? store.collection(reference.collection) : undefined;
@@ -126,9 +127,9 @@ function recordsOf(state: RecordCollection): StoredRecord[] {
 /** Draws before deciding that a key schema has no free value left (an enum of 7 values asked for 20 records). */
 const KEY_ATTEMPTS = 100;
 
-/** A key no record has yet, or undefined when none could be found. */
-export function newKey(collection: Collection, state: RecordCollection, options: Pick<SeedOptions, 'generate'>): unknown {
-  if (isIntegerKey(collection)) return state.allocateInteger();
+/** A key no record has yet (in `scope`, for keys counted per parent), or undefined when none could be found. */
+export function newKey(collection: Collection, state: RecordCollection, options: Pick<SeedOptions, 'generate'>, scope?: string): unknown {
+  if (isIntegerKey(collection)) return state.allocateInteger(scope);
   for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
     const key = options.generate(collection.keySchema, { propertyName: collection.keyProperty });
     if (!state.get(key)) return key;

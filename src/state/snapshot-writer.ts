@@ -21,6 +21,8 @@ export interface SnapshotSource {
   store: StateStore;
   names: readonly string[];
   nextInteger: (name: string) => number;
+  /** Each scope's next key, for collections whose keys are counted per parent. */
+  sequences?: (name: string) => Record<string, number> | undefined;
 }
 
 export interface SliceOptions {
@@ -67,7 +69,7 @@ export async function syncDirectory(directory: string): Promise<void> {
   }
 }
 
-async function writeSlices(handle: FileHandle, { store, names, nextInteger }: SnapshotSource, generation: number, { sliceMs, chunkBytes = CHUNK_BYTES }: SliceOptions): Promise<number> {
+async function writeSlices(handle: FileHandle, { store, names, nextInteger, sequences }: SnapshotSource, generation: number, { sliceMs, chunkBytes = CHUNK_BYTES }: SliceOptions): Promise<number> {
   // The text is encoded straight into one of two buffers, written in turn (one fills while the
   // other is written): no string of the state, or of a chunk of it, is built, so a snapshot of
   // 45 MB leaves next to nothing for the garbage collector.
@@ -133,8 +135,9 @@ async function writeSlices(handle: FileHandle, { store, names, nextInteger }: Sn
       }
       await add(']');
     }
-    // Read last: the sequence as it stands once every record above was read.
-    await add(`},"nextInteger":${nextInteger(name)}}`);
+    // Read last: the sequences as they stand once every record above was read.
+    const perScope = sequences?.(name);
+    await add(`},"nextInteger":${nextInteger(name)}${perScope ? `,"sequences":${JSON.stringify(perScope)}` : ''}}`);
   }
   await add('}}\n');
   await flush();

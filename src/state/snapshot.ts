@@ -40,17 +40,24 @@ export function checkSnapshot(
     if (!snapshot || typeof snapshot !== 'object' || typeof snapshot.scopes !== 'object' || !Number.isSafeInteger(snapshot.nextInteger)) {
       return `collection "${name}" must have "nextInteger" (an integer) and "scopes" (records by scope)`;
     }
+    const sequences = snapshot.sequences;
+    if (sequences !== undefined && (!sequences || typeof sequences !== 'object' || Array.isArray(sequences) || !Object.values(sequences).every(Number.isSafeInteger))) {
+      return `collection "${name}": "sequences" must be an object of integers (each scope's next key)`;
+    }
     const validate = validatorFor(collection);
     for (const [scope, records] of Object.entries(snapshot.scopes)) {
       if (!Array.isArray(records)) return `${name}: scope "${scope}" must hold an array of records`;
       const keys = new Set<string>();
       for (const [index, record] of records.entries()) {
-        const key = (record as Record<string, unknown>)?.[collection.keyProperty];
+        // Keyless records (no id: a collection with no item path) are told apart by their place.
+        const key = collection.keyless ? undefined : (record as Record<string, unknown>)?.[collection.keyProperty];
         const label = `${name}: record ${index + 1}${key === undefined ? '' : ` (${collection.keyProperty} ${JSON.stringify(key)})`}`;
         if (!record || typeof record !== 'object' || Array.isArray(record)) return `${label} is not an object`;
-        if (key === undefined) return `${label} has no "${collection.keyProperty}"`;
-        if (keys.has(String(key))) return `${label} repeats ${collection.keyProperty} ${JSON.stringify(key)}`;
-        keys.add(String(key));
+        if (!collection.keyless) {
+          if (key === undefined) return `${label} has no "${collection.keyProperty}"`;
+          if (keys.has(String(key))) return `${label} repeats ${collection.keyProperty} ${JSON.stringify(key)}`;
+          keys.add(String(key));
+        }
         if (validate && !validate(record)) return `${label} does not match the schema: ${formatProblem(toProblems(validate.errors, '')[0])}`;
       }
     }

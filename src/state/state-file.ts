@@ -77,10 +77,14 @@ export interface ReadState {
   notes: string[];
 }
 
-/** What recovery needs to know of a collection: its name and the property its records are keyed by. */
+/** What recovery needs to know of a collection: its name and how its records are keyed. */
 export interface KeyedCollection {
   name: string;
   keyProperty: string;
+  /** Records with no key property, keyed by their place in their scope. */
+  keyless?: boolean;
+  /** Integer keys counted per scope (each scope's next key is kept). */
+  keyPerParent?: boolean;
 }
 
 /**
@@ -119,9 +123,11 @@ export function readStateFile(file: string, collections: readonly KeyedCollectio
 
 /** Records by key, by scope, of one collection while the journal is replayed. */
 interface Replaying {
-  keyProperty: string;
+  keyPerParent: boolean;
   nextInteger: number;
   scopes: Map<string, Map<string, StoredRecord>>;
+  /** Each scope's next key, for keys counted per parent. */
+  sequences: Map<string, number>;
 }
 
 interface Entry {
@@ -157,12 +163,15 @@ function replayJournals(data: unknown, journals: JournalFile[], collections: rea
   const open = (name: string): Replaying | undefined => {
     let replaying = working.get(name);
     if (replaying) return replaying;
-    const keyProperty = collections.find((c) => c.name === name)?.keyProperty;
-    if (keyProperty === undefined) return undefined;
+    const collection = collections.find((c) => c.name === name);
+    if (collection === undefined) return undefined;
     const given = state.collections![name];
-    replaying = { keyProperty, nextInteger: Number.isSafeInteger(given?.nextInteger) ? given.nextInteger : 1, scopes: new Map() };
+    const sequences = given?.sequences && typeof given.sequences === 'object' ? Object.entries(given.sequences).filter(([, n]) => Number.isSafeInteger(n)) : [];
+    replaying = { keyPerParent: Boolean(collection.keyPerParent), nextInteger: Number.isSafeInteger(given?.nextInteger) ? given.nextInteger : 1, scopes: new Map(), sequences: new Map(sequences) };
+    // A keyless record's key is its place in its scope, as the store numbers it (and journals it).
+    const keyOf = (record: unknown, index: number) => (collection.keyless ? String(index + 1) : String((record as StoredRecord)?.[collection.keyProperty]));
     for (const [scope, records] of Object.entries(given?.scopes ?? {})) {
-      replaying.scopes.set(scope, new Map(records.map((record) => [String((record as StoredRecord)?.[keyProperty]), record])));
+      replaying.scopes.set(scope, new Map(records.map((record, index) => [keyOf(record, index), record])));
     }
     working.set(name, replaying);
     return replaying;
@@ -178,6 +187,7 @@ function replayJournals(data: unknown, journals: JournalFile[], collections: rea
         if (!records) collection.scopes.set(scope, (records = new Map()));
         records.set(String(entry.k), entry.r);
         if (typeof entry.k === 'number' && entry.k >= collection.nextInteger) collection.nextInteger = entry.k + 1;
+        if (collection.keyPerParent && typeof entry.k === 'number' && entry.k >= (collection.sequences.get(scope) ?? 1)) collection.sequences.set(scope, entry.k + 1);
         return undefined;
       }
       case 'del':
@@ -185,13 +195,17 @@ function replayJournals(data: unknown, journals: JournalFile[], collections: rea
         return undefined;
       case 'drop':
         collection.scopes.delete(scope);
+        collection.sequences.delete(scope);
         return undefined;
       case 'clear':
         collection.scopes.clear();
+        collection.sequences.clear();
         collection.nextInteger = 1;
         return undefined;
       case 'next':
-        if (Number.isSafeInteger(entry.n)) collection.nextInteger = Math.max(collection.nextInteger, entry.n!);
+        if (!Number.isSafeInteger(entry.n)) return undefined;
+        if (typeof entry.s === 'string') collection.sequences.set(entry.s, Math.max(collection.sequences.get(entry.s) ?? 1, entry.n!));
+        else collection.nextInteger = Math.max(collection.nextInteger, entry.n!);
         return undefined;
       default:
         return `${where} has an unknown "op"`;
@@ -224,6 +238,7 @@ function replayJournals(data: unknown, journals: JournalFile[], collections: rea
     state.collections[name] = {
       nextInteger: replaying.nextInteger,
       scopes: Object.fromEntries([...replaying.scopes].filter(([scope, records]) => scope === '' || records.size > 0).map(([scope, records]) => [scope, [...records.values()]])),
+      ...(replaying.keyPerParent ? { sequences: Object.fromEntries(replaying.sequences) } : {}),
     };
   }
   return undefined;

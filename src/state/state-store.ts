@@ -15,6 +15,8 @@ export type StoredRecord = Record<string, unknown>;
 export interface CollectionSnapshot {
   nextInteger: number;
   scopes: Record<string, StoredRecord[]>;
+  /** For keys counted per parent (`keyPerParent`): each scope's next key, deletes included. */
+  sequences?: Record<string, number>;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface RecordCollection extends Partial<CollectionSpeedups> {
   all(): IterableIterator<StoredRecord>;
   readonly size: number;
   get(key: unknown, scope?: string): StoredRecord | undefined;
-  /** Stores a record under its key property (replacing the one with the same key). */
+  /** Stores a record under its key property (replacing the one with the same key); a keyless record after the others of its scope. */
   put(record: StoredRecord, scope?: string): StoredRecord;
   /** Changes some fields of a stored record in place. */
   update(key: unknown, changes: StoredRecord, scope?: string): StoredRecord | undefined;
@@ -40,8 +42,13 @@ export interface RecordCollection extends Partial<CollectionSpeedups> {
   scopes(): string[];
   /** Records whose property equals a value. */
   where(property: string, value: unknown): StoredRecord[];
-  /** The next integer key: one past the largest ever stored. */
-  allocateInteger(): number;
+  /**
+   * The next integer key: one past the largest ever stored (in the scope, for keys counted per
+   * parent: `collection.keyPerParent`).
+   */
+  allocateInteger(scope?: string): number;
+  /** The key a record is stored under (for keyless records, their place in their scope); the key property's value when absent. */
+  keyOf?(record: StoredRecord): unknown;
   clear(): void;
   export(): CollectionSnapshot;
   import(snapshot: CollectionSnapshot): void;

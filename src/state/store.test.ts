@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { petstore } from '../test-support/petstore.js';
+import type { Collection } from '../operations/infer-collections.js';
 import type { StateStore } from './state-store.js';
 import { MemoryCollection } from './store.js';
 
@@ -105,5 +106,42 @@ describe('indexed filters', () => {
     expect((await call('GET', '/pets?limit=5')).body.find((p: { id: number }) => p.id === 2).status).toBe('available');
     expect((await call('POST', '/store/orders', { petId: 2, quantity: 1 })).status).toBe(201);
     expect((await call('GET', '/pets?limit=5')).body.find((p: { id: number }) => p.id === 2).status).toBe('pending');
+  });
+});
+
+describe('records keyed otherwise than by an id of their own', () => {
+  const collection = (extra: Partial<Collection>): Collection => ({
+    name: 'things', path: '/things', itemPath: '', keyParam: '', keyProperty: 'number', keySchema: { type: 'integer' }, scopeParams: ['parentId'],
+    schema: { type: 'object' }, references: [], creatable: true, listed: true, indexed: [], children: [], notFoundDeclared: false, ...extra,
+  });
+
+  it('counts keys per parent: from 1 in each scope, never again after a delete, from 1 again once the scope is dropped, and exported', () => {
+    const things = new MemoryCollection(collection({ keyPerParent: true }));
+    const make = (scope: string) => things.put({ number: things.allocateInteger(scope) }, scope).number;
+    expect([make('1'), make('1'), make('2')]).toEqual([1, 2, 1]);
+    things.delete(2, '1');
+    expect(make('1')).toBe(3);
+    things.put({ number: 10 }, '2'); // a key chosen by a client moves its scope's sequence past it
+    expect(make('2')).toBe(11);
+    const snapshot = things.export();
+    expect(snapshot.sequences).toEqual({ '1': 4, '2': 12 });
+    things.dropScope('1');
+    expect(make('1')).toBe(1);
+    const copy = new MemoryCollection(collection({ keyPerParent: true }));
+    copy.import(snapshot);
+    expect([copy.allocateInteger('1'), copy.allocateInteger('3')]).toEqual([4, 1]);
+  });
+
+  it('keeps keyless records in order, twins included, each under its place in its scope', () => {
+    const events = new MemoryCollection(collection({ keyless: true, keyProperty: '' }));
+    const twin = { text: 'same' };
+    events.put({ ...twin }, '1');
+    events.put({ ...twin }, '1');
+    const third = events.put({ text: 'other' }, '1');
+    expect([...events.records('1').keys()]).toEqual(['1', '2', '3']);
+    expect([events.keyOf(third), events.size]).toEqual(['3', 3]);
+    events.put(third, '1'); // stored again as it is: still one record, in its place
+    expect([...events.records('1').values()]).toEqual([twin, twin, { text: 'other' }]);
+    expect(events.export().scopes['1']).toHaveLength(3);
   });
 });

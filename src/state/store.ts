@@ -61,6 +61,10 @@ function valueKey(value: unknown): string | undefined {
 export class MemoryCollection implements RecordCollection {
   private readonly byScope = new Map<string, Map<string, StoredRecord>>();
   private nextInteger = 1;
+  /** For keys counted per parent: each scope's next key (never lowered by a delete). */
+  private readonly sequences = new Map<string, number>();
+  /** The keys keyless records are stored under (their place in their scope). */
+  private readonly places = new WeakMap<StoredRecord, string>();
   /** Properties that may be indexed (the collection's filters and references). */
   private readonly indexable: Set<string>;
   /** property -> value -> keys, for the indexes built so far; only for the top-level scope. */
@@ -125,6 +129,8 @@ export class MemoryCollection implements RecordCollection {
 
   dropScope(scope: string): void {
     if (scope === '') return this.clear();
+    // The parent is gone: a new one under the same key counts from 1 again.
+    this.sequences.delete(scope);
     const records = this.byScope.get(scope);
     if (!records) return;
     for (const record of records.values()) this.count(record, -1);
@@ -142,12 +148,18 @@ export class MemoryCollection implements RecordCollection {
     return this.byScope.get(scope)?.get(String(key));
   }
 
-  /** Stores a record under its key property. Integer keys also move the sequence past them. */
+  /**
+   * Stores a record under its key property. Integer keys also move the sequence past them (the
+   * scope's, for keys counted per parent). A keyless record goes after the others of its scope.
+   */
   put(record: StoredRecord, scope = ''): StoredRecord {
-    const key = record[this.collection.keyProperty];
-    if (typeof key === 'number' && key >= this.nextInteger) this.nextInteger = key + 1;
-    const id = String(key);
     const records = this.records(scope);
+    const key = this.collection.keyless ? this.place(record, records) : record[this.collection.keyProperty];
+    if (typeof key === 'number') {
+      if (key >= this.nextInteger) this.nextInteger = key + 1;
+      if (this.collection.keyPerParent && key >= (this.sequences.get(scope) ?? 1)) this.sequences.set(scope, key + 1);
+    }
+    const id = String(key);
     this.version++;
     const replaced = records.get(id);
     if (replaced) this.count(replaced, -1);
@@ -198,6 +210,20 @@ export class MemoryCollection implements RecordCollection {
       this.compact();
     }
     return true;
+  }
+
+  /** A keyless record's place: kept if it is stored already, else the one after the last of its scope. */
+  private place(record: StoredRecord, records: Map<string, StoredRecord>): string {
+    let place = this.places.get(record);
+    if (place !== undefined && records.get(place) === record) return place;
+    let n = records.size + 1;
+    while (records.has(String(n))) n++;
+    this.places.set(record, (place = String(n)));
+    return place;
+  }
+
+  keyOf(record: StoredRecord): unknown {
+    return this.collection.keyless ? this.places.get(record) : record[this.collection.keyProperty];
   }
 
   /** A stored record as JSON, serialised once per change (records change only through this class). */
@@ -279,9 +305,13 @@ export class MemoryCollection implements RecordCollection {
     return [...this.all()].filter((record) => record[property] === value);
   }
 
-  /** The next integer key: one past the largest ever stored, never reused after a delete. */
-  allocateInteger(): number {
-    return this.nextInteger++;
+  /** The next integer key: one past the largest ever stored (in the scope, for keys counted per parent), never reused after a delete. */
+  allocateInteger(scope = ''): number {
+    if (!this.collection.keyPerParent) return this.nextInteger++;
+    const next = this.sequences.get(scope) ?? 1;
+    this.sequences.set(scope, next + 1);
+    if (next >= this.nextInteger) this.nextInteger = next + 1;
+    return next;
   }
 
   clear(): void {
@@ -291,6 +321,7 @@ export class MemoryCollection implements RecordCollection {
     this.budget.bytes -= this.heldBytes;
     this.held = this.heldBytes = 0;
     this.nextInteger = 1;
+    this.sequences.clear();
     this.position.clear();
     this.positions = 0;
     this.indexes.clear(); // built again when next read
@@ -299,7 +330,8 @@ export class MemoryCollection implements RecordCollection {
 
   /** Everything needed to restore this collection: records by scope and the key sequence. */
   export(): CollectionSnapshot {
-    return { nextInteger: this.nextInteger, scopes: Object.fromEntries([...this.byScope].map(([scope, records]) => [scope, [...records.values()]])) };
+    const scopes = Object.fromEntries([...this.byScope].map(([scope, records]) => [scope, [...records.values()]]));
+    return this.collection.keyPerParent ? { nextInteger: this.nextInteger, scopes, sequences: Object.fromEntries(this.sequences) } : { nextInteger: this.nextInteger, scopes };
   }
 
   /** Replaces the content with a snapshot (already checked by the caller). */
@@ -307,6 +339,9 @@ export class MemoryCollection implements RecordCollection {
     this.clear();
     for (const [scope, records] of Object.entries(snapshot.scopes)) for (const record of records) this.put(structuredClone(record), scope);
     this.nextInteger = Math.max(this.nextInteger, snapshot.nextInteger);
+    if (this.collection.keyPerParent) {
+      for (const [scope, next] of Object.entries(snapshot.sequences ?? {})) this.sequences.set(scope, Math.max(this.sequences.get(scope) ?? 1, next));
+    }
   }
 
   /** `fresh`: the key has just been given a place in the list (it may have had another before a delete). */
