@@ -49,6 +49,8 @@ export interface PipelineOptions {
   reader: OperationParts['reader'];
   writable?: () => ApiError | undefined;
   warn: (message: string) => void;
+  /** The dereferenced document, whose examples shape generated values (as the state's generator). */
+  document?: unknown;
 }
 
 /** @returns what mountRoutes calls for each operation: the handler of its route. */
@@ -59,7 +61,7 @@ export function operationPipelines(options: PipelineOptions): (operation: Operat
   const compileCtx = { ajv: options.ajv, converter: options.converter, warn, maxBodyBytes, decoders: parts.bodyDecoders };
   const chaos = createChaos({ delay: options.delay, errorRate: options.errorRate, seed: options.seed });
   const scenarioFaker = createFaker();
-  const generateScenario = createGenerator(scenarioFaker);
+  const generateScenario = createGenerator(scenarioFaker, { document: options.document });
   const forceContext = {
     generateSeeded: (schema: SchemaObject, n: number, hints?: { propertyName?: string }) => {
       scenarioFaker.seed(n);
