@@ -71,6 +71,8 @@ interface NumberPlan {
   accepts: (value: number) => boolean;
   /** The rule for a property's numbers (a time, a year), per document and property name (null: none). */
   byName: WeakMap<Evidence, Map<string, Producer<number> | null>>;
+  /** Those of the document last generated for (nearly always the only one): one lookup per value. */
+  current?: { evidence: Evidence; rules: Map<string, Producer<number> | null> };
 }
 interface ArrayPlan { min: number; lengths: { min: number; max: number }; prefix: unknown[]; rest: unknown; unique: boolean }
 interface PropertyPlan { key: string; schema: unknown; hints?: GenerateHints }
@@ -156,8 +158,11 @@ function generateKind(context: Context, schema: SchemaObject, plan: Plan, hints:
     case 'boolean': return faker.datatype.boolean();
     case 'integer': case 'number': {
       const numbers = (plan.number ??= numberPlan(schema, plan.kind === 'integer'));
-      const byName = hints.propertyName ? numberByName(context.evidence, numbers, schema, hints.propertyName) : undefined;
-      const named = byName && attempt(() => byName(faker, hints.collection));
+      const { propertyName } = hints;
+      if (propertyName === undefined) return generateNumber(faker, numbers);
+      const byName = numberRule(context.evidence, numbers, schema, propertyName);
+      if (!byName) return generateNumber(faker, numbers);
+      const named = attempt(() => byName(faker, hints.collection));
       // A realistic number (a time, a year) only where the schema's bounds allow it.
       return named !== undefined && numbers.accepts(named) ? named : generateNumber(faker, numbers);
     }
@@ -408,16 +413,20 @@ function numberPlan(s: SchemaObject, integer: boolean): NumberPlan {
   return { constant, range, step, decimals: Number.isInteger(step) ? undefined : decimals, usable, accepts, byName: new WeakMap() };
 }
 
-function numberByName(evidence: Evidence, plan: NumberPlan, schema: SchemaObject, propertyName: string): Producer<number> | undefined {
-  let byName = plan.byName.get(evidence);
-  if (!byName) plan.byName.set(evidence, (byName = new Map()));
-  let producer = byName.get(propertyName);
+function numberRule(evidence: Evidence, plan: NumberPlan, schema: SchemaObject, propertyName: string): Producer<number> | null {
+  let current = plan.current;
+  if (current?.evidence !== evidence) {
+    let rules = plan.byName.get(evidence);
+    if (!rules) plan.byName.set(evidence, (rules = new Map()));
+    plan.current = current = { evidence, rules };
+  }
+  let producer = current.rules.get(propertyName);
   if (producer === undefined) {
     const examples = evidence.examplesOf(schema) ?? evidence.examples(propertyName);
     producer = chooseByName('number', propertyName, examples, () => evidence.dateShape()) ?? null;
-    byName.set(propertyName, producer);
+    current.rules.set(propertyName, producer);
   }
-  return producer ?? undefined;
+  return producer;
 }
 
 function generateNumber(faker: Faker, plan: NumberPlan): number {

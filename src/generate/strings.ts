@@ -57,8 +57,18 @@ interface StringPlan {
   matches: (v: string) => boolean;
   /** The schema's own `example`/`examples`/`default` strings. */
   documented: string[];
-  /** How the strings are made, per document (its evidence), schema whose examples they follow, and property name. */
-  producers: WeakMap<Evidence, WeakMap<object, Map<string, Choice>>>;
+  /** How the strings are made, per document (its evidence), then per property name. */
+  choices: WeakMap<Evidence, Choices>;
+  /** Those of the document last generated for (nearly always the only one): one lookup per value. */
+  current?: Choices;
+}
+
+interface Choices {
+  evidence: Evidence;
+  /** Per property name, following this schema's examples. */
+  own: Map<string, Choice>;
+  /** Per schema whose examples a copy of this one follows (GenerateHints.examplesOf), then per property name. */
+  copies: WeakMap<object, Map<string, Choice>>;
 }
 
 /** How a property's strings are made: by a format or a rule, else from `examples` (the schema's and the document's that fit), else words. */
@@ -97,7 +107,7 @@ function planOf(s: SchemaObject): StringPlan {
       regex: typeof s.pattern === 'string' ? compileRegex(s.pattern) : undefined,
       matches: typeof s.pattern === 'string' ? patternTest(s.pattern) : () => true,
       documented: candidates.map((v) => toJson(v, s)).filter((v): v is string => typeof v === 'string'),
-      producers: new WeakMap(),
+      choices: new WeakMap(),
     };
     plans.set(s, plan);
   }
@@ -106,13 +116,17 @@ function planOf(s: SchemaObject): StringPlan {
 
 function choiceFor(plan: StringPlan, s: SchemaObject, hints: GenerateHints, evidence: Evidence): Choice {
   const propertyName = hints.propertyName ?? '';
-  const source = isObject(hints.examplesOf) ? hints.examplesOf : s;
-  let bySource = plan.producers.get(evidence);
-  if (!bySource) plan.producers.set(evidence, (bySource = new WeakMap()));
-  let byName = bySource.get(source);
-  if (!byName) bySource.set(source, (byName = new Map()));
+  let current = plan.current;
+  if (current?.evidence !== evidence) {
+    current = plan.choices.get(evidence);
+    if (!current) plan.choices.set(evidence, (current = { evidence, own: new Map(), copies: new WeakMap() }));
+    plan.current = current;
+  }
+  const copied = isObject(hints.examplesOf) ? hints.examplesOf : undefined;
+  let byName = copied ? current.copies.get(copied) : current.own;
+  if (!byName) current.copies.set(copied!, (byName = new Map()));
   let choice = byName.get(propertyName);
-  if (!choice) byName.set(propertyName, (choice = choose(plan, s, propertyName, evidence, source)));
+  if (!choice) byName.set(propertyName, (choice = choose(plan, s, propertyName, evidence, copied ?? s)));
   return choice;
 }
 
