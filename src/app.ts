@@ -164,7 +164,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const converter = new SchemaConverter(api, ajv, document.dialect);
   const responseValidator = schemaCompiler(ajv, converter, 'response', warn);
   const selfCheck = options.selfCheck ? createSelfCheck({ ajv, converter, responseValidator, warn }) : undefined;
-  const state = createState({ collections, seed, counts: { default: DEFAULT_COUNT, ...options.counts }, fixtures: options.fixtures, seedHooks: parts.seedHooks, makeStore: options.store, limits: options.limits, maxSessions: options.maxSessions, now, responseValidator, warn });
+  const state = createState({ collections, seed, counts: { default: DEFAULT_COUNT, ...options.counts }, fixtures: options.fixtures, seedHooks: parts.seedHooks, makeStore: options.store, limits: options.limits, maxSessions: options.maxSessions, now, responseValidator, warn, document: api });
   const { store, sessions } = state;
 
   // Who hears of each answer; the Host check and CORS in front of everything.
@@ -183,7 +183,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const admin = options.admin === false ? undefined : adminControls(state, { requests, changed, answers });
   mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, oauth, selfCheck: selfCheck?.counts, cors: corsPolicy, reporting, reader });
   const maxBodyBytes = Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
-  const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn, selfCheck });
+  const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn, selfCheck, document: api });
   mountRoutes(app, operations, basePath, pipelines, reporting.finish);
   app.onError((error, c) => {
     warn(`Unexpected failure while answering a request: ${(error as Error).message}`);

@@ -53,6 +53,8 @@ export interface PipelineOptions {
   warn: (message: string) => void;
   /** Checks every answer against the document before it leaves (`selfCheck: true`). */
   selfCheck?: SelfCheck;
+  /** The dereferenced document, whose examples shape generated values (as the state's generator). */
+  document?: unknown;
 }
 
 /** @returns what mountRoutes calls for each operation: the handler of its route. */
@@ -63,7 +65,7 @@ export function operationPipelines(options: PipelineOptions): (operation: Operat
   const compileCtx = { ajv: options.ajv, converter: options.converter, warn, maxBodyBytes, decoders: parts.bodyDecoders };
   const chaos = createChaos({ delay: options.delay, errorRate: options.errorRate, seed: options.seed });
   const scenarioFaker = createFaker();
-  const generateScenario = createGenerator(scenarioFaker);
+  const generateScenario = createGenerator(scenarioFaker, { document: options.document });
   const forceContext = {
     generateSeeded: (schema: SchemaObject, n: number, hints?: { propertyName?: string }) => {
       scenarioFaker.seed(n);

@@ -202,7 +202,7 @@ type Sampler = (schema: SchemaObject, propertyName: string | undefined, given: u
 
 function sampler(document: BannerInput['document']): Sampler {
   const faker = createFaker();
-  const generate = createGenerator(faker, { maxDepth: 0 });
+  const generate = createGenerator(faker, { maxDepth: 0, document: document.api });
   let validator: ((schema: SchemaObject) => ValidateFunction | undefined) | undefined;
   // Compiled only when a value has to be generated: most documents have a list to try, which needs none.
   const check = (schema: SchemaObject, value: unknown) => {

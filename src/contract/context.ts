@@ -146,7 +146,7 @@ export class ContractContext {
     };
     this.faker = createFaker();
     this.faker.seed(options.seed ?? 1);
-    this.generate = createGenerator(this.faker);
+    this.generate = createGenerator(this.faker, { document: document.api });
     this.bodies = new RequestBodies({ generate: this.generate, validator: this.requestValidator, binding: (op) => this.binding(op), marker: this.marker });
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');

@@ -7,18 +7,27 @@ import type { Faker } from '@faker-js/faker';
 import type { SchemaObject } from '../document/schema.js';
 import { attempt, isObject, num, own, toJson } from './helpers.js';
 import { generateString, type GenerateHints } from './strings.js';
+import { chooseByName, type Producer } from './by-name.js';
+import { documentEvidence, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { setOwn } from '../core/own-property.js';
 import type { JsonObject } from '../core/json-object.js';
 
 export interface GeneratorOptions {
   /** Nesting depth with optional content; deeper, only what is required. Default 4. */
   maxDepth?: number;
+  /**
+   * The (dereferenced) document the schemas come from: its examples shape the values where a schema
+   * leaves them open (`date_created` written as its examples write dates). Without it, names alone.
+   */
+  document?: unknown;
 }
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
 interface Context {
   faker: Faker;
   maxDepth: number;
+  /** What the document's examples say, by property name. */
+  evidence: Evidence;
   /** The schemas being generated below the optional structure, on the way down to the current value. */
   required: Set<SchemaObject>;
   /** Values generated below the optional structure, for the current top-level value. */
@@ -56,7 +65,15 @@ interface EnumChoices { typed: unknown[]; fallback: unknown }
  * A value is `constant` when the bounds leave no room; otherwise `range` times `step` (multipleOf when
  * `usable`), rounded to `decimals` (none for a whole step: its multiples are whole, toFixed(0) would only copy them).
  */
-interface NumberPlan { constant?: number; range: { min: number; max: number }; step: number; decimals?: number; usable: boolean }
+interface NumberPlan {
+  constant?: number; range: { min: number; max: number }; step: number; decimals?: number; usable: boolean;
+  /** Whether a value keeps to the schema: its type, bounds, format and multipleOf. */
+  accepts: (value: number) => boolean;
+  /** The rule for a property's numbers (a time, a year), per document and property name (null: none). */
+  byName: WeakMap<Evidence, Map<string, Producer<number> | null>>;
+  /** Those of the document last generated for (nearly always the only one): one lookup per value. */
+  current?: { evidence: Evidence; rules: Map<string, Producer<number> | null> };
+}
 interface ArrayPlan { min: number; lengths: { min: number; max: number }; prefix: unknown[]; rest: unknown; unique: boolean }
 interface PropertyPlan { key: string; schema: unknown; hints?: GenerateHints }
 interface ObjectPlan {
@@ -103,7 +120,8 @@ export function createGenerator(
   faker: Faker,
   options: GeneratorOptions = {},
 ): (schema: SchemaObject, hints?: GenerateHints) => unknown {
-  const context: Context = { faker, maxDepth: Math.max(0, num(options.maxDepth) ?? 4), required: new Set(), spent: 0 };
+  const evidence = options.document === undefined ? NO_EVIDENCE : documentEvidence(options.document);
+  const context: Context = { faker, maxDepth: Math.max(0, num(options.maxDepth) ?? 4), evidence, required: new Set(), spent: 0 };
   return (schema, hints = {}) => {
     context.required.clear();
     context.spent = 0;
@@ -138,10 +156,19 @@ function generateKind(context: Context, schema: SchemaObject, plan: Plan, hints:
   switch (plan.kind) {
     case 'null': return null;
     case 'boolean': return faker.datatype.boolean();
-    case 'integer': case 'number': return generateNumber(faker, (plan.number ??= numberPlan(schema, plan.kind === 'integer')));
+    case 'integer': case 'number': {
+      const numbers = (plan.number ??= numberPlan(schema, plan.kind === 'integer'));
+      const { propertyName } = hints;
+      if (propertyName === undefined) return generateNumber(faker, numbers);
+      const byName = numberRule(context.evidence, numbers, schema, propertyName);
+      if (!byName) return generateNumber(faker, numbers);
+      const named = attempt(() => byName(faker, hints.collection));
+      // A realistic number (a time, a year) only where the schema's bounds allow it.
+      return named !== undefined && numbers.accepts(named) ? named : generateNumber(faker, numbers);
+    }
     case 'array': return generateArray(context, (plan.array ??= arrayPlan(schema)), hints, depth);
     case 'object': return generateObject(context, (plan.object ??= objectPlan(schema)), hints, depth);
-    default: return generateString(faker, schema, hints);
+    default: return generateString(faker, schema, hints, context.evidence);
   }
 }
 
@@ -378,7 +405,28 @@ function numberPlan(s: SchemaObject, integer: boolean): NumberPlan {
   const squeezed = step === 0.01 && low.at! < high.at! ? (low.at! + high.at!) / 2 : minK * step;
   const constant = minK > maxK ? squeezed : undefined;
   const range = { min: from, max: Math.min(maxK, from + span) };
-  return { constant, range, step, decimals: Number.isInteger(step) ? undefined : decimals, usable };
+  const accepts = (value: number): boolean =>
+    Number.isFinite(value) && (!integer || Number.isInteger(value)) && value >= formatLow && value <= formatHigh
+    && (low.at === undefined || (low.open ? value > low.at : value >= low.at))
+    && (high.at === undefined || (high.open ? value < high.at : value <= high.at))
+    && (multipleOf === undefined || Number.isInteger(value / multipleOf));
+  return { constant, range, step, decimals: Number.isInteger(step) ? undefined : decimals, usable, accepts, byName: new WeakMap() };
+}
+
+function numberRule(evidence: Evidence, plan: NumberPlan, schema: SchemaObject, propertyName: string): Producer<number> | null {
+  let current = plan.current;
+  if (current?.evidence !== evidence) {
+    let rules = plan.byName.get(evidence);
+    if (!rules) plan.byName.set(evidence, (rules = new Map()));
+    plan.current = current = { evidence, rules };
+  }
+  let producer = current.rules.get(propertyName);
+  if (producer === undefined) {
+    const examples = evidence.examplesOf(schema) ?? evidence.examples(propertyName);
+    producer = chooseByName('number', propertyName, examples, () => evidence.dateShape()) ?? null;
+    current.rules.set(propertyName, producer);
+  }
+  return producer;
 }
 
 function generateNumber(faker: Faker, plan: NumberPlan): number {

@@ -13,7 +13,9 @@ export const own = <T>(table: Record<string, T>, key: unknown): T | undefined =>
   typeof key === 'string' && Object.hasOwn(table, key) ? table[key] : undefined;
 export const attempt = <T>(make: () => T): T | undefined => { try { return make(); } catch { return undefined; } };
 export const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
-export const isoDateTime = (f: Faker): string => f.date.between(DATE_WINDOW).toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** An instant in a fixed window (2020 to 2025). */
+export const dateIn = (f: Faker): Date => f.date.between(DATE_WINDOW);
+export const isoDateTime = (f: Faker): string => dateIn(f).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The characters of faker.string.alphanumeric(), in its order: digits, lower case, upper case. */
 const ALPHANUMERIC = [...'0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'];

@@ -1,11 +1,16 @@
 /**
- * Realistic strings: by format, then by property name (`email`, `city`, a pet's `name`), within
- * the schema's lengths, or matching its pattern.
+ * Realistic strings: matching the schema's pattern, else by format, else by property name and the
+ * document's examples (`email`, a pet's `name`, `date_created` as the examples write dates: see
+ * by-name.ts), else one of the examples; always within the schema's lengths.
  */
 import type { Faker } from '@faker-js/faker';
 import type { SchemaObject } from '../document/schema.js';
-import { alphanumeric, attempt, capitalise, isoDateTime, num, own, toJson } from './helpers.js';
+import { attempt, dateIn, isObject, isoDateTime, num, own, toJson } from './helpers.js';
+import { chooseByName, photoUrl, PICTURE, type Producer } from './by-name.js';
+import { NO_EVIDENCE, type Evidence } from './evidence.js';
+import { formatDate, dateShapeOf } from './shapes.js';
 import { sampleRegex } from './sample-regex.js';
+import { createFaker } from './create-faker.js';
 import { toBase64 } from '../core/bytes.js';
 import { linearPattern } from '../core/regex-engine.js';
 
@@ -15,7 +20,14 @@ export interface GenerateHints {
   propertyName?: string;
   /** The collection the record belongs to (`pets`, `categories`), used for realistic names. */
   collection?: string;
+  /**
+   * The document's schema whose examples this value follows, when the schema generated is a copy
+   * made for it (a collection's key: its path parameter's schema merged with the record's property).
+   */
+  examplesOf?: unknown;
 }
+
+const RFC_2822 = dateShapeOf('Mon, 16 Aug 2010 03:45:01 +0000')!;
 
 const FORMATS: Record<string, (f: Faker) => string> = {
   'date-time': isoDateTime, 'iso-date-time': isoDateTime,
@@ -29,48 +41,11 @@ const FORMATS: Record<string, (f: Faker) => string> = {
   byte: (f) => toBase64(f.lorem.words(3)),
   binary: (f) => f.string.alphanumeric(16), password: (f) => f.internet.password({ length: 12 }),
   duration: (f) => `P${f.number.int({ min: 1, max: 30 })}D`, 'json-pointer': (f) => `/${f.lorem.word()}`,
+  // Formats some documents name that JSON Schema does not (Twilio's): validators accept any string for them.
+  'date-time-rfc-2822': (f) => formatDate(dateIn(f), RFC_2822), 'phone-number': (f) => f.phone.number({ style: 'international' }),
 };
 
-// faker.image.url() was the largest item in a profile of seeding; the same kind of URL, built directly.
-const photoUrl = (f: Faker): string => `https://picsum.photos/seed/${alphanumeric(f, 8)}/640/480`;
-
-/** Property names whose values are pictures. */
-const PICTURE = /image|photo|avatar|picture|thumbnail|logo/i;
-const PEOPLE = /^(users?|people|persons?|customers?|owners?|employees?|members?|authors?|accounts?|contacts?)$/i;
-const ANIMALS = /^(pets?|animals?|dogs?|cats?|birds?|horses?)$/i;
-const nameIn = (f: Faker, collection = ''): string => {
-  if (ANIMALS.test(collection)) return f.animal.petName();
-  return PEOPLE.test(collection) ? f.person.fullName() : capitalise(f.word.noun());
-};
-const BY_PROPERTY: [RegExp, (f: Faker, collection?: string) => string][] = [
-  [/^(id|uuid|guid)$|_id$|[a-z0-9]Id$|ID$/, (f) => f.string.uuid()],
-  [/^(first|given)_?name$/i, (f) => f.person.firstName()],
-  [/^(last|family|sur)_?name$/i, (f) => f.person.lastName()],
-  [/^(full_?|display_?)?name$/i, nameIn],
-  [/user_?name|login|nickname/i, (f) => f.internet.username()],
-  [/e_?mail/i, (f) => f.internet.email()],
-  [/phone|mobile|^tel|fax/i, (f) => f.phone.number()],
-  [/password|secret/i, (f) => f.internet.password({ length: 12 })],
-  [/^title$|headline|subject/i, (f) => capitalise(f.lorem.words(3))],
-  [/description|summary|bio|comment|note|message|text/i, (f) => f.lorem.sentence()],
-  [/(At|Date|Time|_at|_date|_on)$|^(date|time|timestamp)$/, isoDateTime],
-  [/city|town/i, (f) => f.location.city()],
-  // A short list, because location.countryCode() needs the `base` locale, which callers may not load.
-  [/country_?code/i, (f) => f.helpers.arrayElement(['US', 'GB', 'DE', 'FR', 'NL', 'ES', 'IT', 'SE', 'JP', 'CA'])],
-  [/country/i, (f) => f.location.country()],
-  [/^ip(v4)?(_?address)?$/i, (f) => f.internet.ipv4()],
-  [/street|address/i, (f) => f.location.streetAddress()],
-  [/zip|postal/i, (f) => f.location.zipCode()],
-  [/company|organi[sz]ation|employer/i, (f) => f.company.name()],
-  [PICTURE, photoUrl],
-  [/url|website|homepage|link|href/i, (f) => f.internet.url()],
-  [/colou?r/i, (f) => f.color.human()],
-  [/^tags?$|label|keyword/i, (f) => f.word.adjective().toLowerCase()],
-  [/status/i, (f) => f.helpers.arrayElement(['active', 'pending', 'inactive'])],
-  [/currency/i, (f) => f.finance.currencyCode()],
-];
-
-type Producer = (f: Faker, collection?: string) => string;
+type StringProducer = Producer<string>;
 
 /** What a schema's strings need that depends only on the schema, worked out once per schema object. */
 interface StringPlan {
@@ -82,8 +57,38 @@ interface StringPlan {
   matches: (v: string) => boolean;
   /** The schema's own `example`/`examples`/`default` strings. */
   documented: string[];
-  /** Which Faker method makes the strings, by property name (null: none does). */
-  producers: Map<string, Producer | null>;
+  /** How the strings are made, per document (its evidence), then per property name. */
+  choices: WeakMap<Evidence, Choices>;
+  /** Those of the document last generated for (nearly always the only one): one lookup per value. */
+  current?: Choices;
+}
+
+interface Choices {
+  evidence: Evidence;
+  /** Per property name, following this schema's examples. */
+  own: Map<string, Choice>;
+  /** Per schema whose examples a copy of this one follows (GenerateHints.examplesOf), then per property name. */
+  copies: WeakMap<object, Map<string, Choice>>;
+}
+
+/** How a property's strings are made: by a format or a rule, else from `examples` (the schema's and the document's that fit), else words. */
+interface Choice {
+  producer: StringProducer | undefined;
+  examples: string[];
+  /** The producer, where the schema has a pattern its values match (a `date` with `\d{4}-\d{2}-\d{2}`): tried before the pattern's own strings. */
+  matching?: StringProducer;
+}
+
+/** A Faker of its own, re-seeded for each probe: whether a producer's values match a pattern is decided the same way every run. */
+let probeFaker: Faker | undefined;
+function alwaysMatches(producer: StringProducer, matches: (v: string) => boolean, collection?: string): boolean {
+  const probe = (probeFaker ??= createFaker());
+  probe.seed(28);
+  for (let i = 0; i < 3; i++) {
+    const value = attempt(() => producer(probe, collection));
+    if (value === undefined || !matches(value)) return false;
+  }
+  return true;
 }
 
 const plans = new WeakMap<SchemaObject, StringPlan>();
@@ -102,45 +107,64 @@ function planOf(s: SchemaObject): StringPlan {
       regex: typeof s.pattern === 'string' ? compileRegex(s.pattern) : undefined,
       matches: typeof s.pattern === 'string' ? patternTest(s.pattern) : () => true,
       documented: candidates.map((v) => toJson(v, s)).filter((v): v is string => typeof v === 'string'),
-      producers: new Map(),
+      choices: new WeakMap(),
     };
     plans.set(s, plan);
   }
   return plan;
 }
 
-function producerFor(plan: StringPlan, s: SchemaObject, propertyName: string): Producer | undefined {
-  let producer = plan.producers.get(propertyName);
-  if (producer === undefined) plan.producers.set(propertyName, (producer = chooseProducer(s, propertyName)));
-  return producer ?? undefined;
+function choiceFor(plan: StringPlan, s: SchemaObject, hints: GenerateHints, evidence: Evidence): Choice {
+  const propertyName = hints.propertyName ?? '';
+  let current = plan.current;
+  if (current?.evidence !== evidence) {
+    current = plan.choices.get(evidence);
+    if (!current) plan.choices.set(evidence, (current = { evidence, own: new Map(), copies: new WeakMap() }));
+    plan.current = current;
+  }
+  const copied = isObject(hints.examplesOf) ? hints.examplesOf : undefined;
+  let byName = copied ? current.copies.get(copied) : current.own;
+  if (!byName) current.copies.set(copied!, (byName = new Map()));
+  let choice = byName.get(propertyName);
+  if (!choice) byName.set(propertyName, (choice = choose(plan, s, propertyName, evidence, copied ?? s)));
+  return choice;
 }
 
-function chooseProducer(s: SchemaObject, propertyName: string): Producer | null {
+function choose(plan: StringPlan, s: SchemaObject, propertyName: string, evidence: Evidence, examplesOf: unknown): Choice {
+  // The examples at this schema's places in the document, else those of any property of that name.
+  const found = evidence.examplesOf(examplesOf) ?? (propertyName ? evidence.examples(propertyName) : undefined);
+  const strings = [...new Set([...plan.documented, ...(found?.strings ?? [])])];
+  const examples = { strings, numbers: found?.numbers ?? [] };
   // A photo's URI is an image URL (realistic, and cheaper than a random site's).
   const photo = /^(uri|url|iri)$/.test(String(s.format)) && PICTURE.test(propertyName);
   const format = photo ? photoUrl : own(FORMATS, s.format);
-  return format ?? BY_PROPERTY.find(([test]) => test.test(propertyName))?.[1] ?? null;
+  const producer = format ?? chooseByName('string', propertyName, examples, () => evidence.dateShape());
+  const matching = producer && plan.regex && alwaysMatches(producer, plan.matches) ? producer : undefined;
+  return { producer, examples: strings.filter(plan.fits), matching };
 }
 
-export function generateString(faker: Faker, s: SchemaObject, hints: GenerateHints): string {
+export function generateString(faker: Faker, s: SchemaObject, hints: GenerateHints, evidence: Evidence = NO_EVIDENCE): string {
   const plan = planOf(s);
   const { min, max, fits, regex, matches } = plan;
+  const choice = choiceFor(plan, s, hints, evidence);
   if (regex) {
+    // A realistic value where it matches the pattern (the pattern still decides), else the pattern's own.
+    const realistic = choice.matching && attempt(() => choice.matching!(faker, hints.collection));
+    if (realistic !== undefined && matches(realistic) && fits(realistic)) return realistic;
     const matched = fromPattern(faker, s.pattern ?? '', regex, matches, fits) ?? documentedString(faker, plan, matches);
     if (matched !== undefined) return matched;
   }
-  const producer = producerFor(plan, s, hints.propertyName ?? '');
-  let value = produce(faker, plan, producer, hints.collection);
+  let value = produce(faker, choice, hints.collection);
   // Another try is better than cutting an email or a date into something malformed.
-  for (let tries = 0; tries < 5 && !fits(value); tries++) value = produce(faker, plan, producer, hints.collection);
+  for (let tries = 0; tries < 5 && !fits(value); tries++) value = produce(faker, choice, hints.collection);
   const cut = value.length > max ? value.slice(0, max).trimEnd() : value;
   return cut.length < min ? cut + faker.string.alpha({ length: min - cut.length, casing: 'lower' }) : cut;
 }
 
-/** One candidate. A Faker method can throw for data the caller's locale lacks: then a documented string or plain words. */
-function produce(faker: Faker, plan: StringPlan, producer: Producer | undefined, collection: string | undefined): string {
+/** One candidate. A Faker method can throw for data the caller's locale lacks: then an example, or plain words. */
+function produce(faker: Faker, { producer, examples }: Choice, collection: string | undefined): string {
   return attempt(() => producer?.(faker, collection))
-    ?? (faker.datatype.boolean() ? documentedString(faker, plan, plan.fits) : undefined)
+    ?? (examples.length > 0 ? faker.helpers.arrayElement(examples) : undefined)
     ?? faker.lorem.words({ min: 1, max: 3 });
 }
 

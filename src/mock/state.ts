@@ -39,6 +39,8 @@ export interface StateOptions {
   now: () => number;
   responseValidator: (schema: SchemaObject) => ValidateFunction | undefined;
   warn: (message: string) => void;
+  /** The dereferenced document: its examples shape generated values (see GeneratorOptions). */
+  document?: unknown;
 }
 
 export interface MockState {
@@ -74,7 +76,7 @@ export function createState(options: StateOptions): MockState {
   let seed = options.seed;
   const validatorFor = (collection: Collection) => responseValidator(collection.schema);
   const faker = createFaker();
-  const generate = createGenerator(faker);
+  const generate = createGenerator(faker, { document: options.document });
   const fixtures = typeof options.fixtures === 'string' ? loadFixtures(options.fixtures, [...collections], validatorFor) : (options.fixtures ?? {});
   const seedOptions: SeedOptions = { faker, generate, counts: { ...options.counts }, fixtures, validatorFor, warn };
   const budget = new StateBudget(options.limits);

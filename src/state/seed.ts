@@ -7,13 +7,14 @@ import type { Faker } from '@faker-js/faker';
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
 import { own } from '../generate/helpers.js';
+import type { GenerateHints } from '../generate/strings.js';
 import { isIntegerKey, requiredSet, type Collection } from '../operations/infer-collections.js';
 import type { RecordCollection, StateStore, StoredRecord } from './state-store.js';
 import { versionOf } from './speedups.js';
 
 export interface SeedOptions {
   faker: Faker;
-  generate: (schema: SchemaObject, hints?: { propertyName?: string; collection?: string }) => unknown;
+  generate: (schema: SchemaObject, hints?: GenerateHints) => unknown;
   /** Generated records per collection: `default` and per-name overrides. */
   counts: { default: number } & Record<string, number>;
   fixtures: Record<string, StoredRecord[]>;
@@ -131,7 +132,8 @@ const KEY_ATTEMPTS = 100;
 export function newKey(collection: Collection, state: RecordCollection, options: Pick<SeedOptions, 'generate'>, scope?: string): unknown {
   if (isIntegerKey(collection)) return state.allocateInteger(scope);
   for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
-    const key = options.generate(collection.keySchema, { propertyName: collection.keyProperty });
+    // Drawn like the record's own property (its examples in the document): the key schema is a copy.
+    const key = options.generate(collection.keySchema, { propertyName: collection.keyProperty, examplesOf: collection.schema.properties?.[collection.keyProperty] });
     if (!state.get(key)) return key;
   }
   return undefined;

@@ -136,11 +136,15 @@ export function missingKey(ctx: ContractContext, collection: Collection): unknow
   const schemas = [collection.keySchema, parameter].filter((s): s is SchemaObject => s !== undefined);
   const numeric = schemas.every((s) => ['integer', 'number'].includes(schemaType(s) ?? ''));
   let key: unknown;
-  for (let draw = 0; draw < 10; draw++) {
+  let chosen: unknown;
+  // Of a few valid draws, the longest: a short key (`n2` of `^n[0-9]+$`) may well name a record of others.
+  for (let draw = 0, valid = 0; draw < 10 && valid < (numeric ? 1 : 3); draw++) {
     key = numeric ? nearTheTop(ctx, schemas) : ctx.generate(parameter ?? collection.keySchema, { propertyName: collection.keyProperty });
-    if (schemas.every((s) => ctx.requestValidator(s)?.(key) !== false)) return key;
+    if (!schemas.every((s) => ctx.requestValidator(s)?.(key) !== false)) continue;
+    valid++;
+    if (chosen === undefined || String(key).length > String(chosen).length) chosen = key;
   }
-  return key;
+  return chosen ?? key;
 }
 
 /** An integer a little below the highest value every schema allows (and above the lowest). */
