@@ -106,6 +106,8 @@ export interface Mock {
   answers: OperationAnswer[];
   /** The records all stores hold together, against their bound. */
   budget: StateBudget;
+  /** Records by collection, without seeding any (a collection seeded on first use counts what its seed will make). */
+  counts: () => Record<string, number>;
   /** The names of the plugins that serve the document (their mock part applies). */
   plugins: string[];
   /** The authorization server under /__oauth, for a document with oauth2 or openIdConnect schemes (none with `oauth: false`, or without Web Crypto). */
@@ -194,7 +196,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
 
   for (const message of hiddenOperations(operations, basePath, Boolean(options.docs), oauth !== undefined)) warn(message);
   for (const pattern of unenforcedPatterns(api)) warn(describeUnenforced(pattern));
-  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, plugins, budget: state.budget, oauth, selfCheck: selfCheck?.counts };
+  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, plugins, budget: state.budget, counts: state.counts, oauth, selfCheck: selfCheck?.counts };
 }
 
 /** What the admin API controls: the state (shared or a session's), the request log, the answers. */

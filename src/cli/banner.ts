@@ -32,7 +32,7 @@ import { HEALTH_PATH } from '../assembly/own-endpoints.js';
 export interface BannerInput {
   /** Where the server listens: `http://127.0.0.1:4010`. */
   url: string;
-  mock: Pick<Mock, 'operations' | 'answers' | 'collections' | 'store' | 'oauth'>;
+  mock: Pick<Mock, 'operations' | 'answers' | 'collections' | 'store' | 'oauth' | 'counts'>;
   document: Pick<LoadedDocument, 'api' | 'dialect' | 'convertedFrom'>;
   /** The document as the user named it (a path relative to the working directory, or a URL). */
   shown: string;
@@ -52,7 +52,7 @@ export interface BannerInput {
 export function startBanner(input: BannerInput): Banner {
   const { url, mock, document, args } = input;
   const line = (label: string, text: string, fields: Record<string, unknown>): BannerLine => ({ label, text, fields });
-  const counts = mock.store.counts();
+  const counts = mock.counts();
   const countText = Object.entries(counts).map(([name, n]) => `${name} ${n}`).join(', ');
   // How the document asks for credentials: its first secured operation.
   const secured = mock.operations.find((op) => op.security.some((alternative) => alternative.length > 0));

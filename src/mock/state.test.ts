@@ -86,8 +86,29 @@ describe('createState', () => {
     expect((await startFailure({ fixtures, limits: { maxRecords: 1 } })).message).toBe('The fixtures hold 2 records, more than the mock holds (--max-records 1).');
     // 3 pets, 3 categories, 3 orders and 3 inventory items: 12 records.
     expect((await startFailure({ limits: { maxRecords: 11 } })).message).toBe('The seeded state (fixtures and generated records) holds 12 records, more than the mock holds (--max-records 11).');
-    expect((await startFailure({ limits: { maxBytes: 200 } })).message).toMatch(/^The seeded state \(fixtures and generated records\) holds 0\.\d MiB of records, .*--max-state-mb 0\)\.$/);
-    expect(createState(await petstoreOptions({ limits: { maxRecords: 12 } })).budget.records).toBe(12); // exactly at the bound starts
+    const atBound = createState(await petstoreOptions({ limits: { maxRecords: 12 } })); // exactly at the bound starts
+    expect(Object.values(atBound.counts()).reduce((a, b) => a + b, 0)).toBe(12);
+    // Seeded whole at start (a seed hook works on the whole state), the bytes are known at start too.
+    const hooks: Partial<StateOptions> = { seedHooks: [() => undefined], limits: { maxBytes: 200 } };
+    expect((await startFailure(hooks)).message).toMatch(/^The seeded state \(fixtures and generated records\) holds 0\.\d MiB of records, .*--max-state-mb 0\)\.$/);
+  });
+
+  it('seeds each collection on its first use, the same records whichever is used first, and tells a seed past --max-state-mb then', async () => {
+    const first = createState(await petstoreOptions());
+    expect(first.budget.records).toBe(0); // nothing generated at start
+    first.store.collection('pets'); // pets refer to categories: both are seeded, nothing else
+    expect(first.budget.records).toBe(6);
+    const other = createState(await petstoreOptions());
+    other.store.collection('orders');
+    other.store.collection('categories');
+    expect(first.store.export()).toEqual(other.store.export());
+    expect(first.counts()).toEqual({ pets: 3, categories: 3, orders: 3, inventory: 3 });
+
+    const small = await petstoreOptions({ limits: { maxBytes: 200 } });
+    const state = createState(small);
+    state.store.collection('pets');
+    expect(small.warnings.join('\n')).toMatch(/^Seeded on first use, categories, pets left the state holding 0\.\d MiB of records, more than the mock holds \(--max-state-mb 0\); creates are refused/);
+    expect(state.store.full()).toMatch(/--max-state-mb/);
   });
 
   it('reseeds with a new seed and counts, dropping the sessions; refuses counts past the bound and changes nothing', async () => {

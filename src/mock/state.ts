@@ -14,7 +14,7 @@ import { isIntegerKey, type Collection } from '../operations/infer-collections.j
 import type { SeedHook } from '../registries/extension.js';
 import { ApiError } from '../core/api-error.js';
 import { loadFixtures } from '../state/load-fixtures.js';
-import { generateRecord, newKey, seedStore, type SeedOptions } from '../state/seed.js';
+import { generateRecord, newKey, plannedRecords, seedOnFirstUse, seedStore, type SeedOptions } from '../state/seed.js';
 import { Sessions } from '../state/sessions.js';
 import { applySnapshot, checkSnapshot, type StateSnapshot } from '../state/snapshot.js';
 import type { StateStore, StoredRecord } from '../state/state-store.js';
@@ -53,6 +53,8 @@ export interface MockState {
   storeFor: (session: string | null) => StateStore | ApiError;
   /** The shared state back to the seed. */
   reset: () => void;
+  /** Records by collection, without seeding any: a collection not seeded yet counts what its seed will make. */
+  counts: () => Record<string, number>;
   /** A new seed and/or counts, then everything (sessions included) back to the seed. */
   reseed: (change: { seed?: number; counts?: Record<string, number> }) => { seed: number; counts: Record<string, number> } | string;
   checkState: (data: unknown) => StateSnapshot | string;
@@ -91,7 +93,22 @@ export function createState(options: StateOptions): MockState {
         : undefined;
   const fixturesRefused = tooBig('The fixtures hold', fixtureSize);
   if (fixturesRefused) throw new StateLimitError(`${fixturesRefused}.`);
+  // The in-memory store seeds each collection on its first use, unless a plugin's seed hooks work
+  // on the whole seeded state (the Petstore's: an inventory item per pet), or a store of one's own
+  // is given: those are seeded whole at once, from one Faker stream, as before.
+  const onFirstUse = options.seedHooks.length === 0;
+  let warnedOver = false;
   const seedInto = <S extends StateStore>(target: S): S => {
+    if (onFirstUse && target instanceof MemoryStore) {
+      seedOnFirstUse(target, [...collections], seedOptions, seed, (names) => {
+        // Bytes are known only once records are made: a seed past --max-state-mb is told, and the
+        // store, full, refuses creates with 507 (the records the request asked for are there).
+        const over = tooBig(`Seeded on first use, ${names.join(', ')} left the state holding`, sharedSize());
+        if (over && !warnedOver) warn(`${over}; creates are refused until records are deleted or the state reset.`);
+        warnedOver ||= over !== undefined;
+      });
+      return target;
+    }
     faker.seed(seed);
     seedStore(target, [...collections], seedOptions);
     for (const hook of options.seedHooks) hook(target);
@@ -100,8 +117,21 @@ export function createState(options: StateOptions): MockState {
   const store = seedInto(options.makeStore?.(collections, budget) ?? new MemoryStore(collections, budget));
   /** What the shared state holds: everything but the sessions' records. */
   const sharedSize = () => ({ records: budget.records - budget.sessions.records, bytes: budget.bytes - budget.sessions.bytes });
-  /** The size of the seeded state: what the pristine copy sessions read (or each session's full copy) costs. */
-  let seeded = sharedSize();
+  /** Records by collection: what a seeded collection holds, what the seed will make for one not seeded yet. */
+  const recordCounts = (): Record<string, number> => {
+    const waiting = new Set(store instanceof MemoryStore ? store.unseeded() : []);
+    const planned = waiting.size ? plannedRecords([...collections], seedOptions) : {};
+    return Object.fromEntries(collections.map((c) => [c.name, waiting.has(c.name) ? planned[c.name] : store.collection(c.name).size]));
+  };
+  /**
+   * The size of the seeded state: what the pristine copy sessions read (or each session's full copy)
+   * costs. Seeded on first use, its records are known from the plan and its bytes as it is seeded.
+   */
+  const measured = () => {
+    const size = sharedSize();
+    return onFirstUse && store instanceof MemoryStore ? { records: Math.max(size.records, Object.values(recordCounts()).reduce((a, b) => a + b, 0)), bytes: size.bytes } : size;
+  };
+  let seeded = measured();
   const seedRefused = tooBig('The seeded state (fixtures and generated records) holds', seeded);
   if (seedRefused) throw new StateLimitError(`${seedRefused}.`);
 
@@ -150,10 +180,10 @@ export function createState(options: StateOptions): MockState {
   const sessions = new Sessions(sessionStore, options.maxSessions, (name, reason) => warn(`session ${name} was evicted (${reason}); its next request starts from the seed.`));
   const reset = () => {
     seedInto(store);
-    seeded = sharedSize();
+    seeded = measured();
   };
   const dropTemplate = () => {
-    template?.names().forEach((name) => template!.collection(name).clear()); // its records leave the budget
+    template?.clearAll(); // its records leave the budget
     template = undefined;
   };
   // The shared state keeps its room: a write of its own that finds the mock full drops the sessions
@@ -208,6 +238,7 @@ export function createState(options: StateOptions): MockState {
     budget,
     storeFor: (session) => (session === null ? store : sessions.get(session)),
     reset,
+    counts: recordCounts,
     reseed: (change) => {
       // Checked before seeding: seeding past the bound would be the crash the bound is there to prevent.
       const counts = { ...seedOptions.counts, ...change.counts };
@@ -221,8 +252,9 @@ export function createState(options: StateOptions): MockState {
       seed = change.seed ?? seed;
       Object.assign(seedOptions.counts, change.counts);
       const trial = seedInto(new MemoryStore(collections));
+      trial.seedAll();
       const refused = tooBig('The counts make a seed that holds', { records: trial.budget.records, bytes: trial.budget.bytes });
-      for (const name of trial.names()) trial.collection(name).clear();
+      trial.clearAll();
       if (refused) {
         seed = previous.seed;
         for (const key of Object.keys(seedOptions.counts)) delete seedOptions.counts[key];
@@ -232,7 +264,7 @@ export function createState(options: StateOptions): MockState {
       for (const name of sessions.names()) sessions.drop(name);
       dropTemplate();
       reset();
-      return { seed, counts: store.counts() };
+      return { seed, counts: recordCounts() };
     },
     checkState: (data) => checkSnapshot(data, [...collections], validatorFor),
     importState,

@@ -26,37 +26,115 @@ const ATTEMPTS = 5;
 
 /** @example seedStore(store, collections, { faker, generate, counts: { default: 20 }, fixtures: {}, ... }) */
 export function seedStore(store: StateStore, collections: Collection[], options: SeedOptions): void {
-  for (const collection of dependencyOrder(collections)) {
-    const state = store.collection(collection.name);
-    state.clear();
-    // A collection may be named like an Object property (`/constructor`): own entries only.
-    const fixtures = own(options.fixtures, collection.name) ?? [];
-    const sorted = [...fixtures].sort((a, b) => compareKeys(a[collection.keyProperty], b[collection.keyProperty]));
-    for (const record of sorted) state.put(structuredClone(record));
-    if (collection.scopeParams.length) {
-      if (collection.parent && !fixtures.length) seedChildren(store, collection, options);
-      continue;
-    }
+  for (const collection of dependencyOrder(collections)) seedCollection(store, collection, options);
+}
 
+/** A store that can seed each collection when it is first used (the in-memory store: `MemoryStore.deferSeeding`). */
+export interface DeferredSeeding {
+  deferSeeding(names: readonly string[], seed: (name: string) => void): void;
+  /** Takes a name off the list of collections still to seed; false when it was not on it. */
+  takePending(name: string): boolean;
+}
+
+/**
+ * Seeding on first use: nothing is generated at start, and a collection is seeded when a request
+ * (or the banner, an export...) first reads or writes it, so a document of 2,000 operations answers
+ * its first request without generating the records of the other 399 collections. A collection is
+ * seeded with the collections it refers to or lives under (all that are not seeded yet, in the
+ * order references need), each from a Faker seeded for it by name: what a collection holds does
+ * not depend on which was used first.
+ */
+export function seedOnFirstUse(store: StateStore & DeferredSeeding, collections: Collection[], options: SeedOptions, seed: number, seeded?: (names: string[]) => void): void {
+  const order = dependencyOrder(collections);
+  const rank = new Map(order.map((collection, index) => [collection.name, index]));
+  const byName = new Map(collections.map((collection) => [collection.name, collection]));
+  const closure = (name: string): Collection[] => {
+    const found = new Set<Collection>();
+    const visit = (collection: Collection | undefined) => {
+      if (!collection || found.has(collection)) return;
+      found.add(collection);
+      for (const target of [...collection.references.map((r) => r.collection), ...(collection.parent ? [collection.parent] : [])]) visit(byName.get(target));
+    };
+    visit(byName.get(name));
+    return [...found].sort((a, b) => rank.get(a.name)! - rank.get(b.name)!);
+  };
+  store.deferSeeding(
+    order.map((collection) => collection.name),
+    (name) => {
+      // Every collection of the closure leaves the list before any is seeded: in a reference cycle,
+      // the one seeded first finds the other empty, whichever was asked for.
+      const due = closure(name).filter((collection) => store.takePending(collection.name));
+      for (const collection of due) {
+        options.faker.seed(seedFor(seed, collection.name));
+        seedCollection(store, collection, options);
+      }
+      if (due.length) seeded?.(due.map((collection) => collection.name));
+    },
+  );
+}
+
+/**
+ * The records a seed will hold, by collection, without generating them: fixtures, then the counts
+ * (a nested collection's only when its parent has records, one per owner for a collection keyed by
+ * another's key). A key schema with fewer free values than asked makes the seed smaller than this.
+ */
+export function plannedRecords(collections: Collection[], options: Pick<SeedOptions, 'counts' | 'fixtures'>): Record<string, number> {
+  const planned: Record<string, number> = {};
+  for (const collection of dependencyOrder(collections)) {
+    const fixtures = own(options.fixtures, collection.name)?.length ?? 0;
     const parent = keyedBy(collection);
-    if (parent) {
-      // A sub-resource keyed by another collection's key (`/store/inventory/{petId}`): one per parent.
-      const owners = store.collection(parent.collection);
-      for (const owner of owners.all()) {
-        const key = owner[owners.collection.keyProperty];
-        if (!state.get(key)) state.put(generateRecord(collection, state, store, options, key));
-      }
-      continue;
+    let generated: number;
+    if (collection.scopeParams.length) {
+      const given = own(options.counts, collection.name) ?? (collection.listed ? options.counts.default : 0);
+      generated = collection.parent && !fixtures && (own(planned, collection.parent) ?? 0) > 0 ? given : 0;
+    } else if (parent) {
+      generated = Math.max(0, (own(planned, parent.collection) ?? 0) - fixtures);
+    } else {
+      generated = own(options.counts, collection.name) ?? (fixtures || !collection.listed ? 0 : options.counts.default);
     }
-    const count = own(options.counts, collection.name) ?? (fixtures.length || !collection.listed ? 0 : options.counts.default);
-    for (let i = 0; i < count; i++) {
-      const key = collection.keyless ? undefined : newKey(collection, state, options);
-      if (key === undefined && !collection.keyless) {
-        options.warn(`${collection.name}: ${state.size} of ${count} records seeded; the schema of ${collection.keyProperty} allows no other value.`);
-        break;
-      }
-      state.put(generateRecord(collection, state, store, options, key));
+    planned[collection.name] = fixtures + generated;
+  }
+  return planned;
+}
+
+/** A collection's own seed: the mock's seed mixed with its name (FNV-1a). */
+function seedFor(seed: number, name: string): number {
+  let hash = 0x811c9dc5 ^ seed;
+  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** Fixtures first, then generated records: nested ones dealt to their parents, keyed ones one per owner, the rest by count. */
+function seedCollection(store: StateStore, collection: Collection, options: SeedOptions): void {
+  const state = store.collection(collection.name);
+  state.clear();
+  // A collection may be named like an Object property (`/constructor`): own entries only.
+  const fixtures = own(options.fixtures, collection.name) ?? [];
+  const sorted = [...fixtures].sort((a, b) => compareKeys(a[collection.keyProperty], b[collection.keyProperty]));
+  for (const record of sorted) state.put(structuredClone(record));
+  if (collection.scopeParams.length) {
+    if (collection.parent && !fixtures.length) seedChildren(store, collection, options);
+    return;
+  }
+
+  const parent = keyedBy(collection);
+  if (parent) {
+    // A sub-resource keyed by another collection's key (`/store/inventory/{petId}`): one per parent.
+    const owners = store.collection(parent.collection);
+    for (const owner of owners.all()) {
+      const key = owner[owners.collection.keyProperty];
+      if (!state.get(key)) state.put(generateRecord(collection, state, store, options, key));
     }
+    return;
+  }
+  const count = own(options.counts, collection.name) ?? (fixtures.length || !collection.listed ? 0 : options.counts.default);
+  for (let i = 0; i < count; i++) {
+    const key = collection.keyless ? undefined : newKey(collection, state, options);
+    if (key === undefined && !collection.keyless) {
+      options.warn(`${collection.name}: ${state.size} of ${count} records seeded; the schema of ${collection.keyProperty} allows no other value.`);
+      break;
+    }
+    state.put(generateRecord(collection, state, store, options, key));
   }
 }
 

@@ -428,16 +428,49 @@ export class MemoryStore implements StateStore {
   collection(name: string): MemoryCollection {
     const state = this.collections.get(name);
     if (!state) throw new Error(`No collection named ${name}`);
+    if (this.pending?.has(name)) this.seedPending!(name);
     return state;
+  }
+
+  /** Collections still to seed on first use (`seedOnFirstUse`, src/state/seed.ts), and what seeds one. */
+  private pending?: Set<string>;
+  private seedPending?: (name: string) => void;
+
+  deferSeeding(names: readonly string[], seed: (name: string) => void): void {
+    this.clearAll();
+    this.pending = new Set(names);
+    this.seedPending = seed;
+  }
+
+  takePending(name: string): boolean {
+    return this.pending?.delete(name) ?? false;
+  }
+
+  /** Seeds every collection still waiting for its first use (an export, the counts, a measure of the whole seed). */
+  seedAll(): void {
+    for (const name of [...(this.pending ?? [])]) if (this.pending?.has(name)) this.seedPending!(name);
+  }
+
+  /** Every collection emptied, none seeded on first use any more (their records leave the budget). */
+  clearAll(): void {
+    this.pending = undefined;
+    for (const collection of this.collections.values()) collection.clear();
+  }
+
+  /** The collections not seeded yet. */
+  unseeded(): string[] {
+    return [...(this.pending ?? [])];
   }
 
   /** A deep copy of every collection, as plain JSON. */
   export(): Record<string, CollectionSnapshot> {
+    this.seedAll();
     return structuredClone(Object.fromEntries([...this.collections].map(([name, state]) => [name, state.export()])));
   }
 
   /** Record counts by collection, for the start-up banner. */
   counts(): Record<string, number> {
+    this.seedAll();
     return Object.fromEntries([...this.collections].map(([name, state]) => [name, state.size]));
   }
 }
