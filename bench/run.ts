@@ -7,10 +7,10 @@
  * scenario means (Mockoon validates no request and checks no credentials) is not loaded on it: the
  * status it answers is recorded instead. Then the mock alone: start and memory with 100,000 pets,
  * and the cost of a list page with 1,000 and 1,000,000 records. Then large documents, the mock
- * beside Prism and Mockoon: seconds from spawn to the first answer and peak RSS for a generated
- * document of 2,000 operations over `$ref` chains of 50, the same with one chain of 500, and
- * GitHub's REST API description (@octokit/openapi) when it is installed. Results go to
- * bench/results/latest.{json,md}.
+ * beside Prism, Mockoon and Scalar's mock server (bench/scalar-mock.ts): seconds from spawn to the
+ * first answer and peak RSS for a generated document of 2,000 operations over `$ref` chains of 50,
+ * the same with one chain of 500, and GitHub's REST API description (@octokit/openapi) when it is
+ * installed. Results go to bench/results/latest.{json,md}.
  *
  * Flags: --duration S (default 5), --connections N (default 50), --repeat N (default 3), --quick
  * (1 s, 1 repetition, no million-record run, small documents: for checking the script itself),
@@ -395,10 +395,11 @@ const LARGE_TARGETS: Record<string, Target> = {
   mock: { name: 'mock', command: [process.execPath, `${ROOT}dist/cli.js`, 'serve', '--spec', 'SPEC', '--port', 'PORT'] },
   prismSilent: { name: 'prism (-v silent)', command: [...prism('SPEC'), '-v', 'silent'] },
   mockoon: { name: 'mockoon', command: mockoon('SPEC'), env: MOCKOON_ENV },
+  scalar: { name: 'scalar', command: [process.execPath, `${ROOT}dist/bench/scalar-mock.js`, 'SPEC', 'PORT'] },
 };
 
 /**
- * Each document served by the mock, Prism (-v silent) and Mockoon, alternately, REPEAT times:
+ * Each document served by the mock, Prism (-v silent), Mockoon and Scalar, alternately, REPEAT times:
  * seconds from spawn to the first answer to `probe` and the peak RSS by then. A target that does
  * not answer within LIMIT_MS is stopped and reported so; it is not tried again on that document.
  */
@@ -546,7 +547,7 @@ function throughputMarkdown(report: any, f: Format): string[] {
 }
 
 /** The names the large-documents table gives the targets, by their key in the results. */
-const LARGE_TARGET_NAMES: Record<string, string> = { mock: 'mock', prismSilent: 'Prism (-v silent)', mockoon: 'Mockoon' };
+const LARGE_TARGET_NAMES: Record<string, string> = { mock: 'mock', prismSilent: 'Prism (-v silent)', mockoon: 'Mockoon', scalar: 'Scalar' };
 
 function largeDocumentsMarkdown(large: any, f: Format): string[] {
   const start = (s: StartFigure) => {
@@ -558,10 +559,11 @@ function largeDocumentsMarkdown(large: any, f: Format): string[] {
   // The mock's start against a target that never answered: less than the mock's time over the limit.
   const startRatio = (d: any, key: string) =>
     d.ratios[key].start !== undefined ? `${f(d.ratios[key].start, 2)}x` : d.mock.startS !== undefined ? `< ${f(d.mock.startS / large.limitS, 2)}x` : '';
-  const targets = Object.keys(LARGE_TARGET_NAMES);
+  const targets = Object.keys(LARGE_TARGET_NAMES).filter((key) => large.documents.some((d: any) => d[key]));
+  const names = targets.map((key) => LARGE_TARGET_NAMES[key]);
   return [
     `Large documents, measured ${large.date.slice(0, 10)} on ${large.machine.cores} cores, Node ${large.machine.node}: seconds from spawn to the first answer and peak RSS by then, ` +
-      `median of ${large.repeat} starts, the mock, Prism (-v silent) and Mockoon alternated; a target that does not answer within ${f(large.limitS)} s is stopped (its RSS is then the peak at that time) and not tried again.`,
+      `median of ${large.repeat} starts, the ${names.slice(0, -1).join(', ')} and ${names.at(-1)} alternated; a target that does not answer within ${f(large.limitS)} s is stopped (its RSS is then the peak at that time) and not tried again.`,
     '',
     '| document | size | first request | target | start | peak RSS | mock / target start | mock / target RSS |',
     '|---|---|---|---|---|---|---|---|',
