@@ -4,11 +4,12 @@
  * document has. Built in-process; the CLI prints the same.
  */
 import { describe, expect, it } from 'vitest';
+import { largeDocument } from '../../bench/large-document.js';
 import { buildMock } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { CORPUS, FIXTURES, ROOT, SPEC } from '../test-support/petstore.js';
-import { startBanner, tryCommand, type BannerInput } from './banner.js';
+import { NAMED_COLLECTIONS, recordsText, startBanner, tryCommand, type BannerInput } from './banner.js';
 import { formatBanner } from './log.js';
 
 const URL_ = 'http://127.0.0.1:4010';
@@ -57,6 +58,31 @@ describe('the banner', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('names at most six collections in the records line and counts the rest (a large document has hundreds); the JSON banner has them all', async () => {
+    // 12 resources, one collection each, 20 records each (the default count).
+    const document = await loadDocument(largeDocument({ operations: 60, chain: 5 }));
+    const mock = buildMock(document, { plugins: DEFAULT_PLUGINS });
+    const counts = mock.store.counts();
+    expect(Object.keys(counts)).toHaveLength(12);
+    const input: BannerInput = { url: URL_, mock, document, shown: 'large.json', args: ARGS, restored: false, allowedHosts: ['127.0.0.1'] };
+    const records = formatBanner(startBanner(input), 0, { level: 'info', format: 'text' })!
+      .split('\n')
+      .find((line) => line.startsWith('  records'));
+    const named = Object.keys(counts).slice(0, NAMED_COLLECTIONS);
+    expect(records).toBe(`  records   ${named.map((name) => `${name} 20`).join(', ')} and 6 more collections, 20 records each (seed 1)`);
+    expect(JSON.parse(formatBanner(startBanner(input), 0, { level: 'info', format: 'json' })!).records).toEqual(counts);
+  });
+
+  it('counts the records of the collections it does not name: all of them, or each when they hold the same', () => {
+    const counts = (...ns: number[]) => Object.fromEntries(ns.map((n, i) => [`c${i}`, n]));
+    expect(recordsText(counts(1, 2, 3, 4, 5, 6))).toBe('c0 1, c1 2, c2 3, c3 4, c4 5, c5 6');
+    expect(recordsText(counts(1, 2, 3, 4, 5, 6, 7))).toBe('c0 1, c1 2, c2 3, c3 4, c4 5, c5 6 and 1 more collection, 7 records');
+    expect(recordsText(counts(0, 0, 0, 0, 0, 0, 1, 1))).toBe('c0 0, c1 0, c2 0, c3 0, c4 0, c5 0 and 2 more collections, 1 record each');
+    expect(recordsText(counts(0, 0, 0, 0, 0, 0, 1000, 2000, 0))).toBe('c0 0, c1 0, c2 0, c3 0, c4 0, c5 0 and 3 more collections, 3,000 records');
+    expect(recordsText(counts(...Array<number>(400).fill(20)))).toBe('c0 20, c1 20, c2 20, c3 20, c4 20, c5 20 and 394 more collections, 20 records each');
+    expect(recordsText({})).toBe('');
   });
 
   it('for a document with no security and a base path: no key, the base path in the try line', async () => {

@@ -53,7 +53,7 @@ export function startBanner(input: BannerInput): Banner {
   const { url, mock, document, args } = input;
   const line = (label: string, text: string, fields: Record<string, unknown>): BannerLine => ({ label, text, fields });
   const counts = mock.counts();
-  const countText = Object.entries(counts).map(([name, n]) => `${name} ${n}`).join(', ');
+  const countText = recordsText(counts);
   // How the document asks for credentials: its first secured operation.
   const secured = mock.operations.find((op) => op.security.some((alternative) => alternative.length > 0));
   const shownKey = args.apiKeys ? '<API_KEY>' : DEMO_API_KEY;
@@ -92,6 +92,31 @@ export function startBanner(input: BannerInput): Banner {
     line('try', tryLine, { try: tryLine }),
   ];
   return { url, operations: mock.operations.length, lines: lines.filter((l): l is BannerLine => Boolean(l)) };
+}
+
+/** How many collections the records line names; past that, the rest are counted. */
+export const NAMED_COLLECTIONS = 6;
+
+/**
+ * The records line: every collection with its count, or, when there are more than
+ * NAMED_COLLECTIONS (a large document has hundreds), the first ones and a count of the rest.
+ *
+ * @example recordsText({ pets: 20, categories: 6 }) // 'pets 20, categories 6'
+ * @example recordsText(Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`r${i}`, 20])))
+ * // 'r0 20, r1 20, r2 20, r3 20, r4 20, r5 20 and 394 more collections, 20 records each'
+ */
+export function recordsText(counts: Record<string, number>): string {
+  const entries = Object.entries(counts);
+  const named = entries.length > NAMED_COLLECTIONS ? entries.slice(0, NAMED_COLLECTIONS) : entries;
+  const text = named.map(([name, n]) => `${name} ${n}`).join(', ');
+  const rest = entries.slice(named.length).map(([, n]) => n);
+  if (rest.length === 0) return text;
+  const number = (n: number) => n.toLocaleString('en-US');
+  const more = `${number(rest.length)} more collection${rest.length === 1 ? '' : 's'}`;
+  const records = rest.length > 1 && rest.every((n) => n === rest[0])
+    ? `${number(rest[0])} record${rest[0] === 1 ? '' : 's'} each`
+    : `${number(rest.reduce((sum, n) => sum + n, 0))} records`;
+  return `${text} and ${more}, ${records}`;
 }
 
 /**
