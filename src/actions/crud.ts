@@ -11,6 +11,7 @@ import type { OperationRule, RuleContext } from './action.js';
 import type { Action, ActionInput, ActionResult } from '../pipeline/exchange.js';
 import { compileListQuery } from './list-query.js';
 import { FieldNames } from '../operations/field-names.js';
+import { requestBodySchema } from '../operations/build-operations.js';
 import { setOwn } from '../core/own-property.js';
 import { applyPatch, patchKindOf } from './patch.js';
 import { recordJson } from '../state/speedups.js';
@@ -47,7 +48,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   const stateOf = (input: ActionInput) => input.store.collection(collection.name);
   const success = successStatus(operation, binding.action);
   const hasBody = success !== 204 && declaresContent(operation, success);
-  const request = requestSchema(operation);
+  const request = requestBodySchema(operation);
   const fields = fieldNames(collection.schema, request);
   const keep = writableProperties(collection.schema, request, fields);
   // The record's properties a client may send: the server fills the others on a create.
@@ -290,11 +291,6 @@ function requestProperty(request: SchemaObject | undefined, fields: FieldNames, 
   return field === undefined ? undefined : declared[field];
 }
 
-function requestSchema(operation: Operation): SchemaObject | undefined {
-  const content = operation.requestBody?.content ?? {};
-  const media = Object.keys(content).find((m) => /json|form/i.test(m));
-  return media ? content[media].schema : undefined;
-}
 
 /** The fields of a record no request may write. */
 function serverOwned(current: StoredRecord, keep: Set<string> | undefined): StoredRecord {

@@ -10,6 +10,7 @@
  */
 import type { Operation } from '../operations/operation.js';
 import { ApiError, errorResponse } from '../core/api-error.js';
+import { escapeHtml } from '../core/html.js';
 import { deprecationPolicy } from '../respond/deprecation.js';
 import { SECURITY_HEADERS } from '../core/security-headers.js';
 import { entityTag, matchesEtag, SPEC_PATH } from '../spec-endpoint.js';
@@ -168,6 +169,3 @@ function acceptsGzip(acceptEncoding: string | null | undefined): boolean {
   });
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}

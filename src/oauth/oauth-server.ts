@@ -20,9 +20,10 @@
  * they expire on the mock's clock. Pure over a request object: the assembly mounts it
  * (src/assembly/own-endpoints.ts), and nothing here names Hono or Node.
  */
+import { escapeHtml } from '../core/html.js';
 import { fromBase64, fromUtf8 } from '../core/bytes.js';
 import { QueryString, decodeQueryComponent } from '../core/query-string.js';
-import { SECURITY_HEADERS } from '../core/security-headers.js';
+import { respondJson, SECURITY_HEADERS } from '../core/security-headers.js';
 import type { Outcome, TokenVerifier } from '../security/authenticate.js';
 import { base64Url, randomToken, rsaSigner, sha256, type JwtSigner } from './crypto.js';
 import { OPENID_SCOPES, type GrantType, type OAuthDeclaration } from './oauth-document.js';
@@ -510,7 +511,7 @@ function userClaims(grant: Pick<Grant, 'subject' | 'scopes'>): Record<string, un
 // ---- Answers ----
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...SECURITY_HEADERS, Pragma: 'no-cache', 'Content-Type': 'application/json', ...headers } });
+  return respondJson(body, status, { Pragma: 'no-cache', ...headers });
 }
 
 function oauthError(error: OAuthError): Response {
@@ -526,8 +527,6 @@ function redirectTo(target: URL, values: Record<string, string | undefined>, whe
   else url.hash = params.toString();
   return new Response(null, { status: 302, headers: { ...SECURITY_HEADERS, Location: url.href, 'Referrer-Policy': 'no-referrer' } });
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(status: number, title: string, body: string, formTarget?: string): Response {
   const html = `<!doctype html>

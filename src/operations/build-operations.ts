@@ -2,7 +2,7 @@
  * Stage 2: flatten the dereferenced document into a list of operations, once.
  */
 import type { DocumentObject, ParameterObject, ResponseObject, SecurityRequirementObject, SecuritySchemeObject } from '../document/objects.js';
-import type { ParameterSpec } from '../document/schema.js';
+import type { ParameterSpec, SchemaObject } from '../document/schema.js';
 import { isJsonObject, objectOr } from '../core/json-object.js';
 import { HTTP_METHODS, type HeaderSpec, type Operation, type ResponseSpec, type SecurityAlternative } from './operation.js';
 
@@ -90,6 +90,13 @@ function buildSecurity(requirements: SecurityRequirementObject[], schemes: Recor
 /** The scopes a requirement names for a scheme: its strings, once each. */
 function scopesOf(value: unknown): string[] {
   return Array.isArray(value) ? [...new Set(value.filter((scope): scope is string => typeof scope === 'string'))] : [];
+}
+
+/** The schema of an operation's request body as a record reads it: its JSON or form media type's. */
+export function requestBodySchema(operation: Operation): SchemaObject | undefined {
+  const content = operation.requestBody?.content ?? {};
+  const media = Object.keys(content).find((m) => /json|form/i.test(m));
+  return media ? content[media].schema : undefined;
 }
 
 /** The declared response for a status: exact code first, then `4XX`-style ranges, then `default`. */

@@ -15,6 +15,8 @@ import type { Action, ActionResult } from '../pipeline/exchange.js';
 import { isJsonMediaType } from '../core/media-type.js';
 import type { Registry } from '../core/registry.js';
 import { FieldNames } from '../operations/field-names.js';
+import { requestBodySchema } from '../operations/build-operations.js';
+import { isJsonObject } from '../core/json-object.js';
 import { mergedProperties } from '../operations/infer-collections.js';
 import { setOwn } from '../core/own-property.js';
 import { bodyEncoders, encoderFor, type BodyEncoder } from './body-encoders.js';
@@ -120,11 +122,11 @@ export function compileStaticAction(operation: Operation, answers: (as?: string)
   const same: Action = (input) => answers(input.respondAs);
   const schema = answerSchema(operation, result);
   const body = result.body;
-  if (!schema || !isPlainObject(body)) return same;
+  if (!schema || !isJsonObject(body)) return same;
   const properties = Object.keys(mergedProperties(schema));
   if (properties.length === 0) return same;
   // A JSON or form body's fields (any, matched by name, when its schema declares none); path parameters.
-  const request = requestSchema(operation);
+  const request = requestBodySchema(operation);
   const fromBody = request ? new FieldNames(Object.keys(mergedProperties(request)), properties) : undefined;
   const fromPath = new FieldNames(operation.parameters.filter((p) => p.in === 'path').map((p) => p.name), properties);
   const bodyReaches = fromBody !== undefined && (fromBody.fields.length === 0 || fromBody.reached.size > 0);
@@ -158,7 +160,7 @@ export function compileConformer(operation: Operation, status: number, record: S
   const answer = staticResponse(operation, ctx, { status }).body;
   return (stored) => {
     if (validate(stored)) return stored;
-    return isPlainObject(answer) ? carry(answer, names.map(stored), validate) : answer;
+    return isJsonObject(answer) ? carry(answer, names.map(stored), validate) : answer;
   };
 }
 
@@ -187,15 +189,6 @@ function answerSchema(operation: Operation, result: ActionResult): SchemaObject 
   return response?.content[media]?.schema ?? response?.content[Object.keys(response.content).find((m) => m.includes('*')) ?? '']?.schema;
 }
 
-function requestSchema(operation: Operation): SchemaObject | undefined {
-  const content = operation.requestBody?.content ?? {};
-  const media = Object.keys(content).find((m) => /json|form/i.test(m));
-  return media ? content[media].schema : undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return Boolean(value) && typeof value === 'object' && !Array.isArray(value);
-}
 
 function pickSuccess(responses: ResponseSpec[]): ResponseSpec | undefined {
   const success = responses.filter((r) => /^2(\d\d|XX)$/i.test(r.status)).sort((a, b) => a.status.localeCompare(b.status));
