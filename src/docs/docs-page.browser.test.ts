@@ -214,6 +214,8 @@ describe('the docs page (Chromium)', () => {
         const samples = codeSamplesOf(operation);
         const block = opblock(page, method, path);
         await expand(block);
+        // The tabs render with the operation's parameters, which may come a frame after its body.
+        if (samples.length > 0) await block.locator('.mock-tab').first().waitFor();
         expect(await block.locator('.mock-tab').allTextContents(), `${method} ${path}`).toEqual(samples.map((s) => s.label ?? s.lang));
         expect(samples.map((s) => s.lang)).toEqual(['cURL', 'JavaScript', 'Python']);
         for (const [i, sample] of samples.entries()) {
