@@ -163,7 +163,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
 
   // The document's validators, and the state they check.
   const ajv = createAjv(document.dialect);
-  const converter = new SchemaConverter(api, ajv, document.dialect);
+  const converter = new SchemaConverter(api, ajv, document.dialect, warn);
   const responseValidator = schemaCompiler(ajv, converter, 'response', warn);
   const selfCheck = options.selfCheck ? createSelfCheck({ ajv, converter, responseValidator, warn }) : undefined;
   const state = createState({ collections, seed, counts: { default: DEFAULT_COUNT, ...options.counts }, fixtures: options.fixtures, seedHooks: parts.seedHooks, makeStore: options.store, limits: options.limits, maxSessions: options.maxSessions, now, responseValidator, warn, document: api });

@@ -116,6 +116,44 @@ describe('SchemaConverter', () => {
     expect(validate.errors![0].instancePath).toBe('/next/next/name');
   });
 
+  it('compiles a schema used inside another when a value first reaches it, with the errors a $ref gives', () => {
+    const schemas = chain(500);
+    for (const schema of Object.values(schemas)) {
+      const next = schema.properties!.next?.$ref?.split('/').pop();
+      if (next) schema.properties!.next = schemas[next];
+    }
+    const ajv = createAjv('3.0');
+    const converter = new SchemaConverter({ openapi: '3.0.3', info: { title: 't', version: '1' }, components: { schemas } }, ajv, '3.0');
+    const compiledLinks = () => Object.entries(ajv.schemas).filter(([id, env]) => /-Link_\d+$/.test(id) && env?.validate).length;
+    const validate = ajv.compile(converter.convert(schemas.Link_0, 'response') as SchemaObject);
+    expect(compiledLinks()).toBe(0); // the head is copied into the validator; the 499 behind it wait for a value
+    expect(validate(nested(3, undefined))).toBe(true);
+    expect(compiledLinks()).toBe(3);
+    expect(validate({ name: 'a', next: { name: 'b', next: { name: 5, next: { name: 'd', next: {} } } } })).toBe(false);
+    expect(validate.errors!.map((e) => [e.instancePath, e.schemaPath, e.keyword])).toEqual([
+      ['/next/next/name', '#/properties/name/type', 'type'],
+      ['/next/next/next/next', '#/required', 'required'],
+    ]);
+    expect(compiledLinks()).toBe(4);
+  });
+
+  it('keeps what a named schema applied in place evaluates, for unevaluatedProperties (3.1)', async () => {
+    const { api, ajv, converter } = await documentWith(
+      {
+        Thing: { allOf: [{ $ref: '#/components/schemas/Base' }], unevaluatedProperties: false },
+        Base: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/components/schemas/Base' } } },
+      },
+      undefined,
+      '3.1.0',
+    );
+    const validate = ajv.compile(converter.convert(schemaOf(api), 'request') as SchemaObject);
+    expect(validate({ name: 'a', child: { name: 'b', extra: 1 } })).toBe(true); // Base alone allows more inside
+    expect(validate({ name: 'a', extra: 1 })).toBe(false);
+    expect(validate.errors!.map((e) => [e.instancePath, e.keyword])).toEqual([['', 'unevaluatedProperties']]);
+    expect(validate({ name: 'a', child: { name: 5 } })).toBe(false);
+    expect(validate.errors!.map((e) => [e.instancePath, e.keyword])).toEqual([['/child/name', 'type']]);
+  });
+
   it('leaves a named schema Ajv refuses to fail the schemas using it, with Ajv\'s message, as when it was inline', async () => {
     // 3.1 documents may say `type: str` (the corpus has one); Ajv refuses it.
     const { api, ajv, converter } = await documentWith(

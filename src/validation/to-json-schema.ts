@@ -8,25 +8,44 @@
  * referenced by it: each is converted and compiled once per direction, however many operations
  * use it. Inlined, 2,000 operations over `$ref` chains of 50 compiled each chain again per
  * operation (a minute and 2 GB), and a chain of 500 nested Ajv's compiler past the stack.
+ *
+ * A registered schema used for a value inside another (a property, an item) is compiled the first
+ * time a value reaches it (lazy-reference.ts), not with the schema using it: a record whose `next`
+ * is a chain of 500 schemas costs the compiling of the links its values reach. One applied in
+ * place (`allOf`, `not`, `if`, or a schema that is a `$ref`) stays a `$ref` Ajv compiles with
+ * its user, so what it evaluates counts for `unevaluatedProperties` (3.1).
  */
 import { resolveRef } from '../document/document.js';
 import type { DocumentObject } from '../document/objects.js';
 import type { SchemaObject } from '../document/schema.js';
 import { allowFormat, type AjvCore } from './ajv-instance.js';
+import { isReference, LAZY_REF, registerLazyReference } from './lazy-reference.js';
 
 export type Direction = 'request' | 'response';
 
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SUBSCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems'];
+/** The keywords whose subschemas apply to the value itself, rather than to a value inside it. */
+const IN_PLACE = new Set(['dependentSchemas', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else']);
 const DROPPED = ['discriminator', 'xml', 'externalDocs', 'example', 'nullable', 'deprecated'];
 
-/** A schema registered under its own id: `reference` (`{ $ref: id }`) stands for it wherever it is used. */
+/** Where a subschema applies: to the value the schema checks, or to a value inside it. */
+type Place = 'in place' | 'inside';
+
+/**
+ * A schema registered under its own id. `reference` (`{ $ref: id }`) stands for it where it
+ * applies in place, `lazy` (`{ x-lazy-ref: id }`, or a `$ref` too when it references nothing) where
+ * it applies to a value inside another.
+ */
 interface Shared {
   id: string;
   direction: Direction;
   source: SchemaObject;
   reference: SchemaObject;
+  lazy: SchemaObject;
+  /** Handed out as `reference`: compiled with the schemas using it, so compiled first (settle). */
+  inPlace?: boolean;
   body?: SchemaObject;
 }
 
@@ -42,13 +61,18 @@ export class SchemaConverter {
   private readonly oneWay: Set<object>;
   /** Registered schemas found but not yet converted: converted one after another, never nested. */
   private readonly pending: Shared[] = [];
+  /** Registered schemas handed out as `reference` since the last settle: compiled then, deepest first. */
+  private readonly inPlacePending: Shared[] = [];
+  private readonly followed = new WeakMap<object, Shared | undefined>();
   private readonly byId = new Map<string, Shared>();
   private readonly prefix = `/${++converters}/`;
 
+  /** @param warn told once of a schema that fails to compile when a value first reaches it (it then accepts anything). */
   constructor(
     private readonly api: DocumentObject,
     private readonly ajv: AjvCore,
     private readonly dialect: '3.0' | '3.1',
+    private readonly warn?: (message: string) => void,
   ) {
     const schemas = api?.components?.schemas;
     if (schemas && typeof schemas === 'object') {
@@ -62,26 +86,38 @@ export class SchemaConverter {
 
   /** The JSON Schema Ajv should check for an OpenAPI schema read in one direction. */
   convert(schema: SchemaObject | boolean | undefined, direction: Direction): SchemaObject | boolean {
-    const out = this.node(schema, direction);
+    const out = this.node(schema, direction, 'in place');
     this.settle();
     return out;
   }
 
-  private node(schema: SchemaObject | boolean | undefined, direction: Direction): SchemaObject | boolean {
+  private node(schema: SchemaObject | boolean | undefined, direction: Direction, place: Place): SchemaObject | boolean {
     if (schema === undefined) return {};
     if (typeof schema === 'boolean' || schema === null || typeof schema !== 'object') return schema as boolean;
-    if (this.names.has(schema)) return this.share(schema, direction).reference;
+    if (this.names.has(schema)) return this.refer(this.share(schema, direction), place);
     const cached = this.memo[direction].get(schema);
     if (cached) return cached;
     if (typeof schema.$ref === 'string') {
       // A `$ref` left by the loader (a circular one, or in a named schema nothing else uses): the
       // schema it names, registered; an unresolvable one accepts anything.
-      const target = this.follow(schema);
-      const out = target ? this.share(target, direction).reference : {};
-      this.memo[direction].set(schema, out);
-      return out;
+      if (!this.followed.has(schema)) {
+        const target = this.follow(schema);
+        this.followed.set(schema, target ? this.share(target, direction) : undefined);
+      }
+      const entry = this.followed.get(schema);
+      return entry ? this.refer(entry, place) : {};
     }
     return this.inline(schema, direction);
+  }
+
+  /** What stands for a registered schema where it applies. */
+  private refer(entry: Shared, place: Place): SchemaObject {
+    if (place === 'inside') return entry.lazy;
+    if (!entry.inPlace) {
+      entry.inPlace = true;
+      this.inPlacePending.push(entry);
+    }
+    return entry.reference;
   }
 
   private inline(schema: SchemaObject, direction: Direction): SchemaObject {
@@ -89,13 +125,14 @@ export class SchemaConverter {
     this.memo[direction].set(schema, out); // set before recursing: a shared subschema is converted once
     for (const [key, value] of Object.entries(schema)) {
       if (key.startsWith('x-') || DROPPED.includes(key)) continue;
+      const place: Place = IN_PLACE.has(key) ? 'in place' : 'inside';
       if (SUBSCHEMA_MAPS.includes(key) && value && typeof value === 'object') {
-        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.node(v as SchemaObject, direction)]));
+        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.node(v as SchemaObject, direction, place)]));
       } else if (SUBSCHEMA_LISTS.includes(key) && Array.isArray(value)) {
-        out[key] = value.map((v) => this.node(v, direction));
+        out[key] = value.map((v) => this.node(v, direction, place));
       } else if (SUBSCHEMAS.includes(key)) {
         // A keyword that holds a subschema (or a list of them, as draft-04's `items` may).
-        out[key] = Array.isArray(value) ? value.map((v) => this.node(v, direction)) : this.node(value as SchemaObject | boolean | undefined, direction);
+        out[key] = Array.isArray(value) ? value.map((v) => this.node(v, direction, place)) : this.node(value as SchemaObject | boolean | undefined, direction, place);
       } else {
         out[key] = value;
       }
@@ -126,7 +163,8 @@ export class SchemaConverter {
       // An absolute id: Ajv resolves a relative one against the id of the schema it is read in.
       const name = (this.names.get(source) ?? 'ref').replace(/[^\w.-]/g, '_');
       const id = `openapi-${way}:${this.prefix}${this.byId.size}-${name}`;
-      entry = { id, direction, source, reference: { $ref: id } };
+      entry = { id, direction, source, reference: { $ref: id }, lazy: { [LAZY_REF]: id } };
+      registerLazyReference(this.ajv, id, this.warn);
       this.shared[way].set(source, entry);
       this.byId.set(id, entry);
       this.pending.push(entry);
@@ -170,26 +208,32 @@ export class SchemaConverter {
   }
 
   /**
-   * Converts the schemas found since the last call, then registers and compiles them deepest first
-   * (each after those it references): Ajv compiles a `$ref` it meets uncompiled inside the schema
-   * that uses it, so a chain of 500 compiled from its head nests 500 compilers.
+   * Converts the schemas found since the last call and registers them. Then compiles, deepest
+   * first, those handed out to apply in place: Ajv compiles a `$ref` it meets uncompiled inside the
+   * schema that uses it, so an `allOf` chain of 500 compiled from its head nests 500 compilers. The
+   * others are compiled when a value first reaches them.
    */
   private settle(): void {
-    if (this.pending.length === 0) return;
-    const batch = new Set<Shared>();
+    if (this.pending.length === 0 && this.inPlacePending.length === 0) return;
     // Converting one may find more: they join the batch, converted in turn rather than nested.
     for (let i = 0; i < this.pending.length; i++) {
       const entry = this.pending[i];
       entry.body = this.inline(entry.source, entry.direction);
-      batch.add(entry);
     }
-    this.pending.length = 0;
-    const order = this.deepestFirst(batch);
-    for (const entry of order) this.register(entry);
-    for (const entry of order) {
+    const batch = this.pending.splice(0);
+    for (const entry of batch) {
+      // One that references nothing Ajv copies into the schemas using it: cheaper than a call.
+      if (!hasReference(entry.body!)) {
+        delete entry.lazy[LAZY_REF];
+        entry.lazy.$ref = entry.id;
+      }
+    }
+    // Deepest first: one Ajv refuses is put back inline before the schemas using it are checked.
+    for (const entry of this.deepestFirst(new Set(batch), 'any')) this.register(entry);
+    for (const entry of this.deepestFirst(new Set(this.inPlacePending.splice(0)), 'in place')) {
       if (entry.reference.$ref === undefined) continue; // put back inline (see register)
-      // One without references Ajv copies into the schemas using it: it is compiled only if used on its own.
-      if (!hasReference(entry.body!)) continue;
+      // One whose only references are lazy ones is compiled on its own when it is first used.
+      if (!hasInPlaceReference(entry.body!)) continue;
       try {
         this.ajv.getSchema(entry.id);
       } catch {
@@ -210,19 +254,23 @@ export class SchemaConverter {
       this.ajv.addSchema(schema, undefined, undefined, false);
       return;
     }
-    delete entry.reference.$ref;
-    if (!reaches(body, entry.reference)) Object.assign(entry.reference, body);
+    const standIns = [entry.reference, entry.lazy];
+    for (const standIn of standIns) {
+      delete standIn.$ref;
+      delete standIn[LAZY_REF];
+    }
+    if (!standIns.some((standIn) => reaches(body, standIn))) for (const standIn of standIns) Object.assign(standIn, body);
   }
 
-  /** The batch in an order where each schema comes after the schemas of the batch it references. */
-  private deepestFirst(batch: Set<Shared>): Shared[] {
+  /** The batch in an order where each schema comes after the schemas of the batch it references (`any` way, or only in place). */
+  private deepestFirst(batch: Set<Shared>, how: 'any' | 'in place'): Shared[] {
     const order: Shared[] = [];
     const visited = new Set<Shared>();
     for (const root of batch) {
       if (visited.has(root)) continue;
       visited.add(root);
       // An explicit stack rather than recursion: chains are as long as documents make them.
-      const stack = [{ entry: root, next: this.referencedBy(root, batch) }];
+      const stack = [{ entry: root, next: this.referencedBy(root, batch, how) }];
       while (stack.length > 0) {
         const top = stack[stack.length - 1];
         const child = top.next.pop();
@@ -232,19 +280,20 @@ export class SchemaConverter {
         } else if (!visited.has(child)) {
           // One already visited is done, or is a cycle: Ajv compiles those through the schema being compiled.
           visited.add(child);
-          stack.push({ entry: child, next: this.referencedBy(child, batch) });
+          stack.push({ entry: child, next: this.referencedBy(child, batch, how) });
         }
       }
     }
     return order;
   }
 
-  /** The schemas of the batch that a schema of the batch references. */
-  private referencedBy(entry: Shared, batch: Set<Shared>): Shared[] {
+  /** The schemas of the batch that a schema of the batch references (`any` way, or only in place: as `reference`). */
+  private referencedBy(entry: Shared, batch: Set<Shared>, how: 'any' | 'in place'): Shared[] {
     const out: Shared[] = [];
     walk(entry.body ?? {}, (node) => {
-      const target = typeof node.$ref === 'string' ? this.byId.get(node.$ref) : undefined;
-      if (target === undefined || node !== target.reference) return true;
+      const id = node.$ref ?? node[LAZY_REF];
+      const target = typeof id === 'string' ? this.byId.get(id) : undefined;
+      if (target === undefined || (node !== target.reference && (how === 'in place' || node !== target.lazy))) return true;
       if (batch.has(target)) out.push(target);
       return false;
     });
@@ -291,9 +340,18 @@ function walk(root: SchemaObject, visit: (node: SchemaObject) => boolean): void 
 
 /** True when a converted schema refers to a registered one (Ajv then compiles it apart rather than copying it in). */
 function hasReference(root: SchemaObject): boolean {
+  return some(root, isReference);
+}
+
+/** True when a converted schema refers to a registered one in place (Ajv compiles that one with it). */
+function hasInPlaceReference(root: SchemaObject): boolean {
+  return some(root, (node) => typeof node.$ref === 'string');
+}
+
+function some(root: SchemaObject, test: (node: SchemaObject) => boolean): boolean {
   let found = false;
   walk(root, (node) => {
-    if (typeof node.$ref === 'string') found = true;
+    if (test(node)) found = true;
     return !found;
   });
   return found;
@@ -304,7 +362,7 @@ function reaches(root: SchemaObject, target: SchemaObject): boolean {
   let found = false;
   walk(root, (node) => {
     if (node === target) found = true;
-    return !found && typeof node.$ref !== 'string';
+    return !found && !isReference(node);
   });
   return found;
 }
