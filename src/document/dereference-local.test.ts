@@ -1,15 +1,28 @@
 /**
- * The browser's dereferencing (local references only) against swagger-parser's, which Node uses.
+ * The dereferencing of documents with local references only (the browser's, and Node's for those)
+ * against swagger-parser's, which Node uses for documents that refer to other files.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import yaml from 'js-yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildMock, DEMO_API_KEY } from '../app.js';
 import { dereferenceLocal } from './dereference-local.js';
+import { dereferenceOptions } from './dereference-options.js';
 import { prepareDocument } from './document.js';
 import { loadDocument } from './load-document.js';
+import { validateMetaSchema } from './meta-schema/validate-meta-schema.js';
+import type { DocumentObject, JsonObject } from './objects.js';
 import type { SchemaObject } from './schema.js';
+
+/** swagger-parser's dereferencing, as loadDocument asks it for a document that refers to other files. */
+const viaSwaggerParser = async (document: JsonObject) => (await SwaggerParser.dereference(document as never, { dereference: dereferenceOptions(document) } as never)) as unknown as DocumentObject;
+const load = (raw: unknown, name: string, dereference: (document: JsonObject) => Promise<DocumentObject>) => prepareDocument(structuredClone(raw), { name, metaSchema: validateMetaSchema, dereference });
+
+const dir = mkdtempSync(join(tmpdir(), 'dereference-local-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('dereferenceLocal', () => {
   it('replaces each reference by the one object it names, leaves a cycle as $ref, merges siblings', async () => {
@@ -37,8 +50,8 @@ describe('dereferenceLocal', () => {
 
   it('gives the Petstore the same answers as swagger-parser does', async () => {
     const raw = yaml.load(readFileSync('spec/openapi.yaml', 'utf8')) as SchemaObject;
-    const inBrowser = await prepareDocument(raw, { name: 'petstore', dereference: dereferenceLocal });
-    const onNode = await loadDocument('spec/openapi.yaml');
+    const inBrowser = await load(raw, 'petstore', dereferenceLocal);
+    const onNode = await load(raw, 'petstore', viaSwaggerParser);
     const answers = async (document: typeof onNode) => {
       const { app } = buildMock(document, { seed: 5 });
       const auth = { Authorization: `Bearer ${DEMO_API_KEY}` };
@@ -54,14 +67,28 @@ describe('dereferenceLocal', () => {
     for (const file of files) {
       const text = readFileSync(join('test/corpus', file), 'utf8');
       if (/\$ref:\s*['"]?(?!#)[^\s'"]/.test(text) || /"\$ref"\s*:\s*"(?!#)/.test(text)) continue; // external references: Node only
-      const onNode = await loadDocument(join('test/corpus', file)).catch(() => undefined);
-      if (!onNode || onNode.convertedFrom) continue;
-      const inBrowser = await prepareDocument(yaml.load(text) as SchemaObject, { name: file, dereference: dereferenceLocal });
+      const raw = yaml.load(text) as SchemaObject;
+      if (raw.swagger) continue; // converted to 3.0 first; the converted documents are compared through loadDocument below
+      const onNode = await load(raw, file, viaSwaggerParser).catch(() => undefined);
+      if (!onNode) continue;
+      const inBrowser = await load(raw, file, dereferenceLocal);
       const shape = (document: typeof onNode) => {
         const mock = buildMock(document, { onWarning: () => undefined });
         return { answers: mock.answers, collections: mock.collections.map((c) => [c.name, c.path, c.keyProperty]) };
       };
       expect(shape(inBrowser), file).toEqual(shape(onNode));
     }
+  });
+
+  it('is what loadDocument uses for a document that refers only to itself; swagger-parser reads the others', async () => {
+    const schemas = { Thing: { type: 'object', properties: { tag: { $ref: '#/components/schemas/Missing' } } } };
+    const document = (ref: string) => ({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/things': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: ref } } } } } } } }, components: { schemas } });
+    writeFileSync(join(dir, 'local.json'), JSON.stringify(document('#/components/schemas/Thing')));
+    writeFileSync(join(dir, 'external.json'), JSON.stringify(document('other.json#/Thing')));
+    writeFileSync(join(dir, 'other.json'), JSON.stringify({ Thing: { type: 'string' } }));
+    // The walk's own sentence for a reference to nothing; swagger-parser's for the other document.
+    await expect(loadDocument(join(dir, 'local.json'))).rejects.toThrow(/Missing \$ref pointer "#\/components\/schemas\/Missing": it names nothing in the document/);
+    await expect(loadDocument(join(dir, 'external.json'))).rejects.toThrow(/Missing/);
+    await expect(loadDocument(join(dir, 'external.json'))).rejects.not.toThrow(/names nothing/);
   });
 });

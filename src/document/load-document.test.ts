@@ -108,7 +108,7 @@ describe('loadDocument of a Swagger 2.0 document', () => {
       /^.*info\.yaml is a Swagger 2\.0 document that cannot be converted to OpenAPI 3\.0: info must be an object\.$/,
     );
     const missing = await failure(file('ref.yaml', `${head}paths:\n  /a:\n    get:\n      responses:\n        '200': {description: ok, schema: {$ref: '#/definitions/Gone'}}\n`));
-    expect(missing).toMatch(/^.*ref\.yaml is not a valid Swagger 2\.0 document \(converted to OpenAPI 3\.0\): Missing \$ref pointer "#\/components\/schemas\/Gone"\./);
+    expect(missing).toMatch(/^.*ref\.yaml is not a valid Swagger 2\.0 document \(converted to OpenAPI 3\.0\): Missing \$ref pointer "#\/components\/schemas\/Gone": it names nothing in the document\.$/);
     expect(await failure(file('file.yaml', `${head}paths:\n  /a:\n    get:\n      responses:\n        '200': {description: ok, schema: {$ref: 'gone.yaml#/Note'}}\n`))).toMatch(
       /^.*file\.yaml is not a valid Swagger 2\.0 document: Error opening file .*gone\.yaml: ENOENT/,
     );

@@ -12,6 +12,11 @@ export function foreignReference(document: unknown, url: string): string | undef
   return firstReference(document, (ref) => !sameOrigin(ref, url));
 }
 
+/** The first `$ref` of a document to anything outside it (another file, a URL, an `$id`). */
+export function externalReference(document: unknown): string | undefined {
+  return firstReference(document, () => true);
+}
+
 /** The first external `$ref` of a document (not `#...`) that `matches`, walked without recursion (documents nest deep). */
 function firstReference(document: unknown, matches: (ref: string) => boolean): string | undefined {
   const stack: unknown[] = [document];
