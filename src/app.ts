@@ -4,7 +4,7 @@
  * comes in through `BuildMockOptions`, so a test builds a mock in one line and calls `app.request()`.
  */
 import { Hono } from 'hono';
-import { ADMIN_PATH, type AdminControls } from './admin/admin-api.js';
+import { ADMIN_PATH, type AdminControls, type AdminEndpoint } from './admin/admin-api.js';
 import { RequestLog } from './admin/request-log.js';
 import { operationPipelines } from './assembly/operation-pipelines.js';
 import { hiddenOperations, mountOwnEndpoints } from './assembly/own-endpoints.js';
@@ -82,6 +82,8 @@ export interface BuildMockOptions extends Omit<MockOptions, 'spec' | 'fixtures' 
    * Without them (the default, and in a browser) /__docs answers 404.
    */
   docs?: DocsAssets;
+  /** More endpoints under /__admin, behind its guard and listed by GET /__admin (the proxy adds /violations). */
+  adminEndpoints?: readonly AdminEndpoint[];
 }
 
 export interface Mock {
@@ -182,7 +184,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
 
   // The mock's own endpoints, then one pipeline per operation of the document on its route.
   const basePath = serverBasePath(api);
-  const admin = options.admin === false ? undefined : adminControls(state, { requests, changed, answers });
+  const admin = options.admin === false ? undefined : adminControls(state, { requests, changed, answers, more: options.adminEndpoints });
   mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, oauth, selfCheck: selfCheck?.counts, cors: corsPolicy, reporting, reader });
   const maxBodyBytes = Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
   const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn, selfCheck, document: api });
@@ -200,7 +202,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
 }
 
 /** What the admin API controls: the state (shared or a session's), the request log, the answers. */
-function adminControls(state: MockState, { requests, changed, answers }: Pick<AdminControls, 'requests' | 'changed' | 'answers'>): AdminControls {
+function adminControls(state: MockState, { requests, changed, answers, more }: Pick<AdminControls, 'requests' | 'changed' | 'answers' | 'more'>): AdminControls {
   const { sessions } = state;
   return {
     storeFor: state.storeFor,
@@ -217,6 +219,7 @@ function adminControls(state: MockState, { requests, changed, answers }: Pick<Ad
     changed,
     answers,
     sessions: () => ({ max: sessions.max, active: sessions.names(), evicted: sessions.evictedNames() }),
+    more,
   };
 }
 

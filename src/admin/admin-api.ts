@@ -43,6 +43,8 @@ export interface AdminControls {
   answers: unknown[];
   /** The sessions kept (least recently used first), the cap, and the names evicted since (GET /__admin/sessions). */
   sessions: () => { max: number; active: string[]; evicted: string[] };
+  /** More endpoints, behind the same guard and listed by GET /__admin (the proxy's /violations). */
+  more?: readonly AdminEndpoint[];
 }
 
 /** One endpoint of the admin API: the route it is registered on, and its line in GET /__admin. */
@@ -168,6 +170,7 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false, r
     },
     { method: 'GET', path: '/operations', description: 'how each operation is answered: from a collection\'s state, or from examples or generated data, and why', handle: () => json({ operations: controls.answers }) },
     { method: 'GET', path: '/sessions', description: 'the sessions kept (least recently used first), the cap, and the names evicted since', handle: () => json(controls.sessions()) },
+    ...(controls.more ?? []),
   ];
   const listing = endpoints.map(({ method, path, description }) => ({ method, path: path === '/' ? ADMIN_PATH : `${ADMIN_PATH}${path}`, description }));
   for (const endpoint of endpoints) admin.on(endpoint.method, endpoint.path, endpoint.handle);

@@ -4,7 +4,6 @@
  * the exchange, valid bodies generated from the schemas, and the records the suite created
  * (deleted again at the end).
  */
-import { findResponse } from '../operations/build-operations.js';
 import type { Faker } from '@faker-js/faker';
 import { createFaker } from '../generate/create-faker.js';
 import type { ValidateFunction } from 'ajv';
@@ -21,7 +20,7 @@ import { SchemaConverter } from '../validation/to-json-schema.js';
 import { createResponseChecker } from '../validation/validate-response.js';
 import type { Problem } from '../core/problem.js';
 import type { Case, CheckId, Exchange } from './case.js';
-import type { CheckContext } from './checks/check.js';
+import { checkContext } from './checks/check.js';
 import { RequestComposer, type RequestSpec } from './compose-request.js';
 import { Evaluator, type CheckRegistry } from './evaluate.js';
 import { Confirmation, type Claim } from './confirmation.js';
@@ -135,15 +134,7 @@ export class ContractContext {
     const checkResponse = createResponseChecker(this.ajv, this.converter);
     this.requestValidator = schemaCompiler(this.ajv, this.converter, 'request');
     this.confirmation = new Confirmation(document, this.ajv, this.converter);
-    const problems = new WeakMap<Exchange, ReturnType<typeof checkResponse>>();
-    const checkContext: CheckContext = {
-      checkResponse,
-      declaresHeader: (ex, name) => Object.keys(findResponse(ex.case.operation, ex.status)?.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase()),
-      problems: (ex) => {
-        if (!problems.has(ex)) problems.set(ex, checkResponse(ex.case.operation, ex));
-        return problems.get(ex)!;
-      },
-    };
+    const context = checkContext(checkResponse);
     this.faker = createFaker();
     this.faker.seed(options.seed ?? 1);
     this.generate = createGenerator(this.faker, { document: document.api });
@@ -151,7 +142,7 @@ export class ContractContext {
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.composer = new RequestComposer(options, (schema, propertyName) => this.validValue(schema, propertyName));
-    this.evaluator = new Evaluator(checks, this.results, this, checkContext, { baseUrl: this.baseUrl, token: options.token });
+    this.evaluator = new Evaluator(checks, this.results, this, context, { baseUrl: this.baseUrl, token: options.token });
   }
 
   selected(check: CheckId): boolean {

@@ -5,6 +5,7 @@
  * not apply). The runner adds the operation, the request, the response and a repro, and counts
  * passes per check and operation.
  */
+import { findResponse } from '../../operations/build-operations.js';
 import type { Operation } from '../../operations/operation.js';
 import type { Problem } from '../../core/problem.js';
 import type { ReceivedResponse } from '../../validation/validate-response.js';
@@ -18,6 +19,19 @@ export interface CheckContext {
   checkResponse: (operation: Operation, response: ReceivedResponse) => Problem[];
   /** True when the document declares this header for the exchange's response. */
   declaresHeader: (exchange: Exchange, name: string) => boolean;
+}
+
+/** The context checks read, around one response checker: problems memoised per exchange. */
+export function checkContext(checkResponse: CheckContext['checkResponse']): CheckContext {
+  const problems = new WeakMap<Exchange, Problem[]>();
+  return {
+    checkResponse,
+    declaresHeader: (ex, name) => Object.keys(findResponse(ex.case.operation, ex.status)?.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase()),
+    problems: (ex) => {
+      if (!problems.has(ex)) problems.set(ex, checkResponse(ex.case.operation, ex));
+      return problems.get(ex)!;
+    },
+  };
 }
 
 export interface Verdict extends Evidence {

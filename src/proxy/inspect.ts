@@ -1,0 +1,260 @@
+/**
+ * Judging real traffic by the document, with the validators and checks the mock and the contract
+ * suite use: a request by its operation's request validator (`requestJudge`), an answer by the
+ * contract suite's response checks (declared status, media type, body schema, declared headers,
+ * error shape, and the response checks plugins add), each finding a violation with the exchange,
+ * what was received, what the document says and a curl repro, secrets masked.
+ */
+import type { ApiError } from '../core/api-error.js';
+import type { Problem } from '../core/problem.js';
+import type { LoadedDocument } from '../document/load-document.js';
+import type { Operation } from '../operations/operation.js';
+import { createFaker } from '../generate/create-faker.js';
+import { createGenerator } from '../generate/from-schema.js';
+import { compileErrorResponder, type ErrorResponder } from '../respond/error-response.js';
+import { createAjv } from '../validation/ajv-instance.js';
+import { schemaCompiler } from '../validation/compile-schema.js';
+import { requestJudge, type PlainRequest } from '../validation/judge-request.js';
+import { SchemaConverter } from '../validation/to-json-schema.js';
+import { createResponseChecker } from '../validation/validate-response.js';
+import { FITS_OF_INTENT, type Case, type Exchange, type FindingKind } from '../contract/case.js';
+import { CHECK_IDS, RESPONSE_CHECK_IDS, type CheckId } from '../contract/check-id.js';
+import { checkContext, excerpt } from '../contract/checks/check.js';
+import type { CheckRegistry } from '../contract/evaluate.js';
+import { reproOf } from '../contract/repro.js';
+import { secretMask } from '../contract/report/mask.js';
+
+/** The proxy's own checks, beside the contract suite's: the request keeps to the document, and the route is one it describes. */
+export type ProxyCheckId = CheckId | 'request_conformance' | 'documented_operation';
+
+/**
+ * The suite's response checks that hold for any answer to any request. Left out: whether a 5xx
+ * is fair (the document decides that, through its statuses) and whether a valid request must
+ * succeed (real traffic is refused for reasons of state the document does not describe).
+ */
+const NOT_FOR_TRAFFIC = new Set<CheckId>(['response_received', 'not_a_server_error', 'positive_data_acceptance']);
+
+export interface Violation {
+  /** Counts from 1 in the proxy's life. */
+  id: number;
+  /** ISO time of the exchange. */
+  time: string;
+  check: ProxyCheckId;
+  /** A failure breaks a promise of the document; a gap is what it leaves open (a refusal with an undeclared status). */
+  kind: FindingKind;
+  /** `GET /pets/{petId}`, or the method and path of a request no operation describes. */
+  operation: string;
+  operationId?: string;
+  received: string;
+  documented: string;
+  /** `GET /pets/7` */
+  request: string;
+  /** The status and the start of the body. */
+  response?: string;
+  /** Who answered: the upstream, the mock filling in, or the proxy itself (`--errors`). */
+  answeredBy: AnsweredBy;
+  /** A curl command that sends the request again to the upstream, secrets as `***`. */
+  repro: string;
+  /** The typed facts, as the validator set them. */
+  path?: string;
+  rule?: string;
+  declared?: string[];
+  expected?: string[];
+  schemaPath?: string;
+  status?: number;
+}
+
+export type AnsweredBy = 'upstream' | 'mock' | 'proxy';
+
+/** A request as the proxy read it. */
+export interface SeenRequest {
+  method: string;
+  /** Path and query as sent. */
+  target: string;
+  headers: Record<string, string>;
+  body?: Uint8Array;
+}
+
+export interface SeenAnswer {
+  status: number;
+  headers: Headers;
+  /** The body as text, when it was read (JSON within the size limit); undefined when it streamed through. */
+  text?: string;
+  ms: number;
+}
+
+export interface Inspector {
+  /** The problems of a request against its operation (none when it keeps to the document). */
+  judge(operation: Operation, params: Record<string, string>, request: SeenRequest): Promise<Problem[]>;
+  /** What an answer breaks, given what the request broke. */
+  check(operation: Operation, request: SeenRequest, problems: Problem[], answer: SeenAnswer, answeredBy: AnsweredBy): Omit<Violation, 'id' | 'time'>[];
+  /** The violation of a request the document describes nowhere. */
+  undocumented(request: SeenRequest, answer: SeenAnswer | undefined, answeredBy: AnsweredBy, where: string): Omit<Violation, 'id' | 'time'>;
+  /** The violation of a request that breaks the document. */
+  invalidRequest(operation: Operation, request: SeenRequest, problems: Problem[], answeredBy: AnsweredBy): Omit<Violation, 'id' | 'time'>;
+  /** An error as the operation declares its errors (the mock's error shaping). */
+  error(operation: Operation, error: ApiError, accept: string | null): Response;
+}
+
+export interface InspectorOptions {
+  document: LoadedDocument;
+  /** The check registry (the built-ins and the plugins' checks): the response checks of it run. */
+  checks: CheckRegistry;
+  /** Where repros send requests: the upstream's base URL. */
+  upstreamUrl: string;
+  /** The largest request body the validator reads (a larger one is refused as too large). */
+  maxBodyBytes: number;
+  warn?: (message: string) => void;
+}
+
+export function createInspector(options: InspectorOptions): Inspector {
+  const { document, checks, upstreamUrl } = options;
+  const ajv = createAjv(document.dialect);
+  const converter = new SchemaConverter(document.api, ajv, document.dialect, options.warn);
+  const responseValidator = schemaCompiler(ajv, converter, 'response', options.warn);
+  const context = checkContext(createResponseChecker(ajv, converter, responseValidator));
+  const judge = requestJudge({ ajv, converter, warn: options.warn ?? (() => undefined), maxBodyBytes: options.maxBodyBytes });
+  const generate = createGenerator(createFaker(), { document: document.api });
+  const responders = new WeakMap<Operation, ErrorResponder>();
+  const secrets = secretCarriers(document);
+  // The response checks, and those plugins add (one that judges only the cases of its own purpose says nothing here).
+  const responseChecks = [...checks].filter(([id]) => (RESPONSE_CHECK_IDS.includes(id as never) && !NOT_FOR_TRAFFIC.has(id)) || !CHECK_IDS.includes(id as never));
+
+  const caseOf = (operation: Operation | undefined, request: SeenRequest, problems: Problem[]): Case => {
+    const intent = problems.length ? 'invalid' : 'valid';
+    return {
+      operation: operation!,
+      method: request.method,
+      path: request.target,
+      headers: request.headers,
+      body: request.body,
+      label: problems.length ? `a request that breaks the document (${problems.map(describeProblem).join('; ')})` : 'a request that keeps to the document',
+      intent,
+      fits: FITS_OF_INTENT[intent],
+    };
+  };
+  const masked = (request: SeenRequest, answer: SeenAnswer | undefined) => secretMask({ headers: secrets(request, answer) });
+  const reproFor = (request: SeenRequest, mask: ReturnType<typeof secretMask>) => mask.text(reproOf({ method: request.method, path: request.target, headers: request.headers, body: request.body } as Case, upstreamUrl, undefined));
+  const requestLine = (request: SeenRequest) => `${request.method} ${request.target}`;
+  const responseLine = (answer: SeenAnswer) => `${answer.status} ${excerpt(answer.text ?? '(body streamed, not read)', 200)}`.trim();
+
+  return {
+    judge: (operation, params, request) => {
+      const query = request.target.includes('?') ? request.target.slice(request.target.indexOf('?') + 1) : '';
+      const plain: PlainRequest = { path: params, query, headers: request.headers, body: request.body };
+      return judge(operation, plain);
+    },
+
+    check(operation, request, problems, answer, answeredBy) {
+      const exchange: Exchange = { case: caseOf(operation, request, problems), status: answer.status, headers: answer.headers, text: answer.text ?? '', json: parseJson(answer), ms: answer.ms };
+      const mask = masked(request, answer);
+      const found: Omit<Violation, 'id' | 'time'>[] = [];
+      for (const [id, { functions }] of responseChecks) {
+        for (const check of functions) {
+          for (const verdict of check(context, exchange) ?? []) {
+            // A body that streamed through unread is not judged by what it is not.
+            if (answer.text === undefined && verdict.path?.startsWith('body')) continue;
+            const { received, documented, kind, ...evidence } = verdict;
+            found.push({
+              ...evidence,
+              check: id,
+              kind: kind ?? 'failure',
+              operation: `${operation.method.toUpperCase()} ${operation.path}`,
+              operationId: operation.id,
+              received: mask.text(received),
+              documented,
+              request: mask.text(requestLine(request)),
+              response: mask.text(responseLine(answer)),
+              answeredBy,
+              repro: reproFor(request, mask),
+            });
+          }
+        }
+      }
+      return found;
+    },
+
+    undocumented(request, answer, answeredBy, where) {
+      const mask = masked(request, answer);
+      return {
+        check: 'documented_operation',
+        kind: 'failure',
+        operation: `${request.method} ${request.target.split('?')[0]}`,
+        received: mask.text(`${requestLine(request)}${answer ? `, answered ${answer.status}` : ''}`),
+        documented: where,
+        request: mask.text(requestLine(request)),
+        response: answer && mask.text(responseLine(answer)),
+        answeredBy,
+        repro: reproFor(request, mask),
+      };
+    },
+
+    invalidRequest(operation, request, problems, answeredBy) {
+      const mask = masked(request, undefined);
+      const first = problems[0];
+      return {
+        check: 'request_conformance',
+        kind: 'failure',
+        operation: `${operation.method.toUpperCase()} ${operation.path}`,
+        operationId: operation.id,
+        received: mask.text(problems.map(describeProblem).join('; ')),
+        documented: `a request to ${operation.method.toUpperCase()} ${operation.path} that keeps to its parameters and body`,
+        request: mask.text(requestLine(request)),
+        answeredBy,
+        repro: reproFor(request, mask),
+        path: first?.path,
+        rule: first?.rule,
+      };
+    },
+
+    error(operation, error, accept) {
+      let respond = responders.get(operation);
+      if (!respond) responders.set(operation, (respond = compileErrorResponder(operation, { generate, responseValidator })));
+      return respond(error, {}, { accept });
+    },
+  };
+}
+
+function describeProblem(problem: Problem): string {
+  return `${problem.path} ${problem.message}`;
+}
+
+function parseJson(answer: SeenAnswer): unknown {
+  if (answer.text === undefined || answer.text === '') return undefined;
+  try {
+    return JSON.parse(answer.text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The values of an exchange that are secrets: Authorization, Proxy-Authorization and Cookie, the
+ * headers and query parameters the document's apiKey schemes name, and the cookies an answer sets.
+ */
+function secretCarriers(document: LoadedDocument): (request: SeenRequest, answer: SeenAnswer | undefined) => Record<string, string> {
+  const schemes = Object.values(document.api.components?.securitySchemes ?? {});
+  const headerNames = new Set(['authorization', 'proxy-authorization', 'cookie']);
+  const queryNames = new Set<string>();
+  for (const scheme of schemes) {
+    if (scheme.type !== 'apiKey' || typeof scheme.name !== 'string') continue;
+    if (scheme.in === 'header') headerNames.add(scheme.name.toLowerCase());
+    if (scheme.in === 'query') queryNames.add(scheme.name);
+  }
+  return (request, answer) => {
+    const found: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (!headerNames.has(name.toLowerCase())) continue;
+      found[name] = value;
+      // Each cookie's value on its own too, and the credential after its scheme.
+      for (const part of value.split(';')) if (part.includes('=')) found[`${name}:${part}`] = part.slice(part.indexOf('=') + 1).trim();
+    }
+    const query = new URLSearchParams(request.target.split('?').slice(1).join('?'));
+    for (const name of queryNames) for (const value of query.getAll(name)) found[`query:${name}`] = value;
+    for (const cookie of answer?.headers.getSetCookie?.() ?? []) {
+      const pair = cookie.split(';')[0];
+      found[`set-cookie:${pair}`] = pair.slice(pair.indexOf('=') + 1).trim();
+    }
+    return found;
+  };
+}
