@@ -40,6 +40,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['app'],
   ['contract'],
   ['plugins'],
+  ['proxy'],
   ['server'],
   ['library', 'reload'],
   ['cli'],
