@@ -12,10 +12,10 @@
  * about once a second after a change (an unref'd timer: a proxy killed outright loses at most that
  * second) and on `close()`.
  *
- * What fixtures cannot say: the parent of a nested collection's record. The loader puts every
- * fixture at the top of its collection, so a nested record is written carrying its parent's key
- * where its schema has a place for it (the mock sets the same property on a create), and the
- * recorder warns that the mock does not list it under its parent.
+ * A nested collection's record is written carrying its parent's key where its schema has a place
+ * for it (`parentProperty`, which the mock sets on a create too): the loader puts it under that
+ * parent. One whose schema has no such place cannot say its parent: it loads at the top of its
+ * collection, one per key, and the recorder says so.
  */
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -150,9 +150,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
   const put = (collection: Collection, scope: string, record: StoredRecord) => {
     const key = collection.keyless ? JSON.stringify(record) : String(record[collection.keyProperty]);
     entriesOf(collection.name).set(`${scope}\u0000${key}`, { scope, key, record, seen: ++seen });
-    if (collection.parent) {
-      const where = collection.parentProperty ? `each carries its parent's key in ${collection.parentProperty}` : 'its records have no property for their parent\'s key';
-      once(`${collection.name}: fixtures put no record under a parent, so the mock loads the recorded ${collection.name} at the top of the collection, not under their ${collection.parent} (${collection.path} does not list them); ${where}.`);
+    if (collection.parent && !collection.parentProperty) {
+      once(`${collection.name}: its records have no property for their parent's key (of ${collection.parent}), so the mock loads the recorded ${collection.name} at the top of the collection, not under their ${collection.parent} (${collection.path} does not list them).`);
     }
     changed(collection.name);
   };
@@ -247,15 +246,17 @@ function prepareDir(dir: string): void {
 
 /**
  * What one collection's file holds: its records in the order the mock seeds them (by key; a keyless
- * collection's as seen). A file holds one record per key, so where records under different parents
- * share a key (an issue number counted per project) the latest seen is kept, and that is said once.
+ * collection's as seen). Records that carry their parent's key are told apart by it; a file of
+ * records that cannot holds one per key, so where records under different parents share a key (an
+ * issue number counted per project) the latest seen is kept, and that is said once.
  */
 function fileRecords(collection: Collection, entries: Entry[], warn: (message: string) => void): StoredRecord[] {
   if (collection.keyless) return entries.map((entry) => entry.record);
   const latest = new Map<string, Entry>();
   for (const entry of entries) {
-    const kept = latest.get(entry.key);
-    if (!kept || kept.seen < entry.seen) latest.set(entry.key, entry);
+    const key = collection.parentProperty ? `${entry.scope}\u0000${entry.key}` : entry.key;
+    const kept = latest.get(key);
+    if (!kept || kept.seen < entry.seen) latest.set(key, entry);
   }
   if (latest.size < entries.length) {
     warn(`${collection.name}: records under different ${collection.parent ?? 'parents'} share a ${collection.keyProperty}, and a fixture file holds one record per ${collection.keyProperty}: the latest seen of each is kept.`);

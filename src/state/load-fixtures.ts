@@ -64,8 +64,11 @@ function checkRecords(where: string, data: unknown, collection: Collection, vali
     if (!record || typeof record !== 'object' || Array.isArray(record)) throw new FixtureError(`${where}: ${label} is not an object.`);
     if (!collection.keyless) {
       if (key === undefined) throw new FixtureError(`${where}: ${label} has no "${collection.keyProperty}".`);
-      if (seen.has(String(key))) throw new FixtureError(`${where}: ${label} repeats ${collection.keyProperty} ${JSON.stringify(key)}.`);
-      seen.add(String(key));
+      // A nested record is one of its parent's: keys counted per parent repeat under other parents.
+      const parent = collection.parentProperty === undefined ? undefined : (record as StoredRecord)[collection.parentProperty];
+      const unique = parent === undefined ? String(key) : `${JSON.stringify(parent)} ${String(key)}`;
+      if (seen.has(unique)) throw new FixtureError(`${where}: ${label} repeats ${collection.keyProperty} ${JSON.stringify(key)}${parent === undefined ? '' : ` under ${collection.parentProperty} ${JSON.stringify(parent)}`}.`);
+      seen.add(unique);
     }
     if (validate && !validate(record)) {
       const problem = toProblems(validate.errors, '')[0];

@@ -2,8 +2,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.js';
-import { FIXTURES, petstore, petstoreDocument } from '../test-support/petstore.js';
+import { buildMock, DEMO_API_KEY } from '../app.js';
+import { FIXTURES, petstore, petstoreDocument, ROOT } from '../test-support/petstore.js';
 import { FixtureError } from './load-fixtures.js';
 import { loadDocument } from '../document/load-document.js';
 
@@ -80,6 +80,21 @@ describe('seeding', () => {
     expect(await fixtureFailure({ 'dragons.json': '[]' })).toMatch(/no collection named "dragons" \(it has: pets, categories, orders, inventory\)/);
     expect(await fixtureFailure({ 'pets.json': '[{"id":1,"name":"a","categoryId":1},{"id":1,"name":"b","categoryId":1}]' })).toMatch(/record 2 \(id 1\) repeats id 1/);
     expect(await fixtureFailure({ 'pets.json': '[{"name":"a","categoryId":1}]' })).toMatch(/record 1 has no "id"/);
+  });
+
+  it('puts a nested collection\'s fixtures under the parent their parent\'s key names, the same key allowed under two parents', async () => {
+    const document = await loadDocument(`${ROOT}test/documents/pathless-api.yaml`);
+    const loan = (id: number, memberId: number) => ({ id, memberId, itemId: 9, due: '2027-01-15', returned: false });
+    const fixtures = fixturesDir({
+      'members.json': JSON.stringify([{ id: 1, name: 'Ada' }, { id: 2, name: 'Grace' }]),
+      'loans.json': JSON.stringify([loan(1, 1), loan(2, 1), loan(1, 2)]),
+    });
+    const mock = buildMock(document, { fixtures, counts: { default: 0 } });
+    const list = async (member: number) => (await (await mock.app.request(`/members/${member}/loans`, { headers: { 'X-Key': DEMO_API_KEY } })).json()) as Array<{ id: number; memberId: number }>;
+    expect((await list(1)).map((l) => [l.id, l.memberId])).toEqual([[1, 1], [2, 1]]);
+    expect((await list(2)).map((l) => [l.id, l.memberId])).toEqual([[1, 2]]);
+    // Twice under one member is still a repeat.
+    expect(() => buildMock(document, { fixtures: fixturesDir({ 'members.json': '[{"id":1,"name":"Ada"}]', 'loans.json': JSON.stringify([loan(1, 1), loan(1, 1)]) }) })).toThrow(/loans\.json: record 2 \(id 1\) repeats id 1 under memberId 1\./);
   });
 
   it('refuses a fixtures path that does not exist', async () => {

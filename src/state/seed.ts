@@ -111,7 +111,8 @@ function seedCollection(store: StateStore, collection: Collection, options: Seed
   // A collection may be named like an Object property (`/constructor`): own entries only.
   const fixtures = own(options.fixtures, collection.name) ?? [];
   const sorted = [...fixtures].sort((a, b) => compareKeys(a[collection.keyProperty], b[collection.keyProperty]));
-  for (const record of sorted) state.put(structuredClone(record));
+  const scopeOf = fixtureScopes(store, collection);
+  for (const record of sorted) state.put(structuredClone(record), scopeOf(record));
   if (collection.scopeParams.length) {
     if (collection.parent && !fixtures.length) seedChildren(store, collection, options);
     return;
@@ -136,6 +137,25 @@ function seedCollection(store: StateStore, collection: Collection, options: Seed
     }
     state.put(generateRecord(collection, state, store, options, key));
   }
+}
+
+/**
+ * Where a fixture of a nested collection goes: under the parent record its `parentProperty` names
+ * (found in whichever scope the parent is), so it is listed and read under that parent; at the top
+ * when it names none, or a parent that is not there. The parent is seeded first.
+ */
+function fixtureScopes(store: StateStore, collection: Collection): (record: StoredRecord) => string | undefined {
+  const property = collection.parentProperty;
+  if (!collection.parent || property === undefined || !store.has(collection.parent)) return () => undefined;
+  const parents = store.collection(collection.parent);
+  const scopes = new Map<string, string>();
+  for (const scope of parents.scopes()) {
+    for (const record of parents.records(scope).values()) {
+      const key = String(record[parents.collection.keyProperty]);
+      if (!scopes.has(key)) scopes.set(key, scope ? `${scope}/${key}` : key);
+    }
+  }
+  return (record) => (record[property] === undefined ? undefined : scopes.get(String(record[property])));
 }
 
 /**
