@@ -6,11 +6,12 @@ import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { join, relative } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { contractCommand } from './cli/contract-command.js';
+import { mockOptionsOf } from './cli/mock-options.js';
+import { proxyCommand } from './cli/proxy-command.js';
 import { buildMock, type Mock } from './app.js';
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from './core/bundled.js';
-import { DEFAULT_PLUGINS } from './plugins/index.js';
 import { startBanner } from './cli/banner.js';
-import { createLogger, type Logger } from './cli/log.js';
+import { createLogger, writeTo, type Logger } from './cli/log.js';
 import { parseCommand, refuseToStart, USAGE, type ServeArgs } from './cli/parse-args.js';
 import { packageDocsAssets } from './docs/docs-assets.js';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from './document/load-document.js';
@@ -18,7 +19,6 @@ import { allowedHostsFor } from './middleware/host-guard.js';
 import { PACKAGE_ROOT } from './core/package-root.js';
 import { carryState } from './reload.js';
 import { startServer } from './server/serve.js';
-import { NODE_REQUESTS } from './server/node-requests.js';
 import { FixtureError } from './state/load-fixtures.js';
 import { StateJournal } from './state/journal.js';
 import { persistAnswers, persistenceRefusal } from './state/persistence.js';
@@ -31,10 +31,6 @@ import { readStateFile, stateLocationProblem, StateFileError } from './state/sta
 // and lose its state: the lines are dropped, the requests go on being answered.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 
-/** Writes to a stream while it can be written (a closed one drops the lines, see above). */
-const writeTo = (stream: NodeJS.WriteStream) => (chunk: string) => {
-  if (stream.writable) stream.write(chunk);
-};
 
 /** Lines held by the logger are written before the process exits, however it exits. */
 let logger: Logger | undefined;
@@ -42,10 +38,12 @@ process.on('exit', () => logger?.flush());
 
 async function main(): Promise<number> {
   if (process.argv[2] === 'contract') return contractCommand(process.argv.slice(3), process.env);
+  if (process.argv[2] === 'proxy') return proxyCommand(process.argv.slice(3), process.env, { heapPressure, setLogger: (l) => (logger = l) });
   const command = parseCommand(process.argv.slice(2), process.env);
   switch (command.command) {
     case 'help':
       if (command.topic === 'contract') return contractCommand(['--help'], process.env);
+      if (command.topic === 'proxy') return proxyCommand(['--help'], process.env, { heapPressure, setLogger: (l) => (logger = l) });
       process.stdout.write(USAGE);
       return 0;
     case 'version':
@@ -100,31 +98,13 @@ async function serve(args: ServeArgs): Promise<number> {
   let journal: StateJournal | undefined;
   // Read once, kept across reloads (--watch).
   const docsAssets = args.noDocs ? undefined : packageDocsAssets();
+  const now = args.now ? () => new Date(Date.now() + offset) : undefined;
   const build = (document: LoadedDocument) =>
     buildMock(document, {
-      requestReader: NODE_REQUESTS,
-      apiKeys: args.apiKeys,
-      seed: args.seed,
-      counts: args.counts,
-      fixtures,
-      delay: args.delay,
-      errorRate: args.errorRate,
-      limits: { maxRecords: args.maxRecords, maxBytes: args.maxStateMb === undefined ? undefined : args.maxStateMb * 1024 * 1024, heapPressure },
-      corsOrigins: args.corsOrigins,
-      oauth: { tokenLifetime: args.oauthTokenTtl, redirectOrigins: args.oauthRedirectOrigins },
-      adminToken: args.adminToken,
-      admin: !args.noAdmin,
-      docs: docsAssets,
-      trustProxy: args.trustProxy,
-      allowedHosts,
+      ...mockOptionsOf(args, { fixtures, docs: docsAssets, allowedHosts, heapPressure, now, log }),
       // The state file: writes refused (503) while it cannot be written, and its health reported.
       writable: () => (journal ? persistenceRefusal(journal) : undefined),
       persistence: args.stateFile ? () => journal!.health() : undefined,
-      now: args.now ? () => new Date(Date.now() + offset) : undefined,
-      onWarning: warn,
-      onRequest: log.request,
-      selfCheck: args.selfCheck,
-      plugins: DEFAULT_PLUGINS,
     });
 
   let mock: Mock;

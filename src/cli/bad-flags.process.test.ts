@@ -15,7 +15,7 @@ const BAD: Array<[string[], string]> = [
   [['serve', '--watch=yes'], '--watch takes no value. (see petstore-mock-kit serve --help)'],
   [['--port', '1', '--port', '2'], '--port was given twice ("1", then "2"); it takes one value. (see petstore-mock-kit serve --help)'],
   [['--log-level', 'verbose'], '--log-level must be silent, error, info or debug, not "verbose".'],
-  [['contrac', '--base-url', 'http://127.0.0.1:1'], 'Unknown command "contrac"; did you mean contract? The commands are serve (the default), contract and help. (see petstore-mock-kit --help)'],
+  [['contrac', '--base-url', 'http://127.0.0.1:1'], 'Unknown command "contrac"; did you mean contract? The commands are serve (the default), contract, proxy and help. (see petstore-mock-kit --help)'],
   [['contract', '--base-ur', 'http://127.0.0.1:1'], 'Unknown flag --base-ur; did you mean --base-url? (see petstore-mock-kit contract --help)'],
   [['contract', '--base-url'], '--base-url needs a value: an http(s) URL like http://127.0.0.1:4010. (see petstore-mock-kit contract --help)'],
   [['contract', '--base-url', 'http://127.0.0.1:1', '--dry-run=yes'], '--dry-run takes no value. (see petstore-mock-kit contract --help)'],

@@ -111,6 +111,8 @@ export interface BannerLine {
 /** What the server says once it listens. */
 export interface Banner {
   url: string;
+  /** What listens: `Mock` (the default) or `Proxy`. */
+  what?: string;
   operations: number;
   lines: BannerLine[];
 }
@@ -124,7 +126,7 @@ export function formatBanner(banner: Banner, time: number, { level, format }: Lo
   if (format === 'json') {
     return jsonLine(time, 'info', 'listening', { url: banner.url, operations: banner.operations, ...Object.assign({}, ...banner.lines.map((line) => line.fields)) });
   }
-  const head = `Mock of ${banner.operations} operation${banner.operations === 1 ? '' : 's'} listening on ${banner.url}`;
+  const head = `${banner.what ?? 'Mock'} of ${banner.operations} operation${banner.operations === 1 ? '' : 's'} listening on ${banner.url}`;
   return `${[head, ...banner.lines.map((line) => `  ${line.label.padEnd(9)} ${line.text}`)].join('\n')}\n`;
 }
 
@@ -175,6 +177,11 @@ export class LineBuffer {
     for (const { sink, text } of parts) sink(text);
   }
 }
+
+/** Writes to a stream while it can be written: a closed one (`npm start | head`, a log collector gone) drops the lines. */
+export const writeTo = (stream: NodeJS.WritableStream) => (chunk: string) => {
+  if (stream.writable) stream.write(chunk);
+};
 
 /** Where a logger writes, and its clock. */
 export interface LoggerOutput {

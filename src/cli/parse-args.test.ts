@@ -82,14 +82,14 @@ describe('bad flags: one line naming the flag and what it accepts', () => {
   });
 
   it('an unknown command, or an argument where none is taken', () => {
-    expect(error(['contrac'])).toBe('Unknown command "contrac"; did you mean contract? The commands are serve (the default), contract and help. (see petstore-mock-kit --help)');
+    expect(error(['contrac'])).toBe('Unknown command "contrac"; did you mean contract? The commands are serve (the default), contract, proxy and help. (see petstore-mock-kit --help)');
     expect(error(['contrac', '--base-url', 'http://127.0.0.1:4010'])).toMatch(/^Unknown command "contrac"; did you mean contract\?/);
     expect(error(['launch', '--help'])).toMatch(/^Unknown command "launch"\./);
-    expect(error(['launch'])).toBe('Unknown command "launch". The commands are serve (the default), contract and help. (see petstore-mock-kit --help)');
+    expect(error(['launch'])).toBe('Unknown command "launch". The commands are serve (the default), contract, proxy and help. (see petstore-mock-kit --help)');
     expect(error(['serve', 'now'])).toBe('Unexpected argument "now": serve takes only flags. (see petstore-mock-kit serve --help)');
     expect(error(['--port', '1', 'extra'])).toBe('Unexpected argument "extra": serve takes only flags. (see petstore-mock-kit serve --help)');
     expect(error(['--port', '1', 'contract'])).toBe('contract must come first, before its flags: petstore-mock-kit contract --base-url URL [options]. (see petstore-mock-kit contract --help)');
-    expect(error(['help', 'me'])).toBe('help takes serve or contract, not "me". (see petstore-mock-kit --help)');
+    expect(error(['help', 'me'])).toBe('help takes serve, contract or proxy, not "me". (see petstore-mock-kit --help)');
   });
 
   it('bad values, each naming its flag (or the variable it came from)', () => {

@@ -61,7 +61,7 @@ export interface ServeArgs {
 }
 
 /** Whose help to print: `serve`'s (also `--help` alone) or `contract`'s (`help contract`). */
-export type HelpTopic = 'serve' | 'contract';
+export type HelpTopic = 'serve' | 'contract' | 'proxy';
 
 export type CliCommand = ServeArgs | { command: 'help'; topic: HelpTopic } | { command: 'version' } | { command: 'error'; message: string };
 
@@ -111,11 +111,12 @@ export const SERVE_FLAGS = {
 
 export const USAGE = `Usage: petstore-mock-kit serve [options]
        petstore-mock-kit contract --base-url URL [options]   (see contract --help)
-       petstore-mock-kit help [serve|contract]
+       petstore-mock-kit proxy --upstream URL [options]      (see proxy --help)
+       petstore-mock-kit help [serve|contract|proxy]
 
 Serve an OpenAPI document as a stateful mock: routes, validation, auth and CRUD state are derived
 from the document, seeded with Faker data. \`contract\` checks a running implementation against
-the document instead.
+the document instead; \`proxy\` checks the traffic between clients and a real server.
 
 Options:
   --spec FILE|URL    OpenAPI 3.0/3.1 (or Swagger 2.0, converted) document to serve, a file or an
@@ -175,7 +176,7 @@ A bad flag or value gets one line on stderr and exit code 2.
 `;
 
 /** The words that may come first. */
-const COMMANDS = ['serve', 'contract', 'help'];
+const COMMANDS = ['serve', 'contract', 'proxy', 'help'];
 
 /**
  * @example parseCommand(['serve', '--port', '8080'], {}) // { command: 'serve', port: 8080, ... }
@@ -208,21 +209,22 @@ function readCommand(positionals: readonly string[]): { help?: HelpTopic; error?
   if (first === 'help') {
     const [topic, ...more] = rest;
     if (topic === undefined) return { help: 'serve' };
-    if ((topic === 'serve' || topic === 'contract') && more.length === 0) return { help: topic };
-    return { error: `help takes serve or contract, not ${quoted(rest.join(' '))}. ${seeHelp()}` };
+    if ((topic === 'serve' || topic === 'contract' || topic === 'proxy') && more.length === 0) return { help: topic };
+    return { error: `help takes serve, contract or proxy, not ${quoted(rest.join(' '))}. ${seeHelp()}` };
   }
   if (first === 'contract') return { error: `contract must come first, before its flags: petstore-mock-kit contract --base-url URL [options]. ${seeHelp('contract')}` };
+  if (first === 'proxy') return { error: `proxy must come first, before its flags: petstore-mock-kit proxy --upstream URL [options]. ${seeHelp('proxy')}` };
   return unexpected(first);
 }
 
 /** `Unknown command "contrac"; did you mean contract? The commands are ...` */
 function unknownCommand(word: string): string {
   const near = closest(word, COMMANDS);
-  return `Unknown command ${quoted(word)}${near.length ? `; did you mean ${orList(near)}?` : '.'} The commands are serve (the default), contract and help. ${seeHelp()}`;
+  return `Unknown command ${quoted(word)}${near.length ? `; did you mean ${orList(near)}?` : '.'} The commands are serve (the default), contract, proxy and help. ${seeHelp()}`;
 }
 
-/** The flags' values checked and turned into options, or the sentence that says which is wrong. */
-function serveArgs(values: FlagValues<typeof SERVE_FLAGS>, env: Record<string, string | undefined>): ServeArgs | string {
+/** The flags' values checked and turned into options, or the sentence that says which is wrong (`proxy` reads its server's flags with it too). */
+export function serveArgs(values: FlagValues<typeof SERVE_FLAGS>, env: Record<string, string | undefined>): ServeArgs | string {
   const port = values.port !== undefined ? integer('port', values.port) : integer('port', env.PORT || '4010', 'PORT');
   if (typeof port === 'string') return port;
   const seed = values.seed === undefined ? undefined : integer('seed', values.seed);

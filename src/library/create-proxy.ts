@@ -1,0 +1,91 @@
+/**
+ * `createProxy`: the validating proxy as a function, in front of any upstream a `fetch` reaches
+ * (a server on a port, or an app in the same process), answering in-process, and `listen` to put
+ * it on a port as `petstore-mock-kit proxy` does.
+ */
+import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../core/bundled.js';
+import { loadContractParts } from '../contract/plugin.js';
+import { loadDocument } from '../document/load-document.js';
+import { errorResponse } from '../core/api-error.js';
+import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../middleware/host-guard.js';
+import type { MockOptions } from '../mock-options.js';
+import { DEFAULT_PLUGINS } from '../plugins/index.js';
+import type { Fetch } from '../proxy/forward.js';
+import type { Violation } from '../proxy/inspect.js';
+import { buildProxy, type ProxyExchange, type ProxyOptions } from '../proxy/proxy.js';
+import { createRecorder, type RecordingSummary } from '../proxy/record.js';
+import type { ViolationCounts } from '../proxy/violations.js';
+import { startServer } from '../server/serve.js';
+import { NODE_REQUESTS } from '../server/node-requests.js';
+import type { ListeningMock } from './create-mock.js';
+
+export interface CreateProxyOptions extends Pick<ProxyOptions, 'upstream' | 'errors' | 'fallback' | 'mockOperations' | 'timeoutMs' | 'onExchange'> {
+  /** The document (a file, an http(s) URL or the document itself; default: the bundled Petstore). */
+  spec?: string | URL | object;
+  allowRemoteRefs?: boolean;
+  /** How requests reach the upstream (default: the global fetch): `(url, init) => app.request(url, init)` puts the checker in front of an app in this process. */
+  fetch?: Fetch;
+  /** Write what the upstream answers as fixtures in this directory (for `fixtures` of a mock, `serve --fixtures`). */
+  record?: string;
+  /** The mock behind the own endpoints and the fallback (as createMock's options; `spec` is the proxy's). */
+  mock?: Omit<MockOptions, 'spec' | 'allowRemoteRefs' | 'docs'>;
+}
+
+export interface ProxyInstance {
+  /** Answers a request as the proxy does: `await proxy.fetch('/pets/1', { headers })`, a path or a whole URL. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** The latest violations, newest first. */
+  violations(limit?: number): Violation[];
+  counts(): ViolationCounts;
+  /** The summary's lines, as the CLI prints them at exit. */
+  summary(): string[];
+  /** JUnit XML of the violations: a test case per check and operation. */
+  junit(): string;
+  /** Serves the proxy over HTTP (default port 0: any free one), as the CLI does. */
+  listen(port?: number, host?: string): Promise<ListeningMock>;
+  /** Writes the recording (with `record`); nothing to do without. */
+  close(): RecordingSummary | undefined;
+}
+
+/**
+ * @example
+ * import { createProxy } from 'petstore-mock-kit';
+ * const proxy = await createProxy({ upstream: 'http://127.0.0.1:3000' });
+ * await proxy.fetch('/pets/1', { headers: { Authorization: 'Bearer my-token' } });
+ * proxy.counts().total // violations seen so far
+ * @throws DocumentLoadError when the document cannot be served; Error for an upstream that is not an http(s) URL, or an unknown operation in `mockOperations`.
+ */
+export async function createProxy(options: CreateProxyOptions): Promise<ProxyInstance> {
+  const { spec, allowRemoteRefs, record, mock = {}, ...proxyOptions } = options;
+  const bundled = spec === undefined;
+  const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec, { allowRemoteRefs });
+  const recorder = record === undefined ? undefined : createRecorder({ dir: record, document, warn: mock.onWarning });
+  const proxy = buildProxy(document, {
+    ...proxyOptions,
+    contractPlugins: bundled ? await loadContractParts(DEFAULT_PLUGINS) : [],
+    mock: { ...mock, fixtures: mock.fixtures ?? (bundled ? BUNDLED_FIXTURES : undefined), plugins: mock.plugins ?? DEFAULT_PLUGINS, requestReader: NODE_REQUESTS },
+    onAnswer: recorder && ((answer) => recorder.observe(answer)),
+  });
+  return {
+    fetch: (input, init) => proxy.fetch(input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost'), init)),
+    violations: (limit = 100) => proxy.violations.latest(limit),
+    counts: () => proxy.violations.counts(),
+    summary: () => proxy.violations.summary(),
+    junit: () => proxy.violations.junit(proxy.operations, proxy.checks),
+    listen: async (port = 0, host = '127.0.0.1') => {
+      if (!isLoopbackAddress(host) && mock.admin !== false && mock.adminToken === undefined) {
+        throw new Error(`Refusing to listen on ${host}: other machines could reach the admin API; set mock.adminToken, or mock.admin: false.`);
+      }
+      const check = hostCheck(allowedHostsFor(host));
+      const fetch = (request: Request, env?: unknown) => {
+        const refused = check?.(request.url);
+        return refused ? errorResponse(refused) : proxy.fetch(request, env);
+      };
+      const running = await startServer({ fetch }, { port, host });
+      return { url: running.url, port: running.port, close: running.close };
+    },
+    close: () => recorder?.close(),
+  };
+}
+
+export type { ProxyExchange, Violation, ViolationCounts, RecordingSummary };
