@@ -37,6 +37,9 @@ export const VIOLATIONS_HEADER = 'X-Proxy-Violations';
 /** The paths of the mock's own endpoints: never forwarded. */
 const OWN_PATHS = /^\/__(admin|health|spec|docs|oauth)(\/|\.|$)/;
 
+/** The largest answer body read to be checked, by default. */
+export const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
 /** Statuses with which a server says it has no such route or method, rather than no such record. */
 const NOT_IMPLEMENTED = new Set([404, 405, 501]);
 
@@ -53,6 +56,8 @@ export interface ProxyOptions {
   mockOperations?: readonly string[];
   /** From sending a request to the end of the answer's body read for checking, in milliseconds (default 30,000). */
   timeoutMs?: number;
+  /** The largest answer body read to be checked (default 4 MiB); a larger one streams through unchecked, and the log says so. */
+  maxAnswerBytes?: number;
   /** How the mock behind the own endpoints and the fallback is built (API keys, seed, admin token, docs, plugins...). */
   mock?: BuildMockOptions;
   /** The plugins whose contract checks judge the traffic too (their response rules: the Petstore's error status, say); default none. */
@@ -97,6 +102,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
   const fetchUpstream: Fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const now = options.now ?? (() => new Date());
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const violations = new ViolationLog(options.keep);
   const mockOptions = options.mock ?? {};
   const plugins = [...(mockOptions.plugins ?? []), UPSTREAM_CREDENTIALS];
@@ -190,7 +196,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     const headers = forwardedHeaders(c.req.raw.headers, { address: base.remoteAddress(c), host: url.host, proto: url.protocol.replace(':', '') });
     // A JSON body (or one of an operation that declares JSON) is read to be checked; others stream through.
     const readable = (answerHeaders: Headers) => operation !== undefined && isJson(answerHeaders.get('content-type'));
-    return forward(fetchUpstream, upstreamUrl(upstream, `${url.pathname}${url.search}`), { method: seen.method, headers, body: seen.body }, { timeoutMs, maxBodyBytes }, readable);
+    return forward(fetchUpstream, upstreamUrl(upstream, `${url.pathname}${url.search}`), { method: seen.method, headers, body: seen.body }, { timeoutMs, maxBodyBytes: maxAnswerBytes }, readable);
   };
 
   guardHosts(app, mockOptions.allowedHosts);
