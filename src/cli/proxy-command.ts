@@ -105,7 +105,9 @@ export async function proxyCommand(argv: string[], env: Record<string, string | 
       { label: 'fallback', text: `${fills}${args.mockOperations.length ? `; always mocked: ${args.mockOperations.join(', ')}` : ''}`, fields: { fallback: args.fallback ?? 'none', mocked: args.mockOperations } },
       ...(args.record ? [{ label: 'record', text: `${args.record} (fixtures for serve --fixtures)`, fields: { record: args.record } }] : []),
       // The mock's keys and records matter only where it fills in; clients send the upstream's own credentials.
-      ...banner.lines.filter((line) => line.label !== 'try' && line.label !== 'API key' && (line.label !== 'records' || args.fallback === 'mock' || args.mockOperations.length > 0)),
+      ...banner.lines
+        .filter((line) => line.label !== 'try' && line.label !== 'API key' && (line.label !== 'records' || args.fallback === 'mock' || args.mockOperations.length > 0))
+        .map((line) => (line.label === 'docs' ? { ...line, text: line.text.replace('against this mock', 'through this proxy') } : line)),
     ],
   });
 

@@ -34,6 +34,9 @@ export type ProxyCheckId = CheckId | 'request_conformance' | 'documented_operati
  */
 const NOT_FOR_TRAFFIC = new Set<CheckId>(['response_received', 'not_a_server_error', 'positive_data_acceptance']);
 
+/** Headers a repro leaves to curl: the connection's, the length, the client's name. */
+const NOT_REPEATED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'user-agent', 'accept-encoding']);
+
 export interface Violation {
   /** Counts from 1 in the proxy's life. */
   id: number;
@@ -134,7 +137,10 @@ export function createInspector(options: InspectorOptions): Inspector {
     };
   };
   const masked = (request: SeenRequest, answer: SeenAnswer | undefined) => secretMask({ headers: secrets(request, answer) });
-  const reproFor = (request: SeenRequest, mask: ReturnType<typeof secretMask>) => mask.text(reproOf({ method: request.method, path: request.target, headers: request.headers, body: request.body } as Case, upstreamUrl, undefined));
+  const reproFor = (request: SeenRequest, mask: ReturnType<typeof secretMask>) => {
+    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !NOT_REPEATED.has(name.toLowerCase())));
+    return mask.text(reproOf({ method: request.method, path: request.target, headers, body: request.body } as Case, upstreamUrl, undefined));
+  };
   const requestLine = (request: SeenRequest) => `${request.method} ${request.target}`;
   const responseLine = (answer: SeenAnswer) => `${answer.status} ${excerpt(answer.text ?? '(body streamed, not read)', 200)}`.trim();
 
