@@ -9,6 +9,7 @@ import { buildMock, DEMO_API_KEY } from '../app.js';
 import { loadContractParts } from '../contract/plugin.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { FAULTS } from '../test-support/contract-servers/faults.js';
+import { loadDocument } from '../document/load-document.js';
 import { AUTH, FIXTURES, petstoreDocument } from '../test-support/petstore.js';
 import type { Fetch } from './forward.js';
 import { buildProxy, VIOLATIONS_HEADER, type ProxyExchange, type ProxyOptions } from './proxy.js';
@@ -198,6 +199,18 @@ describe('the proxy', () => {
     expect(text).not.toContain('dark-mode-long');
     expect(text).toContain('***');
     expect(DEMO_API_KEY).not.toBe('s3cret-token-value');
+  });
+
+  it('keeps an API key sent in the query out of the log line and the violations', async () => {
+    const api = structuredClone((await petstoreDocument()).raw) as { components: { securitySchemes: object } };
+    api.components.securitySchemes = { ...api.components.securitySchemes, queryKey: { type: 'apiKey', in: 'query', name: 'api_key' } };
+    const exchanges: ProxyExchange[] = [];
+    const proxy = buildProxy(await loadDocument(api), { upstream: UPSTREAM, fetch: inProcess(() => new Response('{}', { status: 418, headers: { 'Content-Type': 'application/json' } })), onExchange: (e) => exchanges.push(e) });
+    await proxy.fetch(new Request(`${PROXY}/pets/1?api_key=very-secret-key&x=1`));
+    expect(exchanges[0].path).toBe('/pets/1?api_key=REDACTED&x=1');
+    const text = JSON.stringify(proxy.violations.latest(10));
+    expect(proxy.violations.counts().total).toBeGreaterThan(0);
+    expect(text).not.toContain('very-secret-key');
   });
 
   it('refuses an operation to answer with the mock that the document does not have', async () => {

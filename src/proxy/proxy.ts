@@ -22,6 +22,7 @@ import { WEB_REQUESTS, type RequestReader } from '../pipeline/request-reader.js'
 import { serverBasePath } from '../routing/server-base-path.js';
 import { guardHosts } from '../middleware/host-guard.js';
 import type { AdminEndpoint } from '../admin/admin-api.js';
+import { redactQuery } from '../admin/request-log.js';
 import { buildMock, DEFAULT_MAX_BODY_BYTES, type BuildMockOptions, type Mock } from '../app.js';
 import { checkRegistry } from '../contract/checks/index.js';
 import { RESPONSE_CHECK_IDS } from '../contract/check-id.js';
@@ -76,7 +77,7 @@ export interface ProxyOptions {
 export interface ProxyExchange {
   time: Date;
   method: string;
-  /** The path and query as sent. */
+  /** The path and query as sent, the values of query parameters that carry API keys `REDACTED`. */
   path: string;
   status: number;
   ms: number;
@@ -122,6 +123,8 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
   const maxBodyBytes = Number(document.api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
   const checks = checkRegistry(options.contractPlugins ?? []);
   const inspector = createInspector({ document, checks, upstreamUrl: `${upstream.origin}${upstream.basePath}`, maxBodyBytes, warn: mockOptions.onWarning });
+  // The query parameters that carry API keys: their values never reach the log line.
+  const queryKeys = Object.values(document.api.components?.securitySchemes ?? {}).flatMap((scheme) => (scheme.type === 'apiKey' && scheme.in === 'query' ? [String(scheme.name)] : []));
   const mockAnswers = new Set(options.mockOperations ?? []);
   const unknownIds = [...mockAnswers].filter((id) => !operations.some((op) => op.id === id));
   if (unknownIds.length) throw new Error(`--mock ${unknownIds.join(', ')}: the document has no such operation (its operations: ${operations.map((op) => op.id).join(', ')}).`);
@@ -142,7 +145,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     c.req.raw.headers.forEach((value, name) => (headers[name] = value));
     const done = (response: Response, answeredBy: AnsweredBy, seen: Violation[], note?: string) => {
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      options.onExchange?.({ time: now(), method, path: target, status: response.status, ms, answeredBy, operationId: operation?.id, violations: seen, note });
+      options.onExchange?.({ time: now(), method, path: redactQuery(target, queryKeys), status: response.status, ms, answeredBy, operationId: operation?.id, violations: seen, note });
       return response;
     };
 
