@@ -6,6 +6,7 @@
  * body (the kind the document's schemas check) is read whole, up to the size limit, within it;
  * any other body, or one past the limit, streams through unread.
  */
+import { concatBytes } from '../core/bytes.js';
 
 /** Headers that belong to one connection (RFC 9110 7.6.1), and those the forwarding sets itself. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect']);
@@ -165,14 +166,7 @@ async function readUpTo(body: ReadableStream<Uint8Array>, max: number): Promise<
       };
     }
   }
-  if (chunks.length === 1) return { bytes: chunks[0] };
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { bytes };
+  return { bytes: concatBytes(chunks) };
 }
 
 /** `ECONNREFUSED`, `ENOTFOUND`...: what fetch's error hides in its cause. */

@@ -13,6 +13,8 @@
  */
 import { Hono, type Context } from 'hono';
 import { ApiError, errorResponse, errors } from '../core/api-error.js';
+import { fromUtf8 } from '../core/bytes.js';
+import { isJsonMediaType, parseMediaType } from '../core/media-type.js';
 import { respondJson } from '../core/security-headers.js';
 import type { LoadedDocument } from '../document/load-document.js';
 import { buildOperations } from '../operations/build-operations.js';
@@ -215,7 +217,7 @@ function notImplemented(answer: UpstreamAnswer, found: Omit<Violation, 'id' | 't
 }
 
 function answerSeen(answer: UpstreamAnswer): SeenAnswer {
-  return { status: answer.status, headers: answer.headers, text: answer.bytes ? new TextDecoder().decode(answer.bytes) : answer.stream ? undefined : '', ms: answer.ms };
+  return { status: answer.status, headers: answer.headers, text: answer.bytes ? fromUtf8(answer.bytes) : answer.stream ? undefined : '', ms: answer.ms };
 }
 
 /** The upstream's answer as the client gets it, with the violations named when asked. */
@@ -235,9 +237,10 @@ function marked(response: Response, seen: Violation[]): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/** A JSON answer (or one that says nothing of its media type) is read to be checked. */
 function isJson(contentType: string | null): boolean {
-  const essence = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  return essence === 'application/json' || /^application\/[\w.+-]*\+json$/.test(essence) || essence === '';
+  const essence = parseMediaType(contentType)?.essence;
+  return essence === undefined || essence === '' || isJsonMediaType(essence);
 }
 
 function parseJson(text: string): unknown {
