@@ -10,16 +10,19 @@
  * beside Prism, Mockoon and Scalar's mock server (bench/scalar-mock.ts): seconds from spawn to the
  * first answer and peak RSS for a generated document of 2,000 operations over `$ref` chains of 50,
  * the same with one chain of 500, and GitHub's REST API description (@octokit/openapi) when it is
- * installed. Results go to bench/results/latest.{json,md}.
+ * installed. Then the validating proxy (issue 29): one upstream (the mock serving the bundled Petstore)
+ * loaded directly, through `petstore-mock-kit proxy` and through `prism proxy`, alternately, with the
+ * CPU each process spent per request. Results go to bench/results/latest.{json,md}.
  *
  * Flags: --duration S (default 5), --connections N (default 50), --repeat N (default 3), --quick
  * (1 s, 1 repetition, no million-record run, small documents: for checking the script itself),
- * --only large (only the large documents; the other results in latest.json are kept), --limit S
+ * --only large (only the large documents; the other results in latest.json are kept), --only proxy
+ * (only the proxy's section, the same way), --limit S
  * (how long a target may take to answer a large document, default 120), --document FILE (one more
  * large document; it must answer GET /), --baseline DIR (a built checkout of an earlier commit: its
  * mock is measured beside this one, as one more target, so a change is judged in one run).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -48,7 +51,8 @@ const CONNECTIONS = Number(values.connections ?? 50);
 const REPEAT = Number(values.repeat ?? (quick ? 1 : 3));
 const AUTH = { Authorization: 'Bearer petstore-demo-key' };
 const ONLY_LARGE = values.only === 'large';
-if (values.only !== undefined && !ONLY_LARGE) throw new Error(`--only ${values.only}: only "large" is known`);
+const ONLY_PROXY = values.only === 'proxy';
+if (values.only !== undefined && !ONLY_LARGE && !ONLY_PROXY) throw new Error(`--only ${values.only}: only "large" and "proxy" are known`);
 const LIMIT_MS = Number(values.limit ?? 120) * 1000;
 
 interface Target {
@@ -212,6 +216,12 @@ interface Measurement {
   p50: number;
   p99: number;
   statusOk: boolean;
+  /** Requests answered (any status), for the CPU per request. */
+  requests: number;
+  /** Count by status, when some were not the expected one. */
+  statuses?: Record<string, number>;
+  /** Connection errors and timeouts (not answers). */
+  errors: number;
 }
 
 /** One answer of a target to a scenario, for the record: its status, size, and its length when it is a list. */
@@ -240,15 +250,25 @@ async function load(url: string, scenario: Scenario, duration = DURATION): Promi
   const result = await autocannon({ url: `${url}${scenario.path}`, method: scenario.method, headers: scenario.headers, body: scenario.body, connections: CONNECTIONS, duration });
   const statuses = result.statusCodeStats as unknown as Record<string, { count: number }> | undefined;
   const total = Object.values(statuses ?? {}).reduce((n, s) => n + s.count, 0);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, statusOk: total > 0 && (statuses?.[String(scenario.expect)]?.count ?? 0) === total };
+  const statusOk = total > 0 && (statuses?.[String(scenario.expect)]?.count ?? 0) === total;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statusOk,
+    requests: total,
+    ...(statusOk ? {} : { statuses: Object.fromEntries(Object.entries(statuses ?? {}).map(([status, s]) => [status, s.count])) }),
+    errors: result.errors + result.timeouts,
+  };
 }
 
 async function main() {
   const results = `${ROOT}bench/results/latest.json`;
-  // --only large keeps the other figures of the last run.
-  const earlier = ONLY_LARGE && existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : {};
-  const report = ONLY_LARGE ? { ...earlier, largeDocuments: undefined } : await throughput();
-  report.largeDocuments = await largeDocuments();
+  // --only large and --only proxy keep the other figures of the last run.
+  const earlier = (ONLY_LARGE || ONLY_PROXY) && existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : {};
+  const report = ONLY_LARGE || ONLY_PROXY ? { ...earlier } : await throughput();
+  if (!ONLY_LARGE) report.proxy = await proxySection();
+  if (!ONLY_PROXY) report.largeDocuments = await largeDocuments();
   mkdirSync(`${ROOT}bench/results`, { recursive: true });
   writeFileSync(results, `${JSON.stringify(report, null, 2)}\n`);
   const markdown = toMarkdown(report);
@@ -368,6 +388,151 @@ async function throughput(): Promise<Record<string, any>> {
     mockViaNpmStart: { startMs: median(npmStarts) },
     mock100kPets: { startMs: median(big), idleRssMB: bigIdle },
     listPage: { records: listCost, ratio: Math.max(...Object.values(listCost)) / Math.min(...Object.values(listCost)) },
+  };
+}
+
+/** Clock ticks per second, the unit of a process's CPU times in /proc/PID/stat. */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU seconds (user plus system) a process and its children have used so far. */
+function cpuSeconds(pid: number): number {
+  let ticks = 0;
+  for (const p of [pid, ...childrenOf(pid)]) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      // The fields after the command's name, from the third (state): utime and stime are the 14th and 15th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks / CLOCK_TICKS;
+}
+
+/** The pets an upstream holds (its X-Total-Count). */
+async function petCount(url: string): Promise<number | undefined> {
+  const response = await fetch(`${url}/pets?limit=1`, { headers: AUTH });
+  await response.arrayBuffer();
+  const total = response.headers.get('x-total-count');
+  return total === null ? undefined : Number(total);
+}
+
+/** The proxy's scenarios: the throughput section's, the invalid POST (a violation on every request) and the 401 included. */
+const PROXY_SCENARIOS = SCENARIOS;
+/** The upstream keeps every pet the valid POSTs create (two records each, with its inventory item): room for all of them. */
+const UPSTREAM_MAX_RECORDS = 20_000_000;
+/** How the three targets of the proxy's section are named in the results and the table. */
+const PROXY_TARGET_NAMES = { direct: 'direct', proxy: 'proxy', prismProxy: 'Prism proxy' } as const;
+type ProxyTargetKey = keyof typeof PROXY_TARGET_NAMES;
+
+/** CPU per request (µs) of the upstream, of the process in the middle (none when direct) and of the load generator (this process). */
+interface CpuPerRequest {
+  upstreamUs: number;
+  middleUs?: number;
+  clientUs: number;
+}
+
+/**
+ * The validating proxy (issue 29): one upstream, the mock serving the bundled Petstore, started
+ * once for the section, loaded directly, through `petstore-mock-kit proxy` and through `prism
+ * proxy`, alternately, on the same scenarios. Neither proxy refuses an invalid request (`--errors`
+ * off): both forward it and report the violation. Each target first answers each scenario once;
+ * one that does not answer the expected status is not loaded on it, and its answer is reported.
+ * Besides rates and latencies, the CPU each process spent per request, from /proc.
+ */
+async function proxySection(): Promise<Record<string, any>> {
+  console.log(`\nvalidating proxy: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${REPEAT} repetitions, direct, proxy and Prism's proxy alternated\n`);
+  const upstream = await start({
+    name: 'upstream',
+    command: [process.execPath, `${ROOT}dist/cli.js`, 'serve', '--port', 'PORT', '--log-level', 'silent', '--max-records', String(UPSTREAM_MAX_RECORDS)],
+  });
+  const middles: Record<Exclude<ProxyTargetKey, 'direct'>, Target> = {
+    proxy: { name: 'proxy', command: [process.execPath, `${ROOT}dist/cli.js`, 'proxy', '--upstream', upstream.url, '--port', 'PORT', '--log-level', 'silent'] },
+    // --errors is off by default: Prism forwards every request and logs what breaks the document.
+    prismProxy: { name: 'prism proxy', command: [`${ROOT}node_modules/.bin/prism`, 'proxy', `${ROOT}spec/openapi.yaml`, upstream.url, '-p', 'PORT', '-h', '127.0.0.1', '-v', 'silent'] },
+  };
+  const running: Record<ProxyTargetKey, Running> = { direct: upstream, proxy: await start(middles.proxy), prismProxy: await start(middles.prismProxy) };
+  const keys = Object.keys(PROXY_TARGET_NAMES) as ProxyTargetKey[];
+  const startup = Object.fromEntries(
+    (['proxy', 'prismProxy'] as const).map((key) => {
+      const r = running[key];
+      return [key, { startMs: r.startMs, idleRssMB: memory(r.child.pid!).rss }];
+    }),
+  );
+  const petsAtStart = await petCount(upstream.url);
+
+  // One answer of each target to each scenario: a target that answers another status is not loaded on that scenario.
+  const answers = new Map<string, Answer>();
+  for (const scenario of PROXY_SCENARIOS) for (const key of keys) answers.set(`${scenario.name}|${key}`, await answerTo(running[key].url, scenario));
+  const measured = (scenario: Scenario, key: ProxyTargetKey) => answers.get(`${scenario.name}|${key}`)!.status === scenario.expect;
+  for (const scenario of PROXY_SCENARIOS) for (const key of keys) if (measured(scenario, key)) await load(running[key].url, scenario, 1);
+
+  const results = new Map<string, Array<Measurement & { cpu: CpuPerRequest }>>();
+  for (let rep = 0; rep < REPEAT; rep++) {
+    for (const scenario of PROXY_SCENARIOS) {
+      for (const key of keys) {
+        if (!measured(scenario, key)) continue;
+        const middle = key === 'direct' ? undefined : running[key].child.pid!;
+        const upstreamBefore = cpuSeconds(upstream.child.pid!);
+        const middleBefore = middle === undefined ? 0 : cpuSeconds(middle);
+        const clientBefore = process.cpuUsage();
+        const m = await load(running[key].url, scenario);
+        const client = process.cpuUsage(clientBefore);
+        const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(m.requests, 1);
+        const cpu: CpuPerRequest = {
+          upstreamUs: perRequest(cpuSeconds(upstream.child.pid!) - upstreamBefore),
+          ...(middle === undefined ? {} : { middleUs: perRequest(cpuSeconds(middle) - middleBefore) }),
+          clientUs: perRequest((client.user + client.system) / 1e6),
+        };
+        const runKey = `${scenario.name}|${key}`;
+        results.set(runKey, [...(results.get(runKey) ?? []), { ...m, cpu }]);
+        const cpuText = `cpu µs/req: upstream ${cpu.upstreamUs.toFixed(0)}${cpu.middleUs === undefined ? '' : `, middle ${cpu.middleUs.toFixed(0)}`}, client ${cpu.clientUs.toFixed(0)}`;
+        process.stdout.write(`  ${rep + 1}/${REPEAT} ${scenario.name.padEnd(38)} ${PROXY_TARGET_NAMES[key].padEnd(12)} ${m.rps.toFixed(0).padStart(7)} req/s  p50 ${m.p50} p99 ${m.p99} ms  ${cpuText}${m.statusOk ? '' : `  statuses ${JSON.stringify(m.statuses)}`}\n`);
+      }
+    }
+  }
+  const petsAtEnd = await petCount(upstream.url);
+  const peaks = Object.fromEntries(keys.map((key) => [key, memory(running[key].child.pid!).peak]));
+  for (const key of ['proxy', 'prismProxy', 'direct'] as const) await stop(running[key]);
+
+  const rows = PROXY_SCENARIOS.map((scenario) => {
+    const of = (key: ProxyTargetKey) => {
+      const answer = answers.get(`${scenario.name}|${key}`)!;
+      if (!measured(scenario, key)) return { notMeasured: true, answer };
+      const ms = results.get(`${scenario.name}|${key}`)!;
+      const cpuMedian = (pick: (c: CpuPerRequest) => number | undefined) => {
+        const xs = ms.map((m) => pick(m.cpu)).filter((x): x is number => x !== undefined);
+        return xs.length ? median(xs) : undefined;
+      };
+      const statuses: Record<string, number> = {};
+      for (const m of ms) for (const [status, count] of Object.entries(m.statuses ?? {})) statuses[status] = (statuses[status] ?? 0) + count;
+      return {
+        rps: median(ms.map((m) => m.rps)),
+        p50: median(ms.map((m) => m.p50)),
+        p99: median(ms.map((m) => m.p99)),
+        statusOk: ms.every((m) => m.statusOk),
+        ...(Object.keys(statuses).length ? { statuses } : {}),
+        errors: ms.reduce((n, m) => n + m.errors, 0),
+        rounds: ms.map((m) => Math.round(m.rps)),
+        cpu: { upstreamUs: cpuMedian((c) => c.upstreamUs), middleUs: cpuMedian((c) => c.middleUs), clientUs: cpuMedian((c) => c.clientUs) },
+        answer,
+      };
+    };
+    const figures = Object.fromEntries(keys.map((key) => [key, of(key)])) as Record<ProxyTargetKey, any>;
+    const counted = (f: any) => !f.notMeasured && f.statusOk && f.errors === 0;
+    const ratio = (a: any, b: any) => (counted(a) && counted(b) ? a.rps / b.rps : undefined);
+    return { scenario: scenario.name, expect: scenario.expect, ...figures, vsDirect: ratio(figures.proxy, figures.direct), vsPrismProxy: ratio(figures.proxy, figures.prismProxy) };
+  });
+  return {
+    date: new Date().toISOString(),
+    machine: machine(),
+    settings: { connections: CONNECTIONS, durationS: DURATION, repeat: REPEAT },
+    goals: { vsDirect: 0.7, vsPrismProxy: 5 },
+    upstream: { petsAtStart, petsAtEnd, maxRecords: UPSTREAM_MAX_RECORDS },
+    rows,
+    startup,
+    peakRssMB: peaks,
   };
 }
 
@@ -500,6 +665,7 @@ function packageVersion(file: string): string {
 function toMarkdown(report: any): string {
   const f = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const lines = report.rows ? throughputMarkdown(report, f) : [];
+  if (report.proxy) lines.push(...proxyMarkdown(report.proxy, f));
   if (report.largeDocuments) lines.push(...largeDocumentsMarkdown(report.largeDocuments, f));
   return lines.join('\n');
 }
@@ -542,6 +708,57 @@ function throughputMarkdown(report: any, f: Format): string[] {
     `| mock, 100,000 pets | ${f(report.mock100kPets.startMs)} ms | ${f(report.mock100kPets.idleRssMB)} MB | |`,
     '',
     `List page (GET /pets?limit=20): ${Object.entries(report.listPage.records).map(([n, rps]) => `${f(Number(n))} pets: ${f(rps as number)} req/s`).join('; ')}; ratio ${f(report.listPage.ratio, 2)}.`,
+    '',
+  ];
+}
+
+/** The proxy's section: rates and latencies of the three targets, the ratios against the goals, and the CPU per request. */
+function proxyMarkdown(section: any, f: Format): string[] {
+  const names = PROXY_TARGET_NAMES;
+  const keys = Object.keys(names) as ProxyTargetKey[];
+  const listed = (statuses: Record<string, number>) => Object.entries(statuses).map(([status, n]) => `${status} x${f(n)}`).join(', ');
+  // A target that answered another status is reported as such, not as a number.
+  const rate = (t: any) => {
+    if (t.notMeasured) return `answered ${t.answer.status}, not measured`;
+    if (!t.statusOk) return `unexpected statuses (${listed(t.statuses ?? {})})`;
+    return `${f(t.rps)}${t.errors ? ` (${f(t.errors)} connection errors!)` : ''}`;
+  };
+  const latency = (t: any) => (t.notMeasured || !t.statusOk ? '' : `${t.p50} / ${t.p99}`);
+  const ratio = (r: number | undefined, goal: number) => (r === undefined ? 'n/a' : `${f(r, 2)}x${r >= goal ? '' : ' (below the goal)'}`);
+  const cpu = (t: any, key: ProxyTargetKey) => {
+    if (t.notMeasured || !t.cpu) return '';
+    const parts = [...(key === 'direct' ? [] : [t.cpu.middleUs]), t.cpu.upstreamUs, t.cpu.clientUs];
+    return `${parts.map((x: number) => f(x)).join(' + ')} = ${f(parts.reduce((a: number, b: number) => a + b, 0))}`;
+  };
+  const goals = section.goals;
+  const verdict = (field: 'vsDirect' | 'vsPrismProxy', goal: number, what: string) => {
+    const judged = section.rows.filter((r: any) => r[field] !== undefined);
+    const missed = judged.filter((r: any) => r[field] < goal);
+    const notJudged = section.rows.length - judged.length;
+    const head = `${what} at least ${f(goal, 1)}x: ${missed.length === 0 && notJudged === 0 ? 'met on every scenario' : `met on ${judged.length - missed.length} of ${section.rows.length} scenarios`}`;
+    return `${head}${missed.length ? ` (missed on ${missed.map((r: any) => `${r.scenario}, ${f(r[field], 2)}x`).join('; ')})` : ''}${notJudged ? ` (${notJudged} not comparable: a target did not answer as expected)` : ''}`;
+  };
+  const pets = section.upstream;
+  return [
+    `Validating proxy (issue 29), measured ${section.date.slice(0, 10)} on ${section.machine.cores} cores (${section.machine.cpu}), Node ${section.machine.node}: one upstream, the mock serving the bundled Petstore ` +
+      `(\`serve --log-level silent\`), started once for the section (the valid POSTs add to it: ${pets.petsAtStart === undefined ? '?' : f(pets.petsAtStart)} pets at the start, ${pets.petsAtEnd === undefined ? '?' : f(pets.petsAtEnd)} at the end), ` +
+      `loaded directly, through \`petstore-mock-kit proxy --upstream URL --log-level silent\` and through \`prism proxy spec/openapi.yaml URL -v silent\` (neither with \`--errors\`: ` +
+      `both forward every request and report what breaks the document); autocannon, ${section.settings.connections} connections, ${section.settings.durationS} s per run, median of ${section.settings.repeat} runs, the three alternated.`,
+    '',
+    `| scenario | direct req/s | p50 / p99 ms | proxy req/s | p50 / p99 ms | Prism proxy req/s | p50 / p99 ms | proxy / direct | proxy / Prism proxy |`,
+    '|---|---|---|---|---|---|---|---|---|',
+    ...section.rows.map((r: any) => `| ${r.scenario} | ${keys.map((key) => `${rate(r[key])} | ${latency(r[key])}`).join(' | ')} | ${ratio(r.vsDirect, goals.vsDirect)} | ${ratio(r.vsPrismProxy, goals.vsPrismProxy)} |`),
+    '',
+    `Goals: ${verdict('vsDirect', goals.vsDirect, 'proxy / direct')}; ${verdict('vsPrismProxy', goals.vsPrismProxy, 'proxy / Prism proxy')}.`,
+    '',
+    `CPU per request in µs (user plus system time of each process over each run, from /proc; medians): the proxy in the middle, the upstream, and autocannon (the bench's process), all on the same ${section.machine.cores} cores:`,
+    '',
+    '| scenario | direct: upstream + autocannon | proxy: proxy + upstream + autocannon | Prism proxy: Prism + upstream + autocannon |',
+    '|---|---|---|---|',
+    ...section.rows.map((r: any) => `| ${r.scenario} | ${keys.map((key) => cpu(r[key], key)).join(' | ')} |`),
+    '',
+    `Start to first answer (one start) and RSS: proxy ${f(section.startup.proxy.startMs)} ms, ${f(section.startup.proxy.idleRssMB)} MB idle, ${f(section.peakRssMB.proxy)} MB peak; ` +
+      `Prism proxy ${f(section.startup.prismProxy.startMs)} ms, ${f(section.startup.prismProxy.idleRssMB)} MB idle, ${f(section.peakRssMB.prismProxy)} MB peak; the upstream ${f(section.peakRssMB.direct)} MB peak.`,
     '',
   ];
 }
