@@ -2,7 +2,8 @@
  * The package's build (after tsc has type-checked and compiled dist/src for the tests and the
  * bench): the files a user runs and imports, with the dependencies that do not show in the public
  * types bundled in (Ajv, re2js, Faker's English locale, js-yaml, swagger-parser), and the ones that do,
- * or that are loaded only on demand, left to npm (hono, @hono/node-server, swagger2openapi, msw).
+ * or that are loaded only on demand, left to npm (hono, @hono/node-server, swagger2openapi, msw, and
+ * undici, the proxy's client to its upstream).
  *
  * - Node: the bin (dist/cli.js) and the library (dist/index.js) share their chunks (dist/chunks/).
  *   One bundle starts faster than Node reading the dependencies' ~225 modules (docs/performance.md).
@@ -19,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'rolldown';
 import yaml from 'js-yaml';
 
-const DECLARED = [/^hono(\/|$)/, /^@hono\/node-server(\/|$)/, /^swagger2openapi$/, /^msw(\/|$)/];
+const DECLARED = [/^hono(\/|$)/, /^@hono\/node-server(\/|$)/, /^swagger2openapi$/, /^msw(\/|$)/, /^undici(\/|$)/];
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 /** `import document from './openapi.yaml'`: the parsed document, as a module. */

@@ -267,7 +267,11 @@ async function main() {
   // --only large and --only proxy keep the other figures of the last run.
   const earlier = (ONLY_LARGE || ONLY_PROXY) && existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : {};
   const report = ONLY_LARGE || ONLY_PROXY ? { ...earlier } : await throughput();
-  if (!ONLY_LARGE) report.proxy = await proxySection();
+  if (!ONLY_LARGE) {
+    report.proxy = await proxySection({ scenarios: PROXY_SCENARIOS });
+    // An upstream that does work of its own (20 ms an answer, as a server reading a database does): what a proxy in front of one costs.
+    report.proxyWorkingUpstream = await proxySection({ delayMs: WORKING_UPSTREAM_MS, scenarios: PROXY_SCENARIOS.filter((s) => s.name === 'GET /pets/{petId}' || s.name === 'POST /pets (valid)') });
+  }
   if (!ONLY_PROXY) report.largeDocuments = await largeDocuments();
   mkdirSync(`${ROOT}bench/results`, { recursive: true });
   writeFileSync(results, `${JSON.stringify(report, null, 2)}\n`);
@@ -420,6 +424,8 @@ async function petCount(url: string): Promise<number | undefined> {
 
 /** The proxy's scenarios: the throughput section's, the invalid POST (a violation on every request) and the 401 included. */
 const PROXY_SCENARIOS = SCENARIOS;
+/** How long the working upstream takes to answer (`serve --delay`). */
+const WORKING_UPSTREAM_MS = 20;
 /** The upstream keeps every pet the valid POSTs create (two records each, with its inventory item): room for all of them. */
 const UPSTREAM_MAX_RECORDS = 20_000_000;
 /** How the three targets of the proxy's section are named in the results and the table. */
@@ -441,11 +447,11 @@ interface CpuPerRequest {
  * one that does not answer the expected status is not loaded on it, and its answer is reported.
  * Besides rates and latencies, the CPU each process spent per request, from /proc.
  */
-async function proxySection(): Promise<Record<string, any>> {
-  console.log(`\nvalidating proxy: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${REPEAT} repetitions, direct, proxy and Prism's proxy alternated\n`);
+async function proxySection({ delayMs, scenarios }: { delayMs?: number; scenarios: Scenario[] }): Promise<Record<string, any>> {
+  console.log(`\nvalidating proxy${delayMs ? `, upstream answering in ${delayMs} ms` : ''}: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${REPEAT} repetitions, direct, proxy and Prism's proxy alternated\n`);
   const upstream = await start({
     name: 'upstream',
-    command: [process.execPath, `${ROOT}dist/cli.js`, 'serve', '--port', 'PORT', '--log-level', 'silent', '--max-records', String(UPSTREAM_MAX_RECORDS)],
+    command: [process.execPath, `${ROOT}dist/cli.js`, 'serve', '--port', 'PORT', '--log-level', 'silent', '--max-records', String(UPSTREAM_MAX_RECORDS), ...(delayMs ? ['--delay', String(delayMs)] : [])],
   });
   const middles: Record<Exclude<ProxyTargetKey, 'direct'>, Target> = {
     proxy: { name: 'proxy', command: [process.execPath, `${ROOT}dist/cli.js`, 'proxy', '--upstream', upstream.url, '--port', 'PORT', '--log-level', 'silent'] },
@@ -464,13 +470,13 @@ async function proxySection(): Promise<Record<string, any>> {
 
   // One answer of each target to each scenario: a target that answers another status is not loaded on that scenario.
   const answers = new Map<string, Answer>();
-  for (const scenario of PROXY_SCENARIOS) for (const key of keys) answers.set(`${scenario.name}|${key}`, await answerTo(running[key].url, scenario));
+  for (const scenario of scenarios) for (const key of keys) answers.set(`${scenario.name}|${key}`, await answerTo(running[key].url, scenario));
   const measured = (scenario: Scenario, key: ProxyTargetKey) => answers.get(`${scenario.name}|${key}`)!.status === scenario.expect;
-  for (const scenario of PROXY_SCENARIOS) for (const key of keys) if (measured(scenario, key)) await load(running[key].url, scenario, 1);
+  for (const scenario of scenarios) for (const key of keys) if (measured(scenario, key)) await load(running[key].url, scenario, 1);
 
   const results = new Map<string, Array<Measurement & { cpu: CpuPerRequest }>>();
   for (let rep = 0; rep < REPEAT; rep++) {
-    for (const scenario of PROXY_SCENARIOS) {
+    for (const scenario of scenarios) {
       for (const key of keys) {
         if (!measured(scenario, key)) continue;
         const middle = key === 'direct' ? undefined : running[key].child.pid!;
@@ -496,7 +502,7 @@ async function proxySection(): Promise<Record<string, any>> {
   const peaks = Object.fromEntries(keys.map((key) => [key, memory(running[key].child.pid!).peak]));
   for (const key of ['proxy', 'prismProxy', 'direct'] as const) await stop(running[key]);
 
-  const rows = PROXY_SCENARIOS.map((scenario) => {
+  const rows = scenarios.map((scenario) => {
     const of = (key: ProxyTargetKey) => {
       const answer = answers.get(`${scenario.name}|${key}`)!;
       if (!measured(scenario, key)) return { notMeasured: true, answer };
@@ -529,7 +535,7 @@ async function proxySection(): Promise<Record<string, any>> {
     machine: machine(),
     settings: { connections: CONNECTIONS, durationS: DURATION, repeat: REPEAT },
     goals: { vsDirect: 0.7, vsPrismProxy: 5 },
-    upstream: { petsAtStart, petsAtEnd, maxRecords: UPSTREAM_MAX_RECORDS },
+    upstream: { petsAtStart, petsAtEnd, maxRecords: UPSTREAM_MAX_RECORDS, delayMs },
     rows,
     startup,
     peakRssMB: peaks,
@@ -666,6 +672,7 @@ function toMarkdown(report: any): string {
   const f = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const lines = report.rows ? throughputMarkdown(report, f) : [];
   if (report.proxy) lines.push(...proxyMarkdown(report.proxy, f));
+  if (report.proxyWorkingUpstream) lines.push(...proxyMarkdown(report.proxyWorkingUpstream, f));
   if (report.largeDocuments) lines.push(...largeDocumentsMarkdown(report.largeDocuments, f));
   return lines.join('\n');
 }
@@ -741,7 +748,7 @@ function proxyMarkdown(section: any, f: Format): string[] {
   const pets = section.upstream;
   return [
     `Validating proxy (issue 29), measured ${section.date.slice(0, 10)} on ${section.machine.cores} cores (${section.machine.cpu}), Node ${section.machine.node}: one upstream, the mock serving the bundled Petstore ` +
-      `(\`serve --log-level silent\`), started once for the section (the valid POSTs add to it: ${pets.petsAtStart === undefined ? '?' : f(pets.petsAtStart)} pets at the start, ${pets.petsAtEnd === undefined ? '?' : f(pets.petsAtEnd)} at the end), ` +
+      `(\`serve --log-level silent${pets.delayMs ? ` --delay ${pets.delayMs}\`: every answer ${pets.delayMs} ms late, as a server doing work of its own` : '`'}), started once for the section (the valid POSTs add to it: ${pets.petsAtStart === undefined ? '?' : f(pets.petsAtStart)} pets at the start, ${pets.petsAtEnd === undefined ? '?' : f(pets.petsAtEnd)} at the end), ` +
       `loaded directly, through \`petstore-mock-kit proxy --upstream URL --log-level silent\` and through \`prism proxy spec/openapi.yaml URL -v silent\` (neither with \`--errors\`: ` +
       `both forward every request and report what breaks the document); autocannon, ${section.settings.connections} connections, ${section.settings.durationS} s per run, median of ${section.settings.repeat} runs, the three alternated.`,
     '',

@@ -114,7 +114,10 @@ export async function proxyCommand(argv: string[], env: Record<string, string | 
   return new Promise((resolve) => {
     const stop = (signal: string) => {
       log.info(`${signal}: finishing in-flight requests (up to 10 s), then stopping.`, { signal });
-      running.close().then(() => resolve(finish(args, proxy, recorder, log)));
+      running
+        .close()
+        .then(() => proxy.close())
+        .then(() => resolve(finish(args, proxy, recorder, log)));
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));

@@ -46,7 +46,7 @@ describe('createProxy()', () => {
       await server.close();
       await upstreamServer.close();
     }
-    expect(proxy.close()).toMatchObject({ records: 1 });
+    expect(await proxy.close()).toMatchObject({ records: 1 });
     expect(existsSync(join(record, 'pets.json'))).toBe(true);
     expect(JSON.parse(readFileSync(join(record, 'pets.json'), 'utf8'))).toHaveLength(1);
   });

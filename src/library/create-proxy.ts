@@ -43,8 +43,8 @@ export interface ProxyInstance {
   junit(): string;
   /** Serves the proxy over HTTP (default port 0: any free one), as the CLI does. */
   listen(port?: number, host?: string): Promise<ListeningMock>;
-  /** Writes the recording (with `record`); nothing to do without. */
-  close(): RecordingSummary | undefined;
+  /** Closes the connections kept to the upstream, and writes the recording (with `record`: what it wrote). */
+  close(): Promise<RecordingSummary | undefined>;
 }
 
 /**
@@ -84,7 +84,10 @@ export async function createProxy(options: CreateProxyOptions): Promise<ProxyIns
       const running = await startServer({ fetch }, { port, host });
       return { url: running.url, port: running.port, close: running.close };
     },
-    close: () => recorder?.close(),
+    close: async () => {
+      await proxy.close();
+      return recorder?.close();
+    },
   };
 }
 

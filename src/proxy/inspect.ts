@@ -19,7 +19,7 @@ import { SchemaConverter } from '../validation/to-json-schema.js';
 import { createResponseChecker } from '../validation/validate-response.js';
 import { FITS_OF_INTENT, type Case, type Exchange, type FindingKind } from '../contract/case.js';
 import { CHECK_IDS, RESPONSE_CHECK_IDS, type CheckId } from '../contract/check-id.js';
-import { checkContext, excerpt } from '../contract/checks/check.js';
+import { checkContext, excerpt, type Verdict } from '../contract/checks/check.js';
 import type { CheckRegistry } from '../contract/evaluate.js';
 import { reproOf } from '../contract/repro.js';
 import { secretMask } from '../contract/report/mask.js';
@@ -33,6 +33,9 @@ export type ProxyCheckId = CheckId | 'request_conformance' | 'documented_operati
  * succeed (real traffic is refused for reasons of state the document does not describe).
  */
 const NOT_FOR_TRAFFIC = new Set<CheckId>(['response_received', 'not_a_server_error', 'positive_data_acceptance']);
+
+/** Masks kept for the secrets last seen. */
+const MASKS_KEPT = 256;
 
 /** Headers a repro leaves to curl: the connection's, the length, the client's name. */
 const NOT_REPEATED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'user-agent', 'accept-encoding']);
@@ -87,6 +90,8 @@ export interface SeenAnswer {
 }
 
 export interface Inspector {
+  /** The checks that judge traffic, in report order: the request's, the response checks (built-in and the plugins'), the route's. */
+  checkIds: ProxyCheckId[];
   /** The problems of a request against its operation (none when it keeps to the document). */
   judge(operation: Operation, params: Record<string, string>, request: SeenRequest): Promise<Problem[]>;
   /** What an answer breaks, given what the request broke. */
@@ -136,7 +141,18 @@ export function createInspector(options: InspectorOptions): Inspector {
       fits: FITS_OF_INTENT[intent],
     };
   };
-  const masked = (request: SeenRequest, answer: SeenAnswer | undefined) => secretMask({ headers: secrets(request, answer) });
+  // Built once per set of secrets: under load the same credentials come again and again.
+  const masks = new Map<string, ReturnType<typeof secretMask>>();
+  const masked = (request: SeenRequest, answer: SeenAnswer | undefined) => {
+    const headers = secrets(request, answer);
+    const key = JSON.stringify(headers);
+    let mask = masks.get(key);
+    if (!mask) {
+      if (masks.size >= MASKS_KEPT) masks.clear();
+      masks.set(key, (mask = secretMask({ headers })));
+    }
+    return mask;
+  };
   const reproFor = (request: SeenRequest, mask: ReturnType<typeof secretMask>) => {
     const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !NOT_REPEATED.has(name.toLowerCase())));
     return mask.text(reproOf({ method: request.method, path: request.target, headers, body: request.body } as Case, upstreamUrl, undefined));
@@ -145,6 +161,8 @@ export function createInspector(options: InspectorOptions): Inspector {
   const responseLine = (answer: SeenAnswer) => `${answer.status} ${excerpt(answer.text ?? '(body streamed, not read)', 200)}`.trim();
 
   return {
+    checkIds: ['request_conformance', ...responseChecks.map(([id]) => id), 'documented_operation'],
+
     judge: (operation, params, request) => {
       const query = request.target.includes('?') ? request.target.slice(request.target.indexOf('?') + 1) : '';
       const plain: PlainRequest = { path: params, query, headers: request.headers, body: request.body };
@@ -153,31 +171,32 @@ export function createInspector(options: InspectorOptions): Inspector {
 
     check(operation, request, problems, answer, answeredBy) {
       const exchange: Exchange = { case: caseOf(operation, request, problems), status: answer.status, headers: answer.headers, text: answer.text ?? '', json: parseJson(answer), ms: answer.ms };
-      const mask = masked(request, answer);
-      const found: Omit<Violation, 'id' | 'time'>[] = [];
+      const verdicts: Array<[CheckId, Verdict]> = [];
       for (const [id, { functions }] of responseChecks) {
         for (const check of functions) {
           for (const verdict of check(context, exchange) ?? []) {
             // A body that streamed through unread is not judged by what it is not.
             if (answer.text === undefined && verdict.path?.startsWith('body')) continue;
-            const { received, documented, kind, ...evidence } = verdict;
-            found.push({
-              ...evidence,
-              check: id,
-              kind: kind ?? 'failure',
-              operation: `${operation.method.toUpperCase()} ${operation.path}`,
-              operationId: operation.id,
-              received: mask.text(received),
-              documented,
-              request: mask.text(requestLine(request)),
-              response: mask.text(responseLine(answer)),
-              answeredBy,
-              repro: reproFor(request, mask),
-            });
+            verdicts.push([id, verdict]);
           }
         }
       }
-      return found;
+      if (verdicts.length === 0) return [];
+      // The secrets' masks only for what is kept: most exchanges break nothing.
+      const mask = masked(request, answer);
+      return verdicts.map(([id, { received, documented, kind, ...evidence }]) => ({
+        ...evidence,
+        check: id,
+        kind: kind ?? 'failure',
+        operation: `${operation.method.toUpperCase()} ${operation.path}`,
+        operationId: operation.id,
+        received: mask.text(received),
+        documented,
+        request: mask.text(requestLine(request)),
+        response: mask.text(responseLine(answer)),
+        answeredBy,
+        repro: reproFor(request, mask),
+      }));
     },
 
     undocumented(request, answer, answeredBy, where) {

@@ -26,6 +26,7 @@ const seen: Seen[] = [];
 let releaseStream: () => void = () => undefined;
 let streamEnded = false;
 const proxies: RunningServer[] = [];
+const forwarders: Proxy[] = [];
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
@@ -67,6 +68,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(proxies.map((p) => p.close()));
+  await Promise.all(forwarders.map((p) => p.close()));
   upstream.closeAllConnections();
   await new Promise((resolve) => upstream.close(resolve));
 });
@@ -76,6 +78,7 @@ async function proxyOn(options: { upstream?: string; timeoutMs?: number } = {}) 
   const proxy: Proxy = buildProxy(await petstoreDocument(), { upstream: options.upstream ?? upstreamUrl, timeoutMs: options.timeoutMs, maxAnswerBytes: 1024 * 1024, mock: { requestReader: NODE_REQUESTS }, onExchange: (e) => exchanges.push(e) });
   const running = await startServer({ fetch: proxy.fetch }, { port: 0, host: '127.0.0.1' });
   proxies.push(running);
+  forwarders.push(proxy);
   return { url: running.url, proxy, exchanges };
 }
 

@@ -27,10 +27,9 @@ import type { AdminEndpoint } from '../admin/admin-api.js';
 import { redactQuery } from '../admin/request-log.js';
 import { buildMock, DEFAULT_MAX_BODY_BYTES, type BuildMockOptions, type Mock } from '../app.js';
 import { checkRegistry } from '../contract/checks/index.js';
-import { RESPONSE_CHECK_IDS } from '../contract/check-id.js';
 import type { LoadedPlugin } from '../contract/plugin.js';
 import type { MockPlugin } from '../registries/extension.js';
-import { forward, forwardedHeaders, parseUpstream, upstreamUrl, type Fetch, type UpstreamAnswer } from './forward.js';
+import { fetchForwarder, forwardedHeaders, parseUpstream, poolForwarder, type Fetch, type UpstreamAnswer } from './forward.js';
 import { createInspector, type AnsweredBy, type ProxyCheckId, type SeenAnswer, type SeenRequest, type Violation } from './inspect.js';
 import { ViolationLog } from './violations.js';
 
@@ -92,6 +91,8 @@ export interface ProxyExchange {
 
 export interface Proxy {
   fetch: (request: Request, env?: unknown) => Promise<Response>;
+  /** Closes the connections kept open to the upstream. */
+  close: () => Promise<void>;
   /** The mock behind the own endpoints and the fallback. */
   mock: Mock;
   violations: ViolationLog;
@@ -102,10 +103,10 @@ export interface Proxy {
 
 export function buildProxy(document: LoadedDocument, options: ProxyOptions): Proxy {
   const upstream = parseUpstream(options.upstream);
-  const fetchUpstream: Fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const now = options.now ?? (() => new Date());
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  const limits = { timeoutMs, maxBodyBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES };
+  const forwarder = options.fetch ? fetchForwarder(options.fetch, upstream, limits) : poolForwarder(upstream, limits);
   const violations = new ViolationLog(options.keep);
   const mockOptions = options.mock ?? {};
   const plugins = [...(mockOptions.plugins ?? []), UPSTREAM_CREDENTIALS];
@@ -163,7 +164,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
 
     if (!operation) {
       const where = found ? `${found.item} declares ${operations.filter((op) => op.path === found.item).map((op) => op.method.toUpperCase()).join(', ')}, not ${method}` : `no path of the document matches ${url.pathname}`;
-      const answer = await forwardTo(c, seen, undefined);
+      const answer = await forwardTo(c, url, seen, undefined);
       if ('failure' in answer) return done(errorResponse(new ApiError(502, 'BAD_GATEWAY', `The proxy got no answer: ${answer.message}.`)), 'proxy', [], answer.message);
       const seenViolations = record([inspector.undocumented(seen, answerSeen(answer), 'upstream', where)]);
       return done(respondWith(answer, seenViolations), 'upstream', seenViolations);
@@ -177,7 +178,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     }
     if (mockAnswers.has(operation.id)) return done(await mock.app.fetch(c.req.raw, c.env), 'mock', requestViolations, '--mock');
 
-    const answer = await forwardTo(c, seen, operation);
+    const answer = await forwardTo(c, url, seen, operation);
     if ('failure' in answer) {
       if (options.fallback === 'mock') return done(await mock.app.fetch(c.req.raw, c.env), 'mock', requestViolations, `the fallback: ${answer.message}`);
       const status = answer.failure === 'timeout' ? 504 : 502;
@@ -195,17 +196,14 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     return done(respondWith(answer, options.errors ? all : []), 'upstream', all, answer.unread && `body not checked: ${answer.unread}`);
   });
 
-  /** Sends a request on, and reads the answer within the limits. */
-  const forwardTo = (c: Context, seen: SeenRequest, operation: Operation | undefined) => {
-    const url = new URL(c.req.url);
-    const headers = forwardedHeaders(c.req.raw.headers, { address: base.remoteAddress(c), host: url.host, proto: url.protocol.replace(':', '') });
-    // A JSON body (or one of an operation that declares JSON) is read to be checked; others stream through.
-    const readable = (answerHeaders: Headers) => operation !== undefined && isJson(answerHeaders.get('content-type'));
-    return forward(fetchUpstream, upstreamUrl(upstream, `${url.pathname}${url.search}`), { method: seen.method, headers, body: seen.body }, { timeoutMs, maxBodyBytes: maxAnswerBytes }, readable);
+  /** Sends a request on, and reads the answer within the limits: a JSON body of an operation of the document to be checked; others stream through. */
+  const forwardTo = (c: Context, url: URL, seen: SeenRequest, operation: Operation | undefined) => {
+    const headers = forwardedHeaders(seen.headers, { address: base.remoteAddress(c), host: url.host, proto: url.protocol.slice(0, -1) });
+    return forwarder.send({ method: seen.method, pathAndQuery: seen.target, headers, body: seen.body }, (contentType) => operation !== undefined && isJson(contentType));
   };
 
   guardHosts(app, mockOptions.allowedHosts);
-  return { fetch: (request, env) => Promise.resolve(app.fetch(request, env)), mock, violations, operations, checks: ['request_conformance', ...RESPONSE_CHECK_IDS.filter((id) => id !== 'response_received' && id !== 'not_a_server_error' && id !== 'positive_data_acceptance'), 'documented_operation'] };
+  return { fetch: (request, env) => Promise.resolve(app.fetch(request, env)), close: () => forwarder.close(), mock, violations, operations, checks: inspector.checkIds };
 }
 
 /**
