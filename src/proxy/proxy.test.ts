@@ -13,6 +13,7 @@ import { loadDocument } from '../document/load-document.js';
 import { AUTH, FIXTURES, petstoreDocument } from '../test-support/petstore.js';
 import type { Fetch } from './forward.js';
 import { buildProxy, VIOLATIONS_HEADER, type ProxyExchange, type ProxyOptions } from './proxy.js';
+import { ViolationLog } from './violations.js';
 
 const UPSTREAM = 'http://upstream.test';
 const PROXY = 'http://127.0.0.1:4010';
@@ -211,6 +212,14 @@ describe('the proxy', () => {
     const text = JSON.stringify(proxy.violations.latest(10));
     expect(proxy.violations.counts().total).toBeGreaterThan(0);
     expect(text).not.toContain('very-secret-key');
+  });
+
+  it('keeps the latest violations up to its capacity, and counts them all', () => {
+    const log = new ViolationLog(3);
+    for (let i = 0; i < 10; i++) log.add({ check: i % 2 ? 'error_shape' : 'status_code_conformance', kind: 'failure', operation: 'GET /pets', received: `r${i}`, documented: 'd', request: 'GET /pets', answeredBy: 'upstream', repro: 'curl' }, new Date(0));
+    expect(log.latest(10).map((v) => v.id)).toEqual([10, 9, 8]);
+    expect(log.latest(10, 'error_shape').map((v) => v.id)).toEqual([10, 8]); // the even ids, within the last three
+    expect(log.counts()).toEqual({ total: 10, failures: 10, gaps: 0, byCheck: { status_code_conformance: 5, error_shape: 5 } });
   });
 
   it('refuses an operation to answer with the mock that the document does not have', async () => {

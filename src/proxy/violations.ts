@@ -36,7 +36,8 @@ export class ViolationLog {
   add(found: Omit<Violation, 'id' | 'time'>, time: Date): Violation {
     const violation: Violation = { id: this.next++, time: time.toISOString(), ...found };
     this.kept.push(violation);
-    if (this.kept.length > this.capacity) this.kept.shift();
+    // Dropped in batches, not one by one (a shift moves the whole list: on every violation, under load).
+    if (this.kept.length >= 2 * this.capacity) this.kept.splice(0, this.kept.length - this.capacity);
     this.counted.total++;
     if (violation.kind === 'gap') this.counted.gaps++;
     else this.counted.failures++;
@@ -51,7 +52,8 @@ export class ViolationLog {
   /** The latest violations, newest first. */
   latest(limit: number, check?: string): Violation[] {
     const out: Violation[] = [];
-    for (let i = this.kept.length - 1; i >= 0 && out.length < limit; i--) if (check === undefined || this.kept[i].check === check) out.push(this.kept[i]);
+    const oldest = Math.max(0, this.kept.length - this.capacity);
+    for (let i = this.kept.length - 1; i >= oldest && out.length < limit; i--) if (check === undefined || this.kept[i].check === check) out.push(this.kept[i]);
     return out;
   }
 
