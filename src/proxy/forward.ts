@@ -158,7 +158,7 @@ export function fetchForwarder(fetch: Fetch, upstream: Upstream, limits: Forward
         const url = `${upstream.origin}${upstreamPath(upstream, request.pathAndQuery)}`;
         if (new URL(url).origin !== upstream.origin) throw new Error(`refused: ${request.pathAndQuery} would leave ${upstream.origin}`);
         const body = request.body && request.body.byteLength > 0 ? request.body : undefined;
-        response = await fetch(url, { method: request.method, headers: request.headers, body, redirect: 'manual', signal: controller.signal });
+        response = await fetch(url, { method: request.method, headers: request.headers, body: body as Uint8Array<ArrayBuffer> | undefined, redirect: 'manual', signal: controller.signal });
       } catch (error) {
         clearTimeout(timer);
         return failed(error);
@@ -173,7 +173,7 @@ export function fetchForwarder(fetch: Fetch, upstream: Upstream, limits: Forward
         return { status: response.status, headers, stream: response.body ?? undefined, unread, ms: roundMs(started) };
       }
       try {
-        const read = await readUpTo(response.body, limits.maxBodyBytes);
+        const read = await readUpTo(chunksOf(response.body), limits.maxBodyBytes);
         clearTimeout(timer);
         if (read.rest) return { status: response.status, headers, stream: read.rest, unread: `over ${limits.maxBodyBytes} bytes`, ms: roundMs(started) };
         return { status: response.status, headers, bytes: read.bytes, ms: roundMs(started) };
@@ -228,6 +228,16 @@ async function readUpTo(body: AsyncIterable<Uint8Array>, max: number): Promise<{
     if (size > max) return { rest: streamOf(chunks, iterator) };
   }
   return { bytes: concatBytes(chunks) };
+}
+
+/** A web stream's chunks, read as an iterator (the DOM's ReadableStream type has none). */
+async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) yield next.value;
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 /** A stream of the chunks already read, then of what the iterator still gives. */

@@ -221,7 +221,8 @@ function answerSeen(answer: UpstreamAnswer): SeenAnswer {
 /** The upstream's answer as the client gets it, with the violations named when asked. */
 function respondWith(answer: UpstreamAnswer, seen: Violation[]): Response {
   const bodyless = answer.status === 204 || answer.status === 304 || (answer.status >= 100 && answer.status < 200);
-  return marked(new Response(bodyless ? null : (answer.bytes ?? answer.stream ?? null), { status: answer.status, headers: answer.headers }), seen);
+  const body = bodyless ? null : (answer.bytes as Uint8Array<ArrayBuffer> | undefined) ?? answer.stream ?? null;
+  return marked(new Response(body, { status: answer.status, headers: answer.headers }), seen);
 }
 
 /** At most this much of the header naming violations. */
