@@ -5,7 +5,7 @@
  */
 export { createMock, BUNDLED_SPEC, BUNDLED_FIXTURES, type MockInstance, type ListenOptions, type ListeningMock } from './library/create-mock.js';
 export type { MockOptions, BrowserMockOptions } from './mock-options.js';
-export { createProxy, type CreateProxyOptions, type ProxyInstance, type ProxyExchange, type Violation, type ViolationCounts, type RecordingSummary } from './library/create-proxy.js';
+export { createProxy, type CreateProxyOptions, type ProxyInstance, type ProxyExchange, type Violation, type ViolationCounts, type RecordingSummary, type UpstreamFetch } from './library/create-proxy.js';
 export { runContract, type RunContractOptions } from './library/run-contract.js';
 export { ContractSetupError, type ContractReport, type CoverageRow } from './contract/run-contract.js';
 export type { Finding, FindingKind, Exchange, Case } from './contract/case.js';

@@ -10,21 +10,34 @@ import { errorResponse } from '../core/api-error.js';
 import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../middleware/host-guard.js';
 import type { MockOptions } from '../mock-options.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
-import type { Fetch } from '../proxy/forward.js';
+import type { UpstreamFetch } from '../proxy/forward.js';
 import type { Violation } from '../proxy/inspect.js';
-import { buildProxy, type ProxyExchange, type ProxyOptions } from '../proxy/proxy.js';
+import { buildProxy, type ProxyExchange } from '../proxy/proxy.js';
 import { createRecorder, type RecordingSummary } from '../proxy/record.js';
 import type { ViolationCounts } from '../proxy/violations.js';
 import { startServer } from '../server/serve.js';
 import { NODE_REQUESTS } from '../server/node-requests.js';
 import type { ListeningMock } from './create-mock.js';
 
-export interface CreateProxyOptions extends Pick<ProxyOptions, 'upstream' | 'errors' | 'fallback' | 'mockOperations' | 'timeoutMs' | 'onExchange'> {
+/** The proxy's options as the package publishes them (the assembly's `ProxyOptions` holds more, internal parts). */
+export interface CreateProxyOptions {
+  /** The real server's base URL; a request's path and query are appended to it. */
+  upstream: string;
+  /** Answer a request that breaks the document with its error instead of forwarding it, and name what an answer breaks in X-Proxy-Violations. */
+  errors?: boolean;
+  /** `mock`: the mock answers an operation the upstream does not implement (404, 405 or 501 that is not the operation's own answer, or no answer at all). */
+  fallback?: 'mock';
+  /** Operations (by operationId) the mock always answers. */
+  mockOperations?: readonly string[];
+  /** How long the upstream may take to answer, and to send each part of a body, in milliseconds (default 30,000). */
+  timeoutMs?: number;
+  /** Told of each exchange: who answered, and what it broke. */
+  onExchange?: (entry: ProxyExchange) => void;
   /** The document (a file, an http(s) URL or the document itself; default: the bundled Petstore). */
   spec?: string | URL | object;
   allowRemoteRefs?: boolean;
   /** How requests reach the upstream (default: the global fetch): `(url, init) => app.request(url, init)` puts the checker in front of an app in this process. */
-  fetch?: Fetch;
+  fetch?: UpstreamFetch;
   /** Write what the upstream answers as fixtures in this directory (for `fixtures` of a mock, `serve --fixtures`). */
   record?: string;
   /** The mock behind the own endpoints and the fallback (as createMock's options; `spec` is the proxy's). */
@@ -91,4 +104,4 @@ export async function createProxy(options: CreateProxyOptions): Promise<ProxyIns
   };
 }
 
-export type { ProxyExchange, Violation, ViolationCounts, RecordingSummary };
+export type { ProxyExchange, Violation, ViolationCounts, RecordingSummary, UpstreamFetch };

@@ -49,7 +49,7 @@ export function forwardedHeaders(incoming: Record<string, string>, client: { add
   return out;
 }
 
-export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+export type UpstreamFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface ForwardLimits {
   /** How long the upstream may take to start its answer, and to send each part of a body. */
@@ -146,7 +146,7 @@ export function poolForwarder(upstream: Upstream, limits: ForwardLimits): Forwar
 }
 
 /** Through a `fetch` (an app in the same process, in tests and from the library); redirects are not followed. */
-export function fetchForwarder(fetch: Fetch, upstream: Upstream, limits: ForwardLimits): Forwarder {
+export function fetchForwarder(fetch: UpstreamFetch, upstream: Upstream, limits: ForwardLimits): Forwarder {
   return {
     async send(request, readable) {
       const started = performance.now();

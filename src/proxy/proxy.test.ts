@@ -11,7 +11,7 @@ import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { FAULTS } from '../test-support/contract-servers/faults.js';
 import { loadDocument } from '../document/load-document.js';
 import { AUTH, FIXTURES, petstoreDocument } from '../test-support/petstore.js';
-import type { Fetch } from './forward.js';
+import type { UpstreamFetch } from './forward.js';
 import { buildProxy, VIOLATIONS_HEADER, type ProxyExchange, type ProxyOptions } from './proxy.js';
 import { ViolationLog } from './violations.js';
 
@@ -19,7 +19,7 @@ const UPSTREAM = 'http://upstream.test';
 const PROXY = 'http://127.0.0.1:4010';
 
 /** A fetch that hands the request to an in-process handler. */
-const inProcess = (handle: (request: Request) => Response | Promise<Response>): Fetch => async (input, init) => handle(new Request(input, init));
+const inProcess = (handle: (request: Request) => Response | Promise<Response>): UpstreamFetch => async (input, init) => handle(new Request(input, init));
 
 async function upstreamMock() {
   return buildMock(await petstoreDocument(), { fixtures: FIXTURES, plugins: DEFAULT_PLUGINS, seed: 3 });
@@ -156,7 +156,7 @@ describe('the proxy', () => {
   });
 
   it('answers 502 with the document\'s error shape when the upstream cannot be reached, and falls back when asked', async () => {
-    const down: Fetch = async () => {
+    const down: UpstreamFetch = async () => {
       throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
     };
     const bare = buildProxy(await petstoreDocument(), { upstream: UPSTREAM, fetch: down });

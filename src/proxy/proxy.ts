@@ -29,7 +29,7 @@ import { buildMock, DEFAULT_MAX_BODY_BYTES, type BuildMockOptions, type Mock } f
 import { checkRegistry } from '../contract/checks/index.js';
 import type { LoadedPlugin } from '../contract/plugin.js';
 import type { MockPlugin } from '../registries/extension.js';
-import { fetchForwarder, forwardedHeaders, parseUpstream, poolForwarder, type Fetch, type UpstreamAnswer } from './forward.js';
+import { fetchForwarder, forwardedHeaders, parseUpstream, poolForwarder, type UpstreamFetch, type UpstreamAnswer } from './forward.js';
 import { createInspector, type AnsweredBy, type ProxyCheckId, type SeenAnswer, type SeenRequest, type Violation } from './inspect.js';
 import { ViolationLog } from './violations.js';
 
@@ -49,7 +49,7 @@ export interface ProxyOptions {
   /** The real server's base URL; a request's path and query are appended to it. */
   upstream: string;
   /** How requests reach the upstream (default: the global fetch). Any fetch-able server fits: `(url, init) => app.request(url, init)`. */
-  fetch?: Fetch;
+  fetch?: UpstreamFetch;
   /** Answer a request that breaks the document with its error instead of forwarding it, and name what an answer breaks in X-Proxy-Violations. */
   errors?: boolean;
   /** `mock`: an operation the upstream does not implement (404, 405 or 501 that is not the operation's own answer, or no answer at all) is answered by the mock. */
