@@ -94,7 +94,9 @@ export function firstProblem(error: unknown): string {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line && !/schema validation failed/i.test(line));
-  return (lines[0] ?? 'unknown problem').replace(/\.$/, '').slice(0, 300);
+  const first = (lines[0] ?? 'unknown problem').replace(/\.$/, '');
+  // swagger-parser's sentence for a reference to nothing, as the local walk says it (dereference-local.ts).
+  return first.replace(/^Missing \$ref pointer "([^"]*)"\. Token "[^"]*" does not exist$/, 'Missing $ref pointer "$1": it names nothing in the document').slice(0, 300);
 }
 
 /**
