@@ -37,6 +37,18 @@ function chain(n: number, nextRequired = false): Record<string, SchemaObject> {
   return schemas;
 }
 
+/** A chain of `n` named schemas, each `next` the next schema object itself (as the loader leaves them), with a converter over them. */
+function dereferencedChain(n: number) {
+  const schemas = chain(n);
+  for (const schema of Object.values(schemas)) {
+    const next = schema.properties!.next?.$ref?.split('/').pop();
+    if (next) schema.properties!.next = schemas[next];
+  }
+  const ajv = createAjv('3.0');
+  const converter = new SchemaConverter({ openapi: '3.0.3', info: { title: 't', version: '1' }, components: { schemas } }, ajv, '3.0');
+  return { schemas, ajv, converter };
+}
+
 function nested(depth: number, leaf: unknown): unknown {
   let value: unknown = { name: 'last', ...(leaf === undefined ? {} : { bad: leaf }) };
   for (let i = 0; i < depth; i++) value = { name: `n${i}`, next: value };
@@ -103,13 +115,7 @@ describe('SchemaConverter', () => {
 
   it('compiles a chain of 2,000 named schemas without exhausting the stack, and checks its far end', () => {
     // Dereferenced as the loader leaves it (swagger-parser itself recurses past the stack near 1,000).
-    const schemas = chain(2000);
-    for (const schema of Object.values(schemas)) {
-      const next = schema.properties!.next?.$ref?.split('/').pop();
-      if (next) schema.properties!.next = schemas[next];
-    }
-    const ajv = createAjv('3.0');
-    const converter = new SchemaConverter({ openapi: '3.0.3', info: { title: 't', version: '1' }, components: { schemas } }, ajv, '3.0');
+    const { schemas, ajv, converter } = dereferencedChain(2000);
     const validate = ajv.compile(converter.convert(schemas.Link_0, 'response') as SchemaObject);
     expect(validate(nested(900, undefined))).toBe(true);
     expect(validate({ name: 'a', next: { name: 'b', next: { name: 5 } } })).toBe(false);
@@ -117,13 +123,7 @@ describe('SchemaConverter', () => {
   });
 
   it('compiles a schema used inside another when a value first reaches it, with the errors a $ref gives', () => {
-    const schemas = chain(500);
-    for (const schema of Object.values(schemas)) {
-      const next = schema.properties!.next?.$ref?.split('/').pop();
-      if (next) schema.properties!.next = schemas[next];
-    }
-    const ajv = createAjv('3.0');
-    const converter = new SchemaConverter({ openapi: '3.0.3', info: { title: 't', version: '1' }, components: { schemas } }, ajv, '3.0');
+    const { schemas, ajv, converter } = dereferencedChain(500);
     const compiledLinks = () => Object.entries(ajv.schemas).filter(([id, env]) => /-Link_\d+$/.test(id) && env?.validate).length;
     const validate = ajv.compile(converter.convert(schemas.Link_0, 'response') as SchemaObject);
     expect(compiledLinks()).toBe(0); // the head is copied into the validator; the 499 behind it wait for a value
