@@ -34,7 +34,7 @@ export interface RunningPostgres {
   pids(): number[];
   /** A fast shutdown (clients disconnected, a checkpoint), then the directory removed. */
   stop(): Promise<void>;
-  /** SIGKILL to the postmaster and all its children at once, as a crash would: for fault tests. */
+  /** SIGKILL to the postmaster and all its children, as a crash would, returning once none runs: for fault tests. */
   kill(): void;
   /** Starts the server again on the same port and data (after `kill()`, with crash recovery; one still running is shut down first). */
   restart(): Promise<void>;
@@ -100,21 +100,14 @@ export async function startPostgres(): Promise<RunningPostgres> {
   let server: Server | undefined;
   let port = 0;
   let stopped = false;
-  /** Processes killed that may not be gone yet. */
-  const killed: number[] = [];
   const running = () => server !== undefined && !reaped(server.child);
 
   const kill = () => {
-    if (running()) killed.push(...killAll(server!.child.pid!));
+    if (running()) killAll(server!.child.pid!);
   };
-  /** Resolves once every process of the server is gone (the postmaster reaped by us, its children gone or zombies). */
+  /** Resolves once the postmaster, gone, is reaped by us (its pid no longer its own). */
   const gone = async () => {
-    const work = async () => {
-      if (server) await server.exited;
-      while (killed.some(isRunning)) await new Promise((r) => setTimeout(r, 10));
-    };
-    await withinLimit(work(), () => `PostgreSQL's processes ${killed.filter(isRunning).join(', ')} still ran after SIGKILL`);
-    killed.length = 0;
+    if (server) await withinLimit(server.exited, () => 'PostgreSQL was not reaped');
   };
   /** The instance's processes killed, its shared memory and its directory removed: after a failure, and after the test file. */
   const discard = async () => {
@@ -169,7 +162,8 @@ export async function startPostgres(): Promise<RunningPostgres> {
       return port;
     },
     directory: dir,
-    pids: () => (running() ? [server!.child.pid!, ...childrenOf(server!.child.pid!)] : []),
+    // A postmaster killed and not yet reaped is a zombie: not running.
+    pids: () => (running() && isRunning(server!.child.pid!) ? [server!.child.pid!, ...childrenOf(server!.child.pid!)] : []),
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -314,13 +308,15 @@ const isRunning = (pid: number) => {
 };
 
 /**
- * SIGKILL to the postmaster and every child of it at once; returns their pids. The postmaster is
+ * SIGKILL to the postmaster and every child of it, as a crash would, and returns once none runs
+ * (so its port refuses connections and its clients' connections are cut). The postmaster is
  * stopped (SIGSTOP) first, so that it starts no child between the listing and the kill (each child
- * leads a process group of its own: a group kill would miss them).
+ * leads a process group of its own: a group kill would miss them), and killed last, so that no
+ * child outlives it long enough to see it die and tell its client so.
  */
-function killAll(pid: number): number[] {
+function killAll(pid: number): void {
   process.kill(pid, 'SIGSTOP');
-  const pids = [pid, ...childrenOf(pid)];
+  const pids = [...childrenOf(pid), pid];
   for (const each of pids) {
     try {
       process.kill(each, 'SIGKILL');
@@ -328,7 +324,13 @@ function killAll(pid: number): number[] {
       // gone already
     }
   }
-  return pids;
+  // A killed process dies at once, though not within the kill() call: waited for here, synchronously (kill() is).
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + HANG_LIMIT_MS;
+  while (pids.some(isRunning)) {
+    if (Date.now() > deadline) throw new Error(`PostgreSQL's processes ${pids.filter(isRunning).join(', ')} still ran ${HANG_LIMIT_MS / 1000} s after SIGKILL.`);
+    Atomics.wait(pause, 0, 0, 1);
+  }
 }
 
 /**
