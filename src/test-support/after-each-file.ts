@@ -1,8 +1,9 @@
 /**
- * A setup file of every test file (vitest.config.ts): after the file's tests, whatever failed, the
- * child processes they started and did not stop are stopped (see processes.ts).
+ * A setup file of every test file (vitest.config.ts): after the file's tests, whatever failed, what
+ * they set up and did not undo is undone (a PostgreSQL server, postgres.ts), and the child
+ * processes they started and did not stop are stopped (see processes.ts).
  */
 import { afterAll } from 'vitest';
-import { stopAll } from './processes.js';
+import { cleanUpAll } from './processes.js';
 
-afterAll(() => stopAll());
+afterAll(() => cleanUpAll());

@@ -90,6 +90,29 @@ export async function startCli(args: string[], env: Record<string, string> = {})
   return { ...started, banner, url: /listening on (http:\/\/\S+)/.exec(banner)![1] };
 }
 
+/**
+ * What a test set up beyond a child process (a PostgreSQL server: its processes, its shared memory
+ * and its directory, postgres.ts), undone after the test file whatever failed, before the children
+ * still running are stopped. Returns a function that forgets it, for a test that undid it itself.
+ */
+const cleanups = new Set<() => Promise<void>>();
+
+export function cleanUpAfterFile(cleanup: () => Promise<void>): () => void {
+  cleanups.add(cleanup);
+  return () => cleanups.delete(cleanup);
+}
+
+/** Runs every cleanup still registered, then stops every child still running; throws what the cleanups threw, once all have run. */
+export async function cleanUpAll(): Promise<void> {
+  const errors: unknown[] = [];
+  for (const cleanup of [...cleanups]) {
+    cleanups.delete(cleanup);
+    await cleanup().catch((error: unknown) => errors.push(error));
+  }
+  stopAll();
+  if (errors.length > 0) throw new AggregateError(errors, `${errors.length} cleanup(s) after the test file failed: ${errors.map(String).join('; ')}`);
+}
+
 /** A port nothing listens on right now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
