@@ -12,7 +12,7 @@ import { buildOperations } from './operations/build-operations.js';
 import type { ActionInput } from './pipeline/exchange.js';
 import { createChaos } from './scenarios/chaos.js';
 import type { PreferDirective } from './scenarios/read-scenario.js';
-import type { StateStore } from './state/state-store.js';
+import type { StateStore, TransactIntent } from './state/state-store.js';
 import type { ValidRequest } from './validation/validate-request.js';
 import { WEB_REQUESTS } from './pipeline/request-reader.js';
 import { bodyEncoders } from './respond/body-encoders.js';
@@ -40,7 +40,8 @@ function route(overrides: Partial<OperationParts> = {}) {
   const recorded: number[] = [];
   const traces: RequestTrace[] = [];
   const acted: ActionInput[] = [];
-  const store = { transact: <T>(run: () => T) => (stages.push('transact'), run()) } as unknown as StateStore;
+  const intents: Array<TransactIntent | undefined> = [];
+  const store = { transact: <T>(run: () => T, intent?: TransactIntent) => (stages.push('transact'), intents.push(intent), run()) } as unknown as StateStore;
   const operation = overrides.operation ?? getThing;
   const handler = handleOperation({
     operation,
@@ -67,7 +68,7 @@ function route(overrides: Partial<OperationParts> = {}) {
   });
   const app = new Hono();
   app.on(operation.method.toUpperCase(), '/things/:id', handler);
-  return { app, stages, recorded, traces, acted };
+  return { app, stages, recorded, traces, acted, intents };
 }
 
 const withKey = { headers: { Authorization: 'Bearer ok' } };
@@ -115,6 +116,14 @@ describe('handleOperation', () => {
     expect(session.status).toBe(200);
     const read = route({ writable: unavailable });
     expect((await read.app.request('/things/t-1', withKey)).status).toBe(200);
+  });
+
+  it('tells the store whether the request may write: a GET reads, a PUT may write', async () => {
+    const read = route();
+    expect((await read.app.request('/things/t-1', withKey)).status).toBe(200);
+    const write = route({ operation: putThing });
+    expect((await write.app.request('/things/t-1', { method: 'PUT', ...withKey })).status).toBe(200);
+    expect([read.intents, write.intents]).toEqual([[{ writes: false }], [{ writes: true }]]);
   });
 
   it("sends the declared media type Accept prefers, and refuses one it cannot meet with 406 before acting (406 declared)", async () => {

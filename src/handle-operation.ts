@@ -99,7 +99,9 @@ export interface OperationParts {
 
 export function handleOperation(parts: OperationParts) {
   const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, reader, force, chaos, cors, record, sessionNotice, writable, encoders, verify } = parts;
-  const gated = writable && operation.method !== 'get' && operation.method !== 'head' ? writable : undefined;
+  // What the request may do to the state: a GET or HEAD reads it (TransactIntent).
+  const intent = { writes: operation.method !== 'get' && operation.method !== 'head' };
+  const gated = writable && intent.writes ? writable : undefined;
   const policy = deprecationPolicy(operation);
   /** Headers every answer of this operation carries: the deprecation ones, if any. */
   const baseHeaders = policy?.headers ?? {};
@@ -215,7 +217,7 @@ export function handleOperation(parts: OperationParts) {
     const notice = sessionNotice?.(store);
     if (notice) extra = { ...extra, ...notice };
     const finish = (result: ActionResult | ApiError) => (result instanceof ApiError ? fail(result, extra, accept, trace) : toResponse(result, extra, accept, trace));
-    const result = store.transact(() => action({ store, params: request.params, body: request.body, mediaType: request.mediaType, url: path, scenario, respondAs }));
+    const result = store.transact(() => action({ store, params: request.params, body: request.body, mediaType: request.mediaType, url: path, scenario, respondAs }), intent);
     return result instanceof Promise ? result.then(finish) : finish(result);
   };
 

@@ -71,6 +71,16 @@ export interface CollectionSpeedups {
   countWhere(property: string, values: string[]): number;
 }
 
+/**
+ * What a request's work may do to the state, by its method: a GET or HEAD only reads (`writes:
+ * false`); anything else may write. A store shared between processes takes its lock for work that
+ * may write and lets reads run beside one another; the in-memory store runs everything at once. A
+ * read may still fill a collection seeded on first use (seed.ts): a shared store seeds at start.
+ */
+export interface TransactIntent {
+  writes: boolean;
+}
+
 export interface StateStore {
   /** The collection's records; throws for a name the document does not have. */
   collection(name: string): RecordCollection;
@@ -84,8 +94,8 @@ export interface StateStore {
    * before a create, and nothing before other writes.
    */
   reserve?(collection: string, adding: number): string | undefined;
-  /** Runs one request's work on the state (see the file comment). */
-  transact<T>(work: () => T): T | Promise<T>;
+  /** Runs one request's work on the state (see the file comment), told whether the request may write. */
+  transact<T>(work: () => T, intent?: TransactIntent): T | Promise<T>;
   /** A deep copy of every collection, as plain JSON. */
   export(): Record<string, CollectionSnapshot>;
   /** Record counts by collection. */
