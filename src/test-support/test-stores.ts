@@ -14,7 +14,15 @@ export class DeferredStore extends MemoryStore {
   transactions = 0;
   override transact<T>(work: () => T): T {
     this.transactions++;
-    return new Promise<T>((resolve) => setTimeout(() => resolve(work()), 5)) as unknown as T;
+    return new Promise<T>((resolve, reject) =>
+      setTimeout(() => {
+        try {
+          resolve(work());
+        } catch (error) {
+          reject(error);
+        }
+      }, 1),
+    ) as unknown as T;
   }
 }
 
@@ -39,7 +47,7 @@ export class PlainStore extends MemoryStore {
         dropScope: (scope) => inner.dropScope(scope),
         scopes: () => inner.scopes(),
         where: (property, value) => inner.where(property, value),
-        allocateInteger: () => inner.allocateInteger(),
+        allocateInteger: (scope) => inner.allocateInteger(scope),
         clear: () => inner.clear(),
         export: () => inner.export(),
         import: (snapshot) => inner.import(snapshot),
