@@ -840,6 +840,8 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         // Deleting an issue takes its comments.
         expect(statusOf(await send('DELETE', `/projects/${p}/issues/1`))).toBe(200);
         expect(statusOf(await send('GET', `/projects/${p}/issues/1/comments`))).toBe(404);
+        const comments = (await sameState()).collections.comments as CollectionSnapshot;
+        expect(comments.scopes[`${p}/1`] ?? [], 'the comments of the deleted issue, in the state').toEqual([]);
         expect(statusOf(await send('GET', '/projects/99/issues'))).toBe(404);
         for (const path of ['/projects', '/projects/1/issues', '/projects/2/issues', `/projects/${p}/issues`]) await send('GET', path);
 
@@ -902,6 +904,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         expect(statusOf(await send('DELETE', `/members/${m}`))).toBe(200);
         expect(statusOf(await send('GET', `/members/${m}/loans`))).toBe(404);
         const exported = await sameState();
+        for (const name of ['loans', 'tokens', 'visits']) expect((exported.collections[name] as CollectionSnapshot).scopes[String(m)] ?? [], `the ${name} of the deleted member, in the state`).toEqual([]);
         expect(statusOf(await send('POST', '/__admin/reset'))).toBe(200);
         expect(statusOf(await send('PUT', '/__admin/state', exported))).toBe(200);
         expect((await send('GET', '/events?limit=100')).body).toEqual(events);
