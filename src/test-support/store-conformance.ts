@@ -377,6 +377,43 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         }
       });
 
+      it('offers speed-ups, where it offers them, that agree with what they stand for', async () => {
+        for (const { document, collection, label } of await subjects((c) => c.indexed.length > 0)) {
+          const store = await fresh(document);
+          const properties = collection.indexed.filter((p) => p !== collection.keyProperty);
+          const valueOf = (i: number) => ['x', 'y', 'z'][i % 3];
+          await on(store, collection.name, (records) => {
+            for (let i = 1; i <= 9; i++) records.put(recordFor(collection, keyFor(collection, 10 - i), Object.fromEntries(properties.map((p) => [p, valueOf(i)]))));
+          });
+          const versions: unknown[] = [];
+          const agree = (step: string) =>
+            on(store, collection.name, (records) => {
+              versions.push(records.version);
+              for (const record of records.all()) if (records.json) expect(JSON.parse(records.json(record)), `${label} ${step}: json()`).toEqual(record);
+              if (!records.isIndexed || !records.keysWhere || !records.countWhere) return;
+              for (const property of properties) {
+                expect(records.isIndexed(property), `${label}: ${property} is a filter`).toBe(true);
+                for (const values of [['x'], ['y', 'z'], ['none']]) {
+                  const expected = listed(records).filter(([, record]) => values.includes(String(record[property]))).map(([key]) => key);
+                  expect([...(records.keysWhere(property, values) ?? [])], `${label} ${step}: keysWhere(${property}, ${values})`).toEqual(expected);
+                  expect(records.countWhere(property, values), `${label} ${step}: countWhere(${property}, ${values})`).toBe(expected.length);
+                }
+              }
+            });
+          await agree('as put');
+          await on(store, collection.name, (records) => {
+            const keys = [...records.records().keys()];
+            for (const property of properties) records.update(keys[0], { [property]: 'z' });
+            records.delete(keys[1]);
+          });
+          await agree('after an update and a delete');
+          await on(store, collection.name, (records) => records.put(recordFor(collection, keyFor(collection, 1), Object.fromEntries(properties.map((p) => [p, 'x'])))));
+          await agree('after a replace');
+          // Every change moves the version, where there is one (readers cache what they computed from it).
+          if (versions[0] !== undefined) expect(new Set(versions).size, `${label}: a version per state`).toBe(versions.length);
+        }
+      });
+
       it('allocates integer keys one past the largest ever stored, never one deleted, across scopes unless counted per parent', async () => {
         for (const { document, collection, label } of await subjects((c) => integerKeyed(c) && !c.keyPerParent)) {
           const store = await fresh(document);
