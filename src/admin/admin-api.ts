@@ -117,10 +117,11 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false, r
       path: '/reset',
       description: 'back to the seed (same seed, same data): the shared state, or the X-Mock-Session one',
       handle: (c) =>
-        withStore(c, (store) => {
+        withStore(c, () => {
           controls.reset(session(c));
           if (shared(c)) controls.changed();
-          return json({ reset: session(c) ?? 'shared', counts: store.counts() });
+          // Counted in the store the caller has now: a session's is dropped by the reset and made again from the seed.
+          return withStore(c, (store) => json({ reset: session(c) ?? 'shared', counts: store.counts() }));
         }),
     },
     {

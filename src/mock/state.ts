@@ -177,7 +177,15 @@ export function createState(options: StateOptions): MockState {
     parts.set(made, made.budget);
     return made;
   };
-  const sessions = new Sessions(sessionStore, options.maxSessions, (name, reason) => warn(`session ${name} was evicted (${reason}); its next request starts from the seed.`));
+  /**
+   * A dropped session's records leave the budget with it: a copy-on-write store's copies, every
+   * record of a store of one's own (nothing else would ever take them out of the count).
+   */
+  const release = (session: StateStore) => {
+    if (session instanceof CopyOnWriteStore) session.release();
+    else for (const collection of collections) session.collection(collection.name).clear();
+  };
+  const sessions = new Sessions(sessionStore, options.maxSessions, (name, reason) => warn(`session ${name} was evicted (${reason}); its next request starts from the seed.`), release);
   const reset = () => {
     seedInto(store);
     seeded = measured();

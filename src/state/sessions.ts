@@ -14,7 +14,7 @@ export const SESSION_HEADER = 'x-mock-session';
 const NAME = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** A dropped session's store gives its records back to the budget, when it can (a copy-on-write store). */
-function release(store: StateStore): void {
+function releaseOwn(store: StateStore): void {
   (store as { release?: () => void }).release?.();
 }
 
@@ -31,11 +31,13 @@ export class Sessions {
   /**
    * `create`: a new session's store, or an error when none can be made (507: no room for the seeded
    * copy it reads). `onEvict`: told the name of each session dropped, and why (for the log).
+   * `release`: makes a dropped session's store give its records back to the budget.
    */
   constructor(
     private readonly create: () => StateStore | ApiError,
     readonly max = 100,
     private readonly onEvict?: (name: string, reason: string) => void,
+    private readonly release: (store: StateStore) => void = releaseOwn,
   ) {}
 
   /** The session's store (created from the seed on first use), or a 400 for an invalid name. */
@@ -73,7 +75,7 @@ export class Sessions {
 
   drop(name: string): boolean {
     const store = this.stores.get(name);
-    if (store) release(store);
+    if (store) this.release(store);
     return this.stores.delete(name);
   }
 
@@ -95,7 +97,7 @@ export class Sessions {
   }
 
   private evict(name: string, reason: string): void {
-    release(this.stores.get(name)!);
+    this.release(this.stores.get(name)!);
     this.stores.delete(name);
     this.evicted.add(name);
     if (this.evicted.size > REMEMBERED) this.evicted.delete(this.evicted.values().next().value!);

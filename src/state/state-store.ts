@@ -7,6 +7,9 @@
  * between processes implements the same interface by loading what it serves into memory, running
  * the work under a lock and writing the changes back; `transact` then returns a promise, and the
  * pipeline waits for it. Nothing in the pipeline, the actions or the rules changes for that.
+ *
+ * What the comments below promise is checked for every implementation by one shared suite, the
+ * store conformance suite (src/test-support/store-conformance.ts): a new store runs it as it is.
  */
 import type { Collection } from '../operations/infer-collections.js';
 
@@ -25,11 +28,16 @@ export interface CollectionSnapshot {
  */
 export interface RecordCollection extends Partial<CollectionSpeedups> {
   readonly collection: Collection;
-  /** Records of one scope, in list order (do not change the map: go through `put`, `update`, `delete`). */
+  /**
+   * Records of one scope, in list order: the order they were first put (one put again under its key
+   * keeps its place, one deleted and put again goes last), by the text of their keys. Do not change
+   * the map: go through `put`, `update`, `delete`.
+   */
   records(scope?: string): ReadonlyMap<string, StoredRecord>;
   /** Every record of every scope. */
   all(): IterableIterator<StoredRecord>;
   readonly size: number;
+  /** The record under the key in the scope; keys are matched by their text (`7` and `'7'` are one key). */
   get(key: unknown, scope?: string): StoredRecord | undefined;
   /** Stores a record under its key property (replacing the one with the same key); a keyless record after the others of its scope. */
   put(record: StoredRecord, scope?: string): StoredRecord;
@@ -40,17 +48,21 @@ export interface RecordCollection extends Partial<CollectionSpeedups> {
   dropScope(scope: string): void;
   /** Scopes that hold records. */
   scopes(): string[];
-  /** Records whose property equals a value. */
+  /** Records whose property equals a value, in every scope. */
   where(property: string, value: unknown): StoredRecord[];
   /**
-   * The next integer key: one past the largest ever stored (in the scope, for keys counted per
-   * parent: `collection.keyPerParent`).
+   * The next integer key: one past the largest ever stored or allocated (in the scope, for keys
+   * counted per parent: `collection.keyPerParent`), so a deleted key is never given again. Keys
+   * counted per parent start from 1 again in a scope dropped.
    */
   allocateInteger(scope?: string): number;
   /** The key a record is stored under (for keyless records, their place in their scope); the key property's value when absent. */
   keyOf?(record: StoredRecord): unknown;
+  /** Every record of every scope removed, and the keys counted from the start again: the collection as new. */
   clear(): void;
+  /** The records of every scope in list order, and the key sequences (`sequences` for keys counted per parent). */
   export(): CollectionSnapshot;
+  /** Replaces the content with a snapshot (checked by the caller); keys go on past its `nextInteger`, its sequences and its records. */
   import(snapshot: CollectionSnapshot): void;
 }
 
@@ -94,7 +106,11 @@ export interface StateStore {
    * before a create, and nothing before other writes.
    */
   reserve?(collection: string, adding: number): string | undefined;
-  /** Runs one request's work on the state (see the file comment), told whether the request may write. */
+  /**
+   * Runs one request's work on the state (see the file comment), told whether the request may
+   * write, and gives back its result; an exception in the work reaches the caller, and the store
+   * serves the next transaction. Transactions started together do not lose each other's writes.
+   */
   transact<T>(work: () => T, intent?: TransactIntent): T | Promise<T>;
   /** A deep copy of every collection, as plain JSON. */
   export(): Record<string, CollectionSnapshot>;

@@ -298,11 +298,21 @@ export class MemoryCollection implements RecordCollection {
     return index ? [...new Set(values)].reduce((n, v) => n + (index.get(v)?.live ?? 0), 0) : 0;
   }
 
-  /** Records whose property equals a value: by the index when there is one, else by a scan. */
+  /**
+   * Records whose property equals a value, in every scope: by the index when every record is at the
+   * top (the index holds only the top-level scope's), else by a scan. The index files values by their
+   * text, so what it finds is checked for the value itself, as the scan does.
+   */
   where(property: string, value: unknown): StoredRecord[] {
-    const keys = this.keysWhere(property, [String(value)]);
-    if (keys) return [...keys].map((k) => this.records().get(k)!);
+    const keys = this.onlyTopLevel() ? this.keysWhere(property, [String(value)]) : undefined;
+    if (keys) return [...keys].map((k) => this.records().get(k)!).filter((record) => record[property] === value);
     return [...this.all()].filter((record) => record[property] === value);
+  }
+
+  /** Whether no scope but the top-level one holds records. */
+  private onlyTopLevel(): boolean {
+    for (const [scope, records] of this.byScope) if (scope !== '' && records.size > 0) return false;
+    return true;
   }
 
   /** The next integer key: one past the largest ever stored (in the scope, for keys counted per parent), never reused after a delete. */
