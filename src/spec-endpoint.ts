@@ -5,6 +5,7 @@
  * headers. Each form is serialized once, on its first request (a 10 MB document costs nothing at
  * start and nothing per request), and carries an `ETag`, so a client that has it gets a 304.
  */
+import { fnv1a } from './core/fnv.js';
 import yaml from 'js-yaml';
 import type { JsonObject } from './core/json-object.js';
 import { SECURITY_HEADERS } from './core/security-headers.js';
@@ -109,7 +110,5 @@ function represent(text: string): Representation {
 
 /** A strong entity tag for some bytes: FNV-1a over them, and their length. */
 export function entityTag(bytes: Uint8Array): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
-  return `"${(hash >>> 0).toString(16).padStart(8, '0')}-${bytes.length.toString(16)}"`;
+  return `"${fnv1a(bytes).toString(16).padStart(8, '0')}-${bytes.length.toString(16)}"`;
 }

@@ -22,6 +22,7 @@ import { basename, join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import type { LoadedDocument } from '../document/document.js';
 import type { SchemaObject } from '../document/schema.js';
+import { fnv1a } from '../core/fnv.js';
 import { formatProblem } from '../core/problem.js';
 import { isJsonObject } from '../core/json-object.js';
 import { createFaker } from '../generate/create-faker.js';
@@ -356,7 +357,7 @@ function secretScrubber(document: LoadedDocument): (collection: Collection, reco
         if (!isWriteOnly(property) && !isPassword(property) && !isSecretName(name)) {
           walk(property, value[name], `${path}/${name}`);
         } else if (required.has(name) && !isWriteOnly(property)) {
-          faker.seed(hash(`${where}${path}/${name}`));
+          faker.seed(fnv1a(`${where}${path}/${name}`));
           value[name] = generate(property ?? { type: 'string' }, { propertyName: name, collection: collection.name });
         } else {
           delete value[name];
@@ -367,9 +368,4 @@ function secretScrubber(document: LoadedDocument): (collection: Collection, reco
   };
 }
 
-/** FNV-1a of a text: a Faker seed. */
-function hash(text: string): number {
-  let value = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) value = Math.imul(value ^ text.charCodeAt(i), 0x01000193);
-  return value >>> 0;
-}
+

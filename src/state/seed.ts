@@ -3,6 +3,7 @@
  * their references need (categories before the pets that point at them). Everything random
  * comes from one Faker seeded with `seed`, so the same seed gives the same data.
  */
+import { fnv1a, seeded } from '../core/fnv.js';
 import type { Faker } from '@faker-js/faker';
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
@@ -99,9 +100,7 @@ export function plannedRecords(collections: Collection[], options: Pick<SeedOpti
 
 /** A collection's own seed: the mock's seed mixed with its name (FNV-1a). */
 function seedFor(seed: number, name: string): number {
-  let hash = 0x811c9dc5 ^ seed;
-  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
+  return fnv1a(name, seeded(seed));
 }
 
 /** Fixtures first, then generated records: nested ones dealt to their parents, keyed ones one per owner, the rest by count. */
