@@ -51,6 +51,11 @@ export const DEFAULT_COUNT = 20;
 /** Request bodies are refused above this size unless the document sets `x-max-body-bytes`. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** The largest request body the document's requests may carry: its `x-max-body-bytes`, else the default. */
+export function maxBodyBytesOf(api: DocumentObject): number {
+  return Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
+}
+
 /**
  * What `buildMock` takes: the library's options on Node (`MockOptions`, src/mock-options.ts),
  * for a document already loaded, with the parts only the CLI sets.
@@ -186,7 +191,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const basePath = serverBasePath(api);
   const admin = options.admin === false ? undefined : adminControls(state, { requests, changed, answers, more: options.adminEndpoints });
   mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, oauth, selfCheck: selfCheck?.counts, cors: corsPolicy, reporting, reader });
-  const maxBodyBytes = Number(api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
+  const maxBodyBytes = maxBodyBytesOf(api);
   const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn, selfCheck, document: api });
   mountRoutes(app, operations, basePath, pipelines, reporting.finish);
   app.onError((error, c) => {
@@ -267,7 +272,7 @@ function describeAnswers(operations: Operation[], bindings: Map<string, CrudBind
 }
 
 /** Names of query parameters that carry API keys: redacted in the request log. */
-function queryKeyNames(api: DocumentObject): string[] {
+export function queryKeyNames(api: DocumentObject): string[] {
   return Object.values(api.components?.securitySchemes ?? {})
     .filter((scheme) => scheme.type === 'apiKey' && scheme.in === 'query')
     .map((scheme) => String(scheme.name));

@@ -8,13 +8,12 @@ import { relative } from 'node:path';
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../core/bundled.js';
 import { loadContractParts } from '../contract/plugin.js';
 import { packageDocsAssets } from '../docs/docs-assets.js';
-import { DocumentLoadError, loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../document/load-document.js';
 import { allowedHostsFor } from '../middleware/host-guard.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { buildProxy, type Proxy, type ProxyExchange } from '../proxy/proxy.js';
 import { createRecorder, type Recorder } from '../proxy/record.js';
 import { startServer, type RunningServer } from '../server/serve.js';
-import { FixtureError } from '../state/load-fixtures.js';
 import { startBanner } from './banner.js';
 import { createLogger, writeTo, type Logger } from './log.js';
 import { mockOptionsOf } from './mock-options.js';
@@ -75,7 +74,8 @@ export async function proxyCommand(argv: string[], env: Record<string, string | 
       onAnswer: recorder && ((answer) => recorder!.observe(answer)),
     });
   } catch (error) {
-    if (error instanceof DocumentLoadError || error instanceof FixtureError || error instanceof Error) {
+    // A document or fixtures it cannot serve (DocumentLoadError, FixtureError), an upstream or an operation that is not one, a recording directory it cannot make: one sentence each.
+    if (error instanceof Error) {
       log.fatal(error.message);
       recorder?.close();
       return 1;

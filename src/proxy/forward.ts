@@ -202,11 +202,10 @@ function answerHeaders(incoming: Headers | Record<string, string | string[] | un
   else for (const [name, value] of Object.entries(incoming)) for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) entries.push([name.toLowerCase(), item]);
   const connection = entries.find(([name]) => name === 'connection')?.[1] ?? '';
   const named = new Set(connection.split(',').map((name) => name.trim().toLowerCase()));
+  // The length is the server's to set again (HOP_BY_HOP); a body fetch has decoded goes on without its encoding.
   const out = new Headers();
   for (const [name, value] of entries) {
-    if (HOP_BY_HOP.has(name) || named.has(name)) continue;
-    if (decoded && (name === 'content-encoding' || (name === 'content-length' && entries.some(([n]) => n === 'content-encoding')))) continue;
-    // The length is kept: the body goes on as it came.
+    if (HOP_BY_HOP.has(name) || named.has(name) || (decoded && name === 'content-encoding')) continue;
     out.append(name, value);
   }
   return out;

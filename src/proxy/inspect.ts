@@ -8,6 +8,7 @@
 import type { ApiError } from '../core/api-error.js';
 import type { Problem } from '../core/problem.js';
 import type { LoadedDocument } from '../document/load-document.js';
+import { queryKeyNames } from '../app.js';
 import type { Operation } from '../operations/operation.js';
 import { createFaker } from '../generate/create-faker.js';
 import { createGenerator } from '../generate/from-schema.js';
@@ -86,6 +87,8 @@ export interface SeenAnswer {
   headers: Headers;
   /** The body as text, when it was read (JSON within the size limit); undefined when it streamed through. */
   text?: string;
+  /** The body parsed, when it is JSON. */
+  json?: unknown;
   ms: number;
 }
 
@@ -170,7 +173,7 @@ export function createInspector(options: InspectorOptions): Inspector {
     },
 
     check(operation, request, problems, answer, answeredBy) {
-      const exchange: Exchange = { case: caseOf(operation, request, problems), status: answer.status, headers: answer.headers, text: answer.text ?? '', json: parseJson(answer), ms: answer.ms };
+      const exchange: Exchange = { case: caseOf(operation, request, problems), status: answer.status, headers: answer.headers, text: answer.text ?? '', json: answer.json, ms: answer.ms };
       const verdicts: Array<[CheckId, Verdict]> = [];
       for (const [id, { functions }] of responseChecks) {
         for (const check of functions) {
@@ -244,28 +247,16 @@ function describeProblem(problem: Problem): string {
   return `${problem.path} ${problem.message}`;
 }
 
-function parseJson(answer: SeenAnswer): unknown {
-  if (answer.text === undefined || answer.text === '') return undefined;
-  try {
-    return JSON.parse(answer.text);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The values of an exchange that are secrets: Authorization, Proxy-Authorization and Cookie, the
  * headers and query parameters the document's apiKey schemes name, and the cookies an answer sets.
  */
 function secretCarriers(document: LoadedDocument): (request: SeenRequest, answer: SeenAnswer | undefined) => Record<string, string> {
-  const schemes = Object.values(document.api.components?.securitySchemes ?? {});
   const headerNames = new Set(['authorization', 'proxy-authorization', 'cookie']);
-  const queryNames = new Set<string>();
-  for (const scheme of schemes) {
-    if (scheme.type !== 'apiKey' || typeof scheme.name !== 'string') continue;
-    if (scheme.in === 'header') headerNames.add(scheme.name.toLowerCase());
-    if (scheme.in === 'query') queryNames.add(scheme.name);
+  for (const scheme of Object.values(document.api.components?.securitySchemes ?? {})) {
+    if (scheme.type === 'apiKey' && scheme.in === 'header' && typeof scheme.name === 'string') headerNames.add(scheme.name.toLowerCase());
   }
+  const queryNames = queryKeyNames(document.api);
   return (request, answer) => {
     const found: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {

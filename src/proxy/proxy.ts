@@ -25,7 +25,7 @@ import { serverBasePath } from '../routing/server-base-path.js';
 import { guardHosts } from '../middleware/host-guard.js';
 import type { AdminEndpoint } from '../admin/admin-api.js';
 import { redactQuery } from '../admin/request-log.js';
-import { buildMock, DEFAULT_MAX_BODY_BYTES, type BuildMockOptions, type Mock } from '../app.js';
+import { buildMock, maxBodyBytesOf, queryKeyNames, type BuildMockOptions, type Mock } from '../app.js';
 import { checkRegistry } from '../contract/checks/index.js';
 import type { LoadedPlugin } from '../contract/plugin.js';
 import type { MockPlugin } from '../registries/extension.js';
@@ -123,11 +123,11 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
   const basePath = serverBasePath(document.api);
   const findPath = templateFinder([...new Set(operations.map((op) => op.path))], basePath, (path) => path);
   const byRoute = new Map(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
-  const maxBodyBytes = Number(document.api['x-max-body-bytes'] ?? DEFAULT_MAX_BODY_BYTES);
+  const maxBodyBytes = maxBodyBytesOf(document.api);
   const checks = checkRegistry(options.contractPlugins ?? []);
   const inspector = createInspector({ document, checks, upstreamUrl: `${upstream.origin}${upstream.basePath}`, maxBodyBytes, warn: mockOptions.onWarning });
   // The query parameters that carry API keys: their values never reach the log line.
-  const queryKeys = Object.values(document.api.components?.securitySchemes ?? {}).flatMap((scheme) => (scheme.type === 'apiKey' && scheme.in === 'query' ? [String(scheme.name)] : []));
+  const queryKeys = queryKeyNames(document.api);
   const mockAnswers = new Set(options.mockOperations ?? []);
   const unknownIds = [...mockAnswers].filter((id) => !operations.some((op) => op.id === id));
   if (unknownIds.length) throw new Error(`--mock ${unknownIds.join(', ')}: the document has no such operation (its operations: ${operations.map((op) => op.id).join(', ')}).`);
@@ -192,7 +192,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
       return done(await mock.app.fetch(c.req.raw, c.env), 'mock', requestViolations, `the fallback: the upstream answered ${answer.status}, not the operation's own answer`);
     }
     const all = [...requestViolations, ...record(answerViolations)];
-    if (received.text !== undefined && answer.status < 300) options.onAnswer?.({ operation, params: found!.params, status: answer.status, json: parseJson(received.text) });
+    if (received.text !== undefined && answer.status < 300) options.onAnswer?.({ operation, params: found!.params, status: answer.status, json: received.json });
     return done(respondWith(answer, options.errors ? all : []), 'upstream', all, answer.unread && `body not checked: ${answer.unread}`);
   });
 
@@ -214,8 +214,10 @@ function notImplemented(answer: UpstreamAnswer, found: Omit<Violation, 'id' | 't
   return NOT_IMPLEMENTED.has(answer.status) && (answer.status === 501 || found.some((v) => v.check === 'status_code_conformance' || v.check === 'error_shape' || v.check === 'content_type_conformance'));
 }
 
+/** What the upstream answered, its body read as text and parsed as JSON once (the checks and the recorder read it). */
 function answerSeen(answer: UpstreamAnswer): SeenAnswer {
-  return { status: answer.status, headers: answer.headers, text: answer.bytes ? fromUtf8(answer.bytes) : answer.stream ? undefined : '', ms: answer.ms };
+  const text = answer.bytes ? fromUtf8(answer.bytes) : answer.stream ? undefined : '';
+  return { status: answer.status, headers: answer.headers, text, json: parseJson(text), ms: answer.ms };
 }
 
 /** The upstream's answer as the client gets it, with the violations named when asked. */
@@ -242,9 +244,9 @@ function isJson(contentType: string | null): boolean {
   return essence === undefined || essence === '' || isJsonMediaType(essence);
 }
 
-function parseJson(text: string): unknown {
+function parseJson(text: string | undefined): unknown {
   try {
-    return text === '' ? undefined : JSON.parse(text);
+    return text === undefined || text === '' ? undefined : JSON.parse(text);
   } catch {
     return undefined;
   }

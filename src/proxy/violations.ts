@@ -4,6 +4,7 @@
  * test case per operation that had traffic (a failure with its violations, else a pass), and the
  * operations no request reached, skipped with that reason, never passed.
  */
+import { escapeHtml as escape } from '../core/html.js';
 import type { Operation } from '../operations/operation.js';
 import type { ProxyCheckId, Violation } from './inspect.js';
 
@@ -14,7 +15,6 @@ export interface ViolationCounts {
   byCheck: Partial<Record<ProxyCheckId, number>>;
 }
 
-const escape = (text: string) => text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 export class ViolationLog {
   private readonly kept: Violation[] = [];
