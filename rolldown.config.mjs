@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'rolldown';
 import yaml from 'js-yaml';
 
-const DECLARED = [/^hono(\/|$)/, /^@hono\/node-server(\/|$)/, /^swagger2openapi$/, /^msw(\/|$)/, /^undici(\/|$)/];
+const DECLARED = [/^hono(\/|$)/, /^@hono\/node-server(\/|$)/, /^swagger2openapi$/, /^msw(\/|$)/, /^undici(\/|$)/, /^pg(\/|$)/];
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 /** `import document from './openapi.yaml'`: the parsed document, as a module. */

@@ -9,7 +9,7 @@ import { RequestLog } from './admin/request-log.js';
 import { operationPipelines } from './assembly/operation-pipelines.js';
 import { hiddenOperations, mountOwnEndpoints } from './assembly/own-endpoints.js';
 import { createReporting } from './assembly/reporting.js';
-import { errorResponse, errors, type ApiError } from './core/api-error.js';
+import { errorResponse, errors, ApiError } from './core/api-error.js';
 import type { DocsAssets } from './docs/docs-endpoint.js';
 import type { LoadedDocument } from './document/document.js';
 import type { OpenAPIDocument } from './document/openapi.js';
@@ -195,6 +195,12 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn, selfCheck, document: api });
   mountRoutes(app, operations, basePath, pipelines, reporting.finish);
   app.onError((error, c) => {
+    // A refusal thrown on purpose (the state's store cannot be used: 503) is answered as it is.
+    if (error instanceof ApiError) {
+      const response = errorResponse(error);
+      reporting.failed(c, response);
+      return response;
+    }
     warn(`Unexpected failure while answering a request: ${(error as Error).message}`);
     const response = errorResponse(errors.internal());
     reporting.failed(c, response);
@@ -206,19 +212,26 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, plugins, budget: state.budget, counts: state.counts, oauth, selfCheck: selfCheck?.counts };
 }
 
+const WRITES = { writes: true };
+const READS = { writes: false };
+
 /** What the admin API controls: the state (shared or a session's), the request log, the answers. */
 function adminControls(state: MockState, { requests, changed, answers, more }: Pick<AdminControls, 'requests' | 'changed' | 'answers' | 'more'>): AdminControls {
   const { sessions } = state;
   return {
+    // What changes or reads the state runs in the store's transaction, as a request's work does: a
+    // store shared between processes sees the others' changes first and tells them its own.
     storeFor: state.storeFor,
-    reset: (session) => (session === null ? state.reset() : sessions.drop(session)),
-    reseed: state.reseed,
-    exportState: exportSnapshot,
+    reset: (session) => (session === null ? state.store.transact(() => state.reset(), WRITES) : void sessions.drop(session)),
+    reseed: (change) => state.store.transact(() => state.reseed(change), WRITES),
+    exportState: (store) => store.transact(() => exportSnapshot(store), READS),
     importState: (target, data) => {
       const checked = state.checkState(data);
       if (typeof checked === 'string') return checked;
-      const full = state.importState(target, checked);
-      return full === undefined ? undefined : { full };
+      return target.transact(() => {
+        const full = state.importState(target, checked);
+        return full === undefined ? undefined : { full };
+      }, WRITES);
     },
     requests,
     changed,

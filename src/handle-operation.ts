@@ -218,7 +218,8 @@ export function handleOperation(parts: OperationParts) {
     if (notice) extra = { ...extra, ...notice };
     const finish = (result: ActionResult | ApiError) => (result instanceof ApiError ? fail(result, extra, accept, trace) : toResponse(result, extra, accept, trace));
     const result = store.transact(() => action({ store, params: request.params, body: request.body, mediaType: request.mediaType, url: path, scenario, respondAs }), intent);
-    return result instanceof Promise ? result.then(finish) : finish(result);
+    // A store that cannot serve now (its database lost) refuses with an ApiError: the document's error shape.
+    return result instanceof Promise ? result.then(finish, (error) => (error instanceof ApiError ? fail(error, extra, accept, trace) : Promise.reject(error))) : finish(result);
   };
 
   // Synchronous when nothing waits (no body to read, no delay): Hono and @hono/node-server then

@@ -55,7 +55,7 @@ export interface BrowserMockOptions {
    * (default: in memory). A store whose `transact` returns a promise is waited for. The budget
    * counts the records of all stores together against `limits`.
    */
-  store?: (collections: readonly Collection[], budget: StateBudget) => StateStore;
+  store?: (collections: readonly Collection[], budget: StateBudget, session?: string) => StateStore;
   /**
    * Bounds on the records all stores hold together, and a heap guard (default: 2,000,000 records,
    * 512 MiB of JSON). Sessions together hold at most half of each; fixtures or a seed past a bound

@@ -23,19 +23,24 @@ import type { StateSnapshot } from '../state/snapshot.js';
 import type { StateStore } from '../state/state-store.js';
 import type { RequestLog } from './request-log.js';
 
+type MaybePromise<T> = T | Promise<T>;
+
 export interface AdminControls {
   storeFor: (session: string | null) => StateStore | ApiError;
-  /** Back to the seed (the shared state, or one session). */
-  reset: (session: string | null) => void;
+  /**
+   * Back to the seed (the shared state, or one session). The calls that read or change the state
+   * run in its store's transaction, so they may answer with a promise (a store in a database).
+   */
+  reset: (session: string | null) => void | Promise<void>;
   /** A new seed and/or counts, then a reset of everything. */
   /** A sentence instead when the counts asked for would pass the bound on records held (nothing changed). */
-  reseed: (change: { seed?: number; counts?: Record<string, number> }) => { seed: number; counts: Record<string, number> } | string;
-  exportState: (store: StateStore) => StateSnapshot;
+  reseed: (change: { seed?: number; counts?: Record<string, number> }) => MaybePromise<{ seed: number; counts: Record<string, number> } | string>;
+  exportState: (store: StateStore) => MaybePromise<StateSnapshot>;
   /**
    * Checks and applies a snapshot; when it is refused (nothing changed), a sentence saying what is
    * wrong with it (400), or `full` with one saying how many records or bytes against which bound (507).
    */
-  importState: (store: StateStore, data: unknown) => string | { full: string } | undefined;
+  importState: (store: StateStore, data: unknown) => MaybePromise<string | { full: string } | undefined>;
   requests: RequestLog;
   /** Called after the shared state changed (for the state file). */
   changed: () => void;
@@ -117,8 +122,8 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false, r
       path: '/reset',
       description: 'back to the seed (same seed, same data): the shared state, or the X-Mock-Session one',
       handle: (c) =>
-        withStore(c, () => {
-          controls.reset(session(c));
+        withStore(c, async () => {
+          await controls.reset(session(c));
           if (shared(c)) controls.changed();
           // Counted in the store the caller has now: a session's is dropped by the reset and made again from the seed.
           return withStore(c, (store) => json({ reset: session(c) ?? 'shared', counts: store.counts() }));
@@ -136,13 +141,13 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false, r
         if (counts !== undefined && !(counts && typeof counts === 'object' && Object.values(counts).every((n) => Number.isSafeInteger(n) && n >= 0 && n <= 1_000_000))) {
           return errorResponse(invalid('body.counts must map collection names to integers from 0 to 1000000'));
         }
-        const applied = controls.reseed({ seed: seed as number | undefined, counts: counts as Record<string, number> | undefined });
+        const applied = await controls.reseed({ seed: seed as number | undefined, counts: counts as Record<string, number> | undefined });
         if (typeof applied === 'string') return errorResponse(new ApiError(507, 'STORAGE_FULL', applied));
         controls.changed();
         return json(applied);
       },
     },
-    { method: 'GET', path: '/state', description: 'the whole state as JSON (petstore-mock-kit/state@1)', handle: (c) => withStore(c, (store) => json(controls.exportState(store))) },
+    { method: 'GET', path: '/state', description: 'the whole state as JSON (petstore-mock-kit/state@1)', handle: (c) => withStore(c, async (store) => json(await controls.exportState(store))) },
     {
       method: 'PUT',
       path: '/state',
@@ -150,8 +155,8 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false, r
       handle: async (c) => {
         const body = await readJson(c);
         if (body instanceof ApiError) return errorResponse(body);
-        return withStore(c, (store) => {
-          const refused = controls.importState(store, body);
+        return withStore(c, async (store) => {
+          const refused = await controls.importState(store, body);
           if (typeof refused === 'object') return errorResponse(new ApiError(507, 'STORAGE_FULL', `The state was not imported (nothing changed): ${refused.full}.`));
           if (refused) return errorResponse(new ApiError(400, 'INVALID_STATE', `The state was not imported (nothing changed): ${refused}.`));
           if (shared(c)) controls.changed();

@@ -30,8 +30,8 @@ export interface StateOptions {
   counts: { default: number } & Record<string, number>;
   fixtures?: string | Record<string, StoredRecord[]>;
   seedHooks: readonly SeedHook[];
-  /** Makes an empty store (default: in memory); it counts its records in `budget`. */
-  makeStore?: (collections: readonly Collection[], budget: StateBudget) => StateStore;
+  /** Makes an empty store (default: in memory); it counts its records in `budget`. `session`: the session's name, for a session's store. */
+  makeStore?: (collections: readonly Collection[], budget: StateBudget, session?: string) => StateStore;
   /** Bounds on the records held by all stores together. */
   limits?: StateLimits;
   maxSessions?: number;
@@ -158,13 +158,13 @@ export function createState(options: StateOptions): MockState {
   };
   const noSession = (refused: string) =>
     new ApiError(507, 'STORAGE_FULL', `No session can be started: it reads a copy of the seeded state (${seeded.records} records, ${mib(seeded.bytes)}), and ${refused}.`);
-  const sessionStore = (): StateStore | ApiError => {
+  const sessionStore = (name: string): StateStore | ApiError => {
     if (options.makeStore) {
       // A store of one's own is seeded whole for each session.
       const refused = makeRoom(undefined, seeded.records, seeded.bytes);
       if (refused) return noSession(refused);
       const part = budget.sessions.part(() => makeRoom(made, 1, 1));
-      const made: StateStore = seedInto(options.makeStore(collections, part));
+      const made: StateStore = seedInto(options.makeStore(collections, part, name));
       parts.set(made, part);
       return made;
     }
@@ -182,7 +182,7 @@ export function createState(options: StateOptions): MockState {
    * record of a store of one's own (nothing else would ever take them out of the count).
    */
   const release = (session: StateStore) => {
-    if (session instanceof CopyOnWriteStore) session.release();
+    if (session.release) session.release();
     else for (const collection of collections) session.collection(collection.name).clear();
   };
   const sessions = new Sessions(sessionStore, options.maxSessions, (name, reason) => warn(`session ${name} was evicted (${reason}); its next request starts from the seed.`), release);

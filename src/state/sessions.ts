@@ -34,7 +34,7 @@ export class Sessions {
    * `release`: makes a dropped session's store give its records back to the budget.
    */
   constructor(
-    private readonly create: () => StateStore | ApiError,
+    private readonly create: (name: string) => StateStore | ApiError,
     readonly max = 100,
     private readonly onEvict?: (name: string, reason: string) => void,
     private readonly release: (store: StateStore) => void = releaseOwn,
@@ -49,7 +49,7 @@ export class Sessions {
     if (store) {
       this.stores.delete(name); // re-inserted below: the Map's order is the order of last use
     } else {
-      const made = this.create();
+      const made = this.create(name);
       if (made instanceof ApiError) return made;
       store = made;
       if (this.evicted.delete(name)) this.restarted.add(store);

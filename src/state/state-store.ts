@@ -116,4 +116,16 @@ export interface StateStore {
   export(): Record<string, CollectionSnapshot>;
   /** Record counts by collection. */
   counts(): Record<string, number>;
+  /**
+   * For a store that opens asynchronously (one in a database): resolves once it serves, seeded or
+   * loaded; rejects with one sentence when it cannot. Transactions wait for it; a server waits for
+   * it before it listens.
+   */
+  readonly ready?: Promise<void>;
+  /**
+   * A session's store dropped (reset, evicted): what it holds leaves the budget (and, for a store
+   * shared between processes, the shared place too, so the session starts from the seed again
+   * wherever its next request goes). Without it, every collection is cleared.
+   */
+  release?(): void;
 }

@@ -212,8 +212,35 @@ export class MemoryCollection implements RecordCollection {
     return true;
   }
 
+  /** The place the next keyless record is put at, when it is given (`putAt`). */
+  private forcedPlace?: string;
+
+  /**
+   * Stores a record under a key given with it: for a keyless record, its place (a replica applying
+   * what another wrote, or a state read back, keeps the places the writer gave); else as `put`.
+   */
+  putAt(key: unknown, record: StoredRecord, scope = ''): StoredRecord {
+    if (!this.collection.keyless) return this.put(record, scope);
+    this.forcedPlace = String(key);
+    try {
+      return this.put(record, scope);
+    } finally {
+      this.forcedPlace = undefined;
+    }
+  }
+
+  /** Moves the key sequence (or, given a scope of a collection counted per parent, that scope's) to at least `next`. */
+  advance(next: number, scope?: string): void {
+    if (scope !== undefined && this.collection.keyPerParent) this.sequences.set(scope, Math.max(this.sequences.get(scope) ?? 1, next));
+    else if (scope === undefined) this.nextInteger = Math.max(this.nextInteger, next);
+  }
+
   /** A keyless record's place: kept if it is stored already, else the one after the last of its scope. */
   private place(record: StoredRecord, records: Map<string, StoredRecord>): string {
+    if (this.forcedPlace !== undefined) {
+      this.places.set(record, this.forcedPlace);
+      return this.forcedPlace;
+    }
     let place = this.places.get(record);
     if (place !== undefined && records.get(place) === record) return place;
     let n = records.size + 1;

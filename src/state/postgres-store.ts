@@ -1,0 +1,677 @@
+/**
+ * The state in PostgreSQL (`--store postgres://…`), shared by every replica of the mock that names
+ * the same database and namespace, behind the `StateStore` interface (state-store.ts).
+ *
+ * How (docs/replicas.md says it for users):
+ * - Each replica keeps the state in memory as well, in the in-memory store (store.ts), so lists
+ *   keep its indexes and its paging, and answers its cached JSON: a list page costs what it
+ *   costs in memory. PostgreSQL holds the records (a JSONB row per record, in list order), the key
+ *   sequences, and an ordered log of changes; it is the truth, and the copies follow its log.
+ * - A request that may write (`TransactIntent.writes`) runs under a transaction-scoped advisory
+ *   lock of its namespace: the replica catches up the log, runs the work on its copy (the rules
+ *   read and write the same state, so an order never oversells), appends what the work changed
+ *   (the journal's entries, observe-store.ts) to the log and to the records in the same
+ *   transaction, and answers once it has committed: a write that was answered is in the database.
+ *   The writes waiting in one replica go in one transaction (group commit); a work that fails is
+ *   its request's error, not the others'.
+ * - A read catches up the log first (one query, shared by the reads that arrive while another is
+ *   under way), so what was written through any replica before the read began is seen.
+ * - The first replica seeds the namespace under the lock; the others find it seeded and load it.
+ *   The log is trimmed; a replica that fell behind what is left of it loads the records again.
+ * - Sessions (X-Mock-Session) are namespaces of their own, seeded on first use through any replica.
+ *
+ * When the database cannot be reached, every transaction is refused with a 503 and `Retry-After`
+ * (`StoreUnavailable`), `health()` says why, and a probe finds it back by itself. A failed write
+ * transaction leaves the copy holding changes the database did not take: it is loaded again before
+ * the next request uses it.
+ *
+ * `pg` is loaded only when a PostgreSQL store is asked for: the in-memory default never loads it.
+ */
+import type { Pool, PoolClient, QueryResult } from 'pg';
+import { ApiError } from '../core/api-error.js';
+import type { Collection } from '../operations/infer-collections.js';
+import { StateBudget } from './budget.js';
+import type { PersistenceHealth } from './journal.js';
+import { observeStore } from './observe-store.js';
+import type { CollectionSnapshot, StateStore, StoredRecord, TransactIntent } from './state-store.js';
+import { MemoryCollection, MemoryStore } from './store.js';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:5432/database` */
+  url: string;
+  /** The namespace of the shared state (default `default`): replicas that share state name the same one; another document needs another. */
+  namespace?: string;
+  /** Connections to the database per replica (default 8). */
+  poolSize?: number;
+  /** How long a statement (a lock wait included) may take before the request is refused with a 503 (default 10,000 ms). */
+  statementTimeoutMs?: number;
+  /** Told when the database is lost and when it is back (one line each). */
+  onEvent?: (message: string) => void;
+  /** How often the database is probed (default 1,000 ms). */
+  probeMs?: number;
+}
+
+/** The database could not be reached or refused the work: the request is answered 503 with Retry-After. */
+export class StoreUnavailable extends ApiError {
+  constructor(reason: string) {
+    super(503, 'STORE_UNAVAILABLE', `The state is kept in PostgreSQL, which cannot be used now (${reason}); nothing was changed. Try again shortly (GET /__health says when it is back).`, undefined, { 'Retry-After': '1' });
+  }
+}
+
+/** Why the store cannot start: one sentence, for the CLI's fatal line or the library's rejection. */
+export class StoreStartError extends Error {
+  override readonly name = 'StoreStartError';
+}
+
+/** Entries of the journal's format (observe-store.ts). */
+interface Entry {
+  op: 'put' | 'del' | 'drop' | 'clear' | 'next';
+  c: string;
+  s?: string;
+  k?: unknown;
+  r?: StoredRecord;
+  /** Instead of `r` in the database's log: the record's JSON text, for a record holding NUL (see unitOf). */
+  raw?: string;
+  n?: number;
+}
+
+/**
+ * Entries as one unit of the database's log: a JSON array. PostgreSQL's JSON functions refuse the
+ * escape of the NUL character (\u0000) anywhere in a text they parse, so a record holding one is
+ * sent as its JSON text, a string (`raw`), whose escapes they leave alone.
+ */
+function unitOf(entries: readonly string[]): string {
+  return `[${entries.map((entry) => (entry.includes('\\u0000') ? withRaw(entry) : entry)).join(',')}]`;
+}
+
+function withRaw(text: string): string {
+  const { r, ...entry } = JSON.parse(text) as Entry;
+  return JSON.stringify(r === undefined ? entry : { ...entry, raw: JSON.stringify(r) });
+}
+
+/** The log keeps at least this many units per namespace; a replica further behind loads the records again. */
+const KEPT_UNITS = 4096;
+/** Writes of one replica committed together at most. */
+const BATCH = 256;
+/** Key space of the advisory locks (`pg_advisory_xact_lock(LOCK_SPACE, hashtext(namespace))`): 'mock' in ASCII. */
+const LOCK_SPACE = 0x6d6f636b;
+
+/** The tables and the function that applies a unit of changes, made once per database (idempotent). */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS mock_spaces (ns text PRIMARY KEY, epoch bigint NOT NULL, horizon bigint NOT NULL DEFAULT 0, collections text NOT NULL);
+CREATE TABLE IF NOT EXISTS mock_records (ns text NOT NULL, c text NOT NULL, s text NOT NULL, k text NOT NULL, position bigint NOT NULL, body jsonb, raw text, PRIMARY KEY (ns, c, s, k));
+CREATE INDEX IF NOT EXISTS mock_records_order ON mock_records (ns, c, s, position);
+CREATE TABLE IF NOT EXISTS mock_sequences (ns text NOT NULL, c text NOT NULL, s text NOT NULL, next bigint NOT NULL, PRIMARY KEY (ns, c, s));
+CREATE TABLE IF NOT EXISTS mock_changes (ns text NOT NULL, seq bigint NOT NULL, entries text NOT NULL, PRIMARY KEY (ns, seq));
+CREATE SEQUENCE IF NOT EXISTS mock_seq;
+CREATE SEQUENCE IF NOT EXISTS mock_position;
+CREATE OR REPLACE FUNCTION mock_next(p_ns text, p_c text, p_s text, p_next numeric) RETURNS void LANGUAGE sql AS $f$
+  INSERT INTO mock_sequences (ns, c, s, next) VALUES (p_ns, p_c, p_s, p_next)
+  ON CONFLICT (ns, c, s) DO UPDATE SET next = greatest(mock_sequences.next, excluded.next);
+$f$;
+CREATE OR REPLACE FUNCTION mock_apply(p_ns text, p_unit text) RETURNS bigint LANGUAGE plpgsql AS $f$
+DECLARE
+  e json; op text; col text; sc text; v_k text; r text; v_seq bigint; v_cut bigint;
+BEGIN
+  v_seq := nextval('mock_seq');
+  INSERT INTO mock_changes (ns, seq, entries) VALUES (p_ns, v_seq, p_unit);
+  FOR e IN SELECT value FROM json_array_elements(p_unit::json) LOOP
+    op := e->>'op'; col := e->>'c'; sc := coalesce(e->>'s', '');
+    IF op = 'put' THEN
+      v_k := e->>'k'; r := e->>'raw';
+      -- A record holding the NUL character, which jsonb cannot, comes as its JSON text (see unitOf) and is kept so.
+      INSERT INTO mock_records (ns, c, s, k, position, body, raw)
+        VALUES (p_ns, col, sc, v_k, nextval('mock_position'), CASE WHEN r IS NULL THEN (e->'r')::jsonb END, r)
+        ON CONFLICT (ns, c, s, k) DO UPDATE SET body = excluded.body, raw = excluded.raw;
+      IF json_typeof(e->'k') = 'number' THEN
+        PERFORM mock_next(p_ns, col, '', (e->>'k')::numeric + 1);
+        IF sc <> '' THEN PERFORM mock_next(p_ns, col, sc, (e->>'k')::numeric + 1); END IF;
+      END IF;
+    ELSIF op = 'del' THEN
+      DELETE FROM mock_records WHERE ns = p_ns AND c = col AND s = sc AND k = e->>'k';
+    ELSIF op = 'drop' THEN
+      DELETE FROM mock_records WHERE ns = p_ns AND c = col AND s = sc;
+      DELETE FROM mock_sequences WHERE ns = p_ns AND c = col AND s = sc AND sc <> '';
+    ELSIF op = 'clear' THEN
+      DELETE FROM mock_records WHERE ns = p_ns AND c = col;
+      DELETE FROM mock_sequences WHERE ns = p_ns AND c = col;
+    ELSIF op = 'next' THEN
+      PERFORM mock_next(p_ns, col, sc, (e->>'n')::numeric);
+    END IF;
+  END LOOP;
+  IF v_seq % 256 = 0 THEN
+    SELECT c.seq INTO v_cut FROM mock_changes c WHERE c.ns = p_ns ORDER BY c.seq DESC OFFSET ${KEPT_UNITS} LIMIT 1;
+    IF v_cut IS NOT NULL THEN
+      DELETE FROM mock_changes c WHERE c.ns = p_ns AND c.seq <= v_cut;
+      UPDATE mock_spaces SET horizon = v_cut WHERE ns = p_ns;
+    END IF;
+  END IF;
+  RETURN v_seq;
+END
+$f$;
+`;
+
+type PgModule = typeof import('pg');
+
+/** The URL with its password masked, for messages. */
+export function maskUrl(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+}
+
+/** What a failed query says, in a few words (the pg error's code and message). */
+function reasonOf(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  const message = (e?.message ?? String(error)).split('\n')[0];
+  return e?.code && !message.includes(e.code) ? `${e.code}: ${message}` : message;
+}
+
+/**
+ * Connects to the database (made ready once: tables and functions), and makes the stores of one
+ * mock: the shared state's under the namespace, each session's under a namespace of its own.
+ * @throws StoreStartError (one sentence) when the database cannot be reached or set up.
+ */
+export async function connectPostgres(options: PostgresStoreOptions): Promise<PostgresStores> {
+  let pg: PgModule;
+  try {
+    pg = (await import('pg')).default as unknown as PgModule;
+  } catch {
+    throw new StoreStartError('The PostgreSQL store needs the "pg" package, which cannot be loaded; install it (npm install pg).');
+  }
+  const statementTimeout = options.statementTimeoutMs ?? 10_000;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 8,
+    connectionTimeoutMillis: 3_000,
+    statement_timeout: statementTimeout,
+    query_timeout: statementTimeout + 2_000,
+    idle_in_transaction_session_timeout: statementTimeout,
+    keepAlive: true,
+    application_name: 'petstore-mock-kit',
+  } as ConstructorParameters<PgModule['Pool']>[0]);
+  // A connection lost while idle (the server stopped) is an event, not a crash.
+  pool.on('error', () => undefined);
+  try {
+    const client = await pool.connect();
+    try {
+      // Replicas starting together make the tables once: under a lock of the session.
+      await client.query(`SELECT pg_advisory_lock(${LOCK_SPACE}, 0)`);
+      try {
+        await client.query(SCHEMA);
+      } finally {
+        await client.query(`SELECT pg_advisory_unlock(${LOCK_SPACE}, 0)`);
+      }
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new StoreStartError(`Cannot use PostgreSQL at ${maskUrl(options.url)}: ${reasonOf(error)}.`);
+  }
+  return new PostgresStores(pool, options);
+}
+
+/** The stores of one mock in one database, their health, and their connections. */
+export class PostgresStores {
+  private readonly namespace: string;
+  private readonly stores = new Set<PostgresStore>();
+  /** Work on a namespace's existence (opened, dropped), in order within this process. */
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private failure?: string;
+  private lastWrite?: number;
+  private readonly probe: NodeJS.Timeout;
+  private probing = false;
+  private closed = false;
+
+  constructor(
+    readonly pool: Pool,
+    private readonly options: PostgresStoreOptions,
+  ) {
+    this.namespace = options.namespace ?? 'default';
+    this.probe = setInterval(() => void this.check(), options.probeMs ?? 1_000).unref();
+  }
+
+  /**
+   * A store for the collections: the shared state (no `session`) or a session's, counting its
+   * records in `budget`. What is put in it before it opens (the seed) is written as its namespace's
+   * seed by the first replica; the others load the namespace instead.
+   */
+  make = (collections: readonly Collection[], budget: StateBudget, session?: string): PostgresStore => {
+    const namespace = session === undefined ? this.namespace : `${this.namespace}/session/${session}`;
+    const store = new PostgresStore(this, namespace, collections, budget, session !== undefined);
+    this.stores.add(store);
+    return store;
+  };
+
+  /** Runs `work` after the earlier work on the namespace's existence in this process. */
+  inOrder<T>(namespace: string, work: () => Promise<T>): Promise<T> {
+    const before = this.chains.get(namespace) ?? Promise.resolve();
+    const run = before.then(work, work);
+    const tail = run.catch(() => undefined);
+    this.chains.set(namespace, tail);
+    void tail.then(() => {
+      if (this.chains.get(namespace) === tail) this.chains.delete(namespace);
+    });
+    return run;
+  }
+
+  forget(store: PostgresStore): void {
+    this.stores.delete(store);
+  }
+
+  /** A query worked: the database is back, if it was lost. */
+  succeeded(wrote: boolean): void {
+    if (wrote) this.lastWrite = Date.now();
+    if (this.failure === undefined) return;
+    this.failure = undefined;
+    this.options.onEvent?.('PostgreSQL answers again: requests are served.');
+  }
+
+  /** A query failed: the reason, as a 503 for the request. */
+  failed(error: unknown): StoreUnavailable {
+    if (error instanceof StoreUnavailable) return error;
+    const reason = reasonOf(error);
+    if (this.failure === undefined) this.options.onEvent?.(`PostgreSQL cannot be used (${reason}): requests are answered 503 until it is back.`);
+    this.failure = reason;
+    return new StoreUnavailable(reason);
+  }
+
+  /** What GET /__health reports: degraded while the database cannot be used. */
+  health(): PersistenceHealth {
+    return { enabled: true, ok: this.failure === undefined, lastWrite: this.lastWrite === undefined ? null : new Date(this.lastWrite).toISOString(), error: this.failure ?? null };
+  }
+
+  /** Resolves once every store made so far has opened (seeded or loaded); rejects with the first one's reason. */
+  async ready(): Promise<void> {
+    await Promise.all([...this.stores].map((store) => store.ready));
+  }
+
+  private async check(): Promise<void> {
+    if (this.probing || this.closed) return;
+    this.probing = true;
+    try {
+      await this.pool.query('SELECT 1');
+      this.succeeded(false);
+    } catch (error) {
+      this.failed(error);
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  /** Waits for the writes under way, then closes the connections. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.probe);
+    await Promise.all([...this.stores].map((store) => store.settled()));
+    await this.pool.end().catch(() => undefined);
+  }
+}
+
+interface Job {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** One namespace's state: a copy in memory that follows the database's log. */
+export class PostgresStore implements StateStore {
+  private readonly memory: MemoryStore;
+  private readonly names: string[];
+  /** Resolves once the namespace is seeded or loaded; rejects (StoreStartError) when it cannot be. */
+  readonly ready: Promise<void>;
+  /** The last unit of the log the copy holds, and the namespace's epoch (it changes when the namespace is made again). */
+  private last = 0n;
+  private epoch = '';
+  /** The copy may hold changes the database does not (a write transaction failed): load it again before use. */
+  private stale = false;
+  /** Changes made while applying the log or loading are not recorded; `recording` collects a transaction's; `loose` the others (the seed, before opening). */
+  private applying = false;
+  private recording?: string[];
+  private loose: string[] = [];
+  /** A session's seed, kept to seed its namespace again if it was dropped meanwhile (through another replica). */
+  private seedUnit?: string;
+  private readonly queue: Job[] = [];
+  private writing?: Promise<void>;
+  private fetching?: Promise<void>;
+  private nextFetch?: Promise<void>;
+  private released = false;
+  private readonly literal: string;
+
+  constructor(
+    private readonly owner: PostgresStores,
+    readonly namespace: string,
+    collections: readonly Collection[],
+    budget: StateBudget,
+    private readonly session: boolean,
+  ) {
+    this.memory = new MemoryStore(collections, budget);
+    this.names = collections.map((c) => c.name);
+    this.literal = escapeLiteral(namespace);
+    observeStore(this.memory, this.names, (entry) => {
+      if (this.applying) return;
+      (this.recording ?? this.loose).push(entry);
+    });
+    // Opened once the synchronous seeding that follows the store's making is done.
+    this.ready = Promise.resolve().then(() => this.open());
+    this.ready.catch(() => undefined);
+  }
+
+  get budget(): StateBudget {
+    return this.memory.budget;
+  }
+
+  collection(name: string): MemoryCollection {
+    return this.memory.collection(name);
+  }
+
+  has(name: string): boolean {
+    return this.memory.has(name);
+  }
+
+  full(): string | undefined {
+    return this.memory.full();
+  }
+
+  export(): Record<string, CollectionSnapshot> {
+    return this.memory.export();
+  }
+
+  counts(): Record<string, number> {
+    return this.memory.counts();
+  }
+
+  transact<T>(work: () => T, intent?: TransactIntent): Promise<T> {
+    if (intent && !intent.writes) return this.read(work);
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.kick();
+    });
+  }
+
+  /** Resolves once no write is queued or under way. */
+  async settled(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  /**
+   * A session dropped (reset, evicted): its records leave the budget, and its namespace the
+   * database, so its next request, through any replica, starts from the seed.
+   */
+  release(): void {
+    this.released = true;
+    this.applying = true;
+    try {
+      this.memory.clearAll();
+    } finally {
+      this.applying = false;
+    }
+    this.owner.forget(this);
+    if (!this.session) return;
+    void this.owner
+      .inOrder(this.namespace, async () => {
+        await this.settled();
+        await this.locked(async (client) => {
+          for (const table of ['mock_records', 'mock_sequences', 'mock_changes', 'mock_spaces']) await client.query(`DELETE FROM ${table} WHERE ns = $1`, [this.namespace]);
+        });
+      })
+      .catch(() => undefined);
+  }
+
+  private async read<T>(work: () => T): Promise<T> {
+    await this.opened();
+    try {
+      await this.caughtUp();
+    } catch (error) {
+      throw this.owner.failed(error);
+    }
+    // A write of this replica under way holds changes not yet committed: the read waits for it.
+    while (this.writing) await this.writing;
+    return this.run(work);
+  }
+
+  /** Runs work outside a write transaction: what it changes anyway (a record a read made) is written after it. */
+  private run<T>(work: () => T): T {
+    try {
+      return work();
+    } finally {
+      if (this.loose.length) this.flushLoose();
+    }
+  }
+
+  private flushLoose(): void {
+    const entries = this.loose.splice(0);
+    // Applied again under the lock, after the log: written as this replica's change, after the others'.
+    void this.transact(() => this.apply(entries.map((text) => JSON.parse(text) as Entry), true)).catch(() => undefined);
+  }
+
+  private async opened(): Promise<void> {
+    try {
+      await this.ready;
+    } catch (error) {
+      throw error instanceof StoreStartError ? new StoreUnavailable(error.message) : this.owner.failed(error);
+    }
+    if (this.released) throw new StoreUnavailable('this session was dropped');
+  }
+
+  /** Brings the copy up to the log: one query, shared by the reads that arrive while another is under way. */
+  private caughtUp(): Promise<void> {
+    if (!this.fetching) {
+      this.fetching = this.fetchLog().finally(() => (this.fetching = undefined));
+      return this.fetching;
+    }
+    // The query under way began before this read: the next one serves it.
+    this.nextFetch ??= this.fetching
+      .catch(() => undefined)
+      .then(() => {
+        this.nextFetch = undefined;
+        return this.caughtUp();
+      });
+    return this.nextFetch;
+  }
+
+  private async fetchLog(): Promise<void> {
+    if (this.stale) return this.reopen();
+    const result = await this.owner.pool.query({
+      text: 'SELECT s.epoch::text AS epoch, s.horizon::text AS horizon, c.seq::text AS seq, c.entries FROM mock_spaces s LEFT JOIN mock_changes c ON c.ns = s.ns AND c.seq > $2 WHERE s.ns = $1 ORDER BY c.seq',
+      values: [this.namespace, this.last.toString()],
+    });
+    this.owner.succeeded(false);
+    if (!this.follow(result)) await this.reopen();
+  }
+
+  /**
+   * Applies the log's rows (those past what the copy holds); false when the copy cannot follow
+   * (the namespace dropped or made again, or the log trimmed past it) and must be loaded again.
+   */
+  private follow(result: QueryResult): boolean {
+    const first = result.rows[0] as { epoch: string; horizon: string } | undefined;
+    if (!first || first.epoch !== this.epoch || BigInt(first.horizon) > this.last) return false;
+    for (const row of result.rows as Array<{ seq: string | null; entries: string | null }>) {
+      if (row.seq === null || BigInt(row.seq) <= this.last) continue;
+      this.apply(JSON.parse(row.entries!) as Entry[], false);
+      this.last = BigInt(row.seq);
+    }
+    return true;
+  }
+
+  /** Opens the namespace again under the lock (loads it, or seeds it if it is gone). */
+  private reopen(): Promise<void> {
+    return this.owner.inOrder(this.namespace, () => this.locked((client) => this.openIn(client, false)));
+  }
+
+  /** Applies entries to the copy: recorded (`record`, a change of this replica's) or not (the log of others). */
+  private apply(entries: Entry[], record: boolean): void {
+    this.applying = !record;
+    try {
+      for (const entry of entries) {
+        const collection = this.memory.collection(entry.c);
+        const scope = entry.s ?? '';
+        switch (entry.op) {
+          case 'put':
+            collection.putAt(entry.k, entry.r ?? (JSON.parse(entry.raw!) as StoredRecord), scope);
+            break;
+          case 'del':
+            collection.delete(entry.k, scope);
+            break;
+          case 'drop':
+            collection.dropScope(scope);
+            break;
+          case 'clear':
+            collection.clear();
+            break;
+          case 'next':
+            collection.advance(entry.n!, entry.s);
+            break;
+        }
+      }
+    } finally {
+      this.applying = false;
+    }
+  }
+
+  /** Runs `work` in a transaction holding the namespace's lock, with a client of its own; committed when it returns. */
+  private async locked<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.owner.pool.connect();
+    let broken: unknown;
+    try {
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(${this.literal}))`);
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      broken = error;
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      // A client whose transaction failed is not reused: its connection may be the reason.
+      client.release(broken !== undefined);
+    }
+  }
+
+  /** The first opening: the seed made in memory is written, unless another replica seeded the namespace first. */
+  private async open(): Promise<void> {
+    try {
+      await this.owner.inOrder(this.namespace, () => this.locked((client) => this.openIn(client, true)));
+    } catch (error) {
+      if (error instanceof StoreStartError) throw error;
+      throw new StoreStartError(`Cannot open the state in PostgreSQL (namespace "${this.namespace}"): ${reasonOf(error)}.`);
+    }
+    this.owner.succeeded(true);
+  }
+
+  /** Under the lock: loads the namespace, or seeds it (from the seed made in memory) when it has none. */
+  private async openIn(client: PoolClient, first: boolean): Promise<void> {
+    const space = await client.query('SELECT epoch::text AS epoch, collections FROM mock_spaces WHERE ns = $1', [this.namespace]);
+    const shape = JSON.stringify(this.names);
+    if (space.rows.length) {
+      const found = space.rows[0] as { epoch: string; collections: string };
+      if (found.collections !== shape) {
+        throw new StoreStartError(
+          `The namespace "${this.namespace}" of this database holds the state of another document (collections ${(JSON.parse(found.collections) as string[]).join(', ') || 'none'}; this one has ${this.names.join(', ') || 'none'}); give this one a namespace of its own (--store-namespace).`,
+        );
+      }
+      this.loose.length = 0;
+      await this.load(client, found.epoch);
+      return;
+    }
+    // Seeded here: the seed made in memory (kept for a session, whose namespace may be dropped again).
+    const clears = this.names.map((name) => `{"op":"clear","c":${JSON.stringify(name)}}`);
+    if (first) this.seedUnit = unitOf([...clears, ...this.loose.splice(0)]);
+    const unit = this.seedUnit ?? unitOf(clears);
+    const made = await client.query("INSERT INTO mock_spaces (ns, epoch, collections) VALUES ($1, nextval('mock_seq'), $2) RETURNING epoch::text AS epoch", [this.namespace, shape]);
+    const applied = await client.query('SELECT mock_apply($1, $2)::text AS seq', [this.namespace, unit]);
+    if (!this.session) this.seedUnit = undefined;
+    if (first) {
+      this.epoch = (made.rows[0] as { epoch: string }).epoch;
+      this.last = BigInt((applied.rows[0] as { seq: string }).seq);
+      this.stale = false;
+    } else await this.load(client, (made.rows[0] as { epoch: string }).epoch);
+  }
+
+  /** Replaces the copy with the namespace's records and sequences, read in the transaction given. */
+  private async load(client: PoolClient, epoch: string): Promise<void> {
+    const head = await client.query('SELECT coalesce(max(seq), 0)::text AS seq FROM mock_changes WHERE ns = $1', [this.namespace]);
+    const records = await client.query({ text: 'SELECT c, s, k, coalesce(raw, body::text) AS body FROM mock_records WHERE ns = $1 ORDER BY c, s, position', values: [this.namespace], rowMode: 'array' });
+    const sequences = await client.query('SELECT c, s, next::text AS next FROM mock_sequences WHERE ns = $1', [this.namespace]);
+    this.applying = true;
+    try {
+      for (const name of this.names) this.memory.collection(name).clear();
+      for (const [c, s, k, body] of records.rows as Array<[string, string, string, string]>) {
+        if (!this.memory.has(c)) continue;
+        const collection = this.memory.collection(c);
+        const record = JSON.parse(body) as StoredRecord;
+        collection.putAt(collection.collection.keyless ? k : record[collection.collection.keyProperty], record, s);
+      }
+      for (const { c, s, next } of sequences.rows as Array<{ c: string; s: string; next: string }>) {
+        if (this.memory.has(c)) this.memory.collection(c).advance(Number(next), s === '' ? undefined : s);
+      }
+    } finally {
+      this.applying = false;
+    }
+    this.epoch = epoch;
+    this.last = BigInt((head.rows[0] as { seq: string }).seq);
+    this.stale = false;
+  }
+
+  private kick(): void {
+    if (this.writing || this.queue.length === 0) return;
+    this.writing = this.batch().finally(() => {
+      this.writing = undefined;
+      this.kick();
+    });
+  }
+
+  /** The writes queued: one transaction under the lock, each work run in turn on the copy caught up, committed together. */
+  private async batch(): Promise<void> {
+    const jobs = this.queue.splice(0, BATCH);
+    try {
+      await this.opened();
+    } catch (error) {
+      for (const job of jobs) job.reject(error);
+      return;
+    }
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      await this.locked(async (client) => {
+        const log = await client.query({
+          text: 'SELECT s.epoch::text AS epoch, s.horizon::text AS horizon, c.seq::text AS seq, c.entries FROM mock_spaces s LEFT JOIN mock_changes c ON c.ns = s.ns AND c.seq > $2 WHERE s.ns = $1 ORDER BY c.seq',
+          values: [this.namespace, this.last.toString()],
+        });
+        if (this.stale || !this.follow(log)) await this.openIn(client, false);
+        const recorded: string[] = (this.recording = []);
+        try {
+          for (const job of jobs) {
+            try {
+              outcomes.push({ ok: true, value: job.work() });
+            } catch (error) {
+              outcomes.push({ ok: false, error });
+            }
+          }
+        } finally {
+          this.recording = undefined;
+        }
+        if (recorded.length === 0) return;
+        // From here until the commit, the copy holds what the database may not take.
+        this.stale = true;
+        const applied = await client.query('SELECT mock_apply($1, $2)::text AS seq', [this.namespace, unitOf(recorded)]);
+        this.last = BigInt((applied.rows[0] as { seq: string }).seq);
+      });
+      this.stale = false;
+    } catch (error) {
+      const refused = error instanceof StoreStartError ? new StoreUnavailable(error.message) : this.owner.failed(error);
+      for (const job of jobs) job.reject(refused);
+      return;
+    }
+    this.owner.succeeded(true);
+    jobs.forEach((job, i) => {
+      const outcome = outcomes[i];
+      if (outcome.ok) job.resolve(outcome.value);
+      else job.reject(outcome.error);
+    });
+  }
+}
+
+/** A namespace as an SQL literal (for the statements sent as simple queries, which take no parameters). */
+function escapeLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
