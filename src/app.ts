@@ -16,7 +16,7 @@ import type { OpenAPIDocument } from './document/openapi.js';
 import type { DocumentObject } from './document/objects.js';
 import { cors } from './middleware/cors.js';
 import { guardHosts, type AllowedHosts } from './middleware/host-guard.js';
-import type { MockOptions } from './mock-options.js';
+import type { BrowserMockOptions, MockOptions } from './mock-options.js';
 import { createState, type MockState } from './mock/state.js';
 import { buildOperations } from './operations/build-operations.js';
 import { inferCollections, unmappedReason, type Collection, type CrudBinding } from './operations/infer-collections.js';
@@ -60,7 +60,9 @@ export function maxBodyBytesOf(api: DocumentObject): number {
  * What `buildMock` takes: the library's options on Node (`MockOptions`, src/mock-options.ts),
  * for a document already loaded, with the parts only the CLI sets.
  */
-export interface BuildMockOptions extends Omit<MockOptions, 'spec' | 'fixtures' | 'plugins' | 'docs'> {
+export interface BuildMockOptions extends Omit<MockOptions, 'spec' | 'fixtures' | 'plugins' | 'docs' | 'store' | 'storeNamespace'> {
+  /** Makes an empty store for the document's collections (default: in memory); see `BrowserMockOptions.store`. */
+  store?: BrowserMockOptions['store'];
   /** A fixtures directory, or records by collection name (default none). */
   fixtures?: string | Record<string, StoredRecord[]>;
   /** Plugins (default none): the library and the CLI pass the Petstore's (`DEFAULT_PLUGINS`). */

@@ -25,6 +25,7 @@ import { persistAnswers, persistenceRefusal } from './state/persistence.js';
 import { missingCollections } from './state/snapshot.js';
 import { StateLimitError } from './state/budget.js';
 import { readStateFile, stateLocationProblem, StateFileError } from './state/state-file.js';
+import { connectPostgres, StoreStartError, type PostgresStores } from './state/postgres-store.js';
 
 
 // A closed stdout or stderr (`npm start | head`, a log collector gone) must not stop the server
@@ -96,6 +97,17 @@ async function serve(args: ServeArgs): Promise<number> {
   const fixtures = args.fixtures ?? (args.spec ? undefined : BUNDLED_FIXTURES);
   const warn = log.warn;
   let journal: StateJournal | undefined;
+  // The state in PostgreSQL (--store): connected before anything is built, so a database that
+  // cannot be reached stops the start with one sentence.
+  let stores: PostgresStores | undefined;
+  if (args.store) {
+    try {
+      stores = await connectPostgres({ url: args.store, namespace: args.storeNamespace, onEvent: warn });
+    } catch (error) {
+      log.fatal((error as Error).message);
+      return 1;
+    }
+  }
   // Read once, kept across reloads (--watch).
   const docsAssets = args.noDocs ? undefined : packageDocsAssets();
   const now = args.now ? () => new Date(Date.now() + offset) : undefined;
@@ -104,7 +116,8 @@ async function serve(args: ServeArgs): Promise<number> {
       ...mockOptionsOf(args, { fixtures, docs: docsAssets, allowedHosts, heapPressure, now, log }),
       // The state file: writes refused (503) while it cannot be written, and its health reported.
       writable: () => (journal ? persistenceRefusal(journal) : undefined),
-      persistence: args.stateFile ? () => journal!.health() : undefined,
+      persistence: args.stateFile ? () => journal!.health() : stores ? () => stores!.health() : undefined,
+      store: stores?.make,
     });
 
   let mock: Mock;
@@ -139,6 +152,13 @@ async function serve(args: ServeArgs): Promise<number> {
     await journal?.start(mock.store, mock.collections.map((c) => c.name)); // the whole state written before serving
   } catch (error) {
     log.fatal(`${(error as Error).message}.`);
+    return 1;
+  }
+  try {
+    await stores?.ready(); // seeded by this replica, or loaded as another seeded it
+  } catch (error) {
+    await stores?.close();
+    log.fatal(error instanceof StoreStartError ? error.message : `Cannot open the state in PostgreSQL: ${(error as Error).message}`);
     return 1;
   }
 
@@ -179,6 +199,7 @@ async function serve(args: ServeArgs): Promise<number> {
       watcher?.close();
       running.close().then(async () => {
         await journal?.close();
+        await stores?.close();
         resolve(0);
       });
     };

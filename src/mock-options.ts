@@ -88,7 +88,17 @@ export interface BrowserMockOptions {
 }
 
 /** The options of `createMock` from `petstore-mock-kit` (Node): the browser's, and what needs Node. */
-export interface MockOptions extends Omit<BrowserMockOptions, 'fixtures'> {
+export interface MockOptions extends Omit<BrowserMockOptions, 'fixtures' | 'store'> {
+  /**
+   * Where the state is kept: a `postgres://user:password@host/database` URL keeps it in
+   * PostgreSQL, shared by every mock (every replica) that names the same database and
+   * `storeNamespace` (docs/replicas.md); `createMock` then resolves once the state is seeded or
+   * loaded, and `close()` ends the connections. Or a function that makes a store, as in the
+   * browser. Default: in memory.
+   */
+  store?: string | BrowserMockOptions['store'];
+  /** With a PostgreSQL `store`: the state's name in the database (default `default`). */
+  storeNamespace?: string;
   /** The OpenAPI document: a file path, an http(s) URL, or the document itself as an object; Swagger 2.0 is converted. Default: the bundled Petstore document. A URL's document may refer only to its own origin. */
   spec?: string | URL | object;
   /** A local document (a file, or the object given) may refer to URLs (`$ref: https://...`). Default false: local files only. */

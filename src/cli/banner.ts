@@ -5,6 +5,7 @@
  * and a `try` line that works on that document (a list, or else an operation with its required
  * parameters and body filled in). Pure: the CLI hands in what it read from `process`.
  */
+import { maskUrl } from '../state/postgres-store.js';
 import { ADMIN_PATH } from '../admin/admin-api.js';
 import { DEFAULT_SEED, DEMO_API_KEY, type Mock } from '../app.js';
 import { DOCS_PATH } from '../docs/docs-endpoint.js';
@@ -36,7 +37,7 @@ export interface BannerInput {
   document: Pick<LoadedDocument, 'api' | 'dialect' | 'convertedFrom'>;
   /** The document as the user named it (a path relative to the working directory, or a URL). */
   shown: string;
-  args: Pick<ServeArgs, 'apiKeys' | 'noAdmin' | 'noDocs' | 'adminToken' | 'stateFile' | 'delay' | 'errorRate' | 'now' | 'watch' | 'seed' | 'host'>;
+  args: Pick<ServeArgs, 'apiKeys' | 'noAdmin' | 'noDocs' | 'adminToken' | 'stateFile' | 'store' | 'storeNamespace' | 'delay' | 'errorRate' | 'now' | 'watch' | 'seed' | 'host'>;
   /** Where the API keys came from, when some replaced the demo key: `--api-key` or `MOCK_API_KEYS`. */
   keysFrom?: string;
   /** The state was read from the state file rather than seeded. */
@@ -80,6 +81,7 @@ export function startBanner(input: BannerInput): Banner {
       ? line('hosts', `any Host (bound to ${args.host}; name them with --allowed-host to refuse the others)`, { hosts: 'any' })
       : otherHosts.length > 0 && line('hosts', `localhost, 127.0.0.1, [::1], ${otherHosts.join(', ')}`, { hosts: ['localhost', '127.0.0.1', '[::1]', ...otherHosts] }),
     args.stateFile && line('state', args.stateFile, { stateFile: args.stateFile }),
+    args.store && line('state', `PostgreSQL ${maskUrl(args.store)}, namespace ${args.storeNamespace ?? 'default'} (shared by every replica naming it)`, { store: maskUrl(args.store), namespace: args.storeNamespace ?? 'default' }),
     chaos && line('chaos', chaos, { delay: args.delay, errorRate: args.errorRate }),
     args.now && line('clock', `starts at ${args.now.toISOString()}`, { clock: args.now.toISOString() }),
     args.watch && line('watching', `${input.shown} for changes`, { watching: true }),

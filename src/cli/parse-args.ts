@@ -39,6 +39,10 @@ export interface ServeArgs {
   /** Host names answered besides loopback ones (`--allowed-host`). */
   allowedHosts?: string[];
   stateFile?: string;
+  /** `postgres://…`: the state in PostgreSQL, shared by the replicas that name it (--store, MOCK_STORE). */
+  store?: string;
+  /** The namespace of the state in that database (--store-namespace, MOCK_STORE_NAMESPACE; default `default`). */
+  storeNamespace?: string;
   /** `--oauth-token-ttl`: seconds an access token of the mock's authorization server lasts. */
   oauthTokenTtl?: number;
   /** `--oauth-redirect-origin`: origins a redirect_uri may name besides loopback ones and the mock's own. */
@@ -95,6 +99,8 @@ export const SERVE_FLAGS = {
   'no-docs': { type: 'boolean' },
   'trust-proxy': { type: 'boolean' },
   'state-file': { type: 'string', value: 'FILE', accepts: 'a file' },
+  store: { type: 'string', value: 'URL', accepts: 'a postgres:// URL' },
+  'store-namespace': { type: 'string', value: 'NAME', accepts: '1 to 64 letters, digits, ".", "_" or "-"' },
   'oauth-token-ttl': { type: 'string', value: 'S', accepts: `${integerIn(RANGES['oauth-token-ttl'])} (seconds)` },
   'oauth-redirect-origin': { type: 'string', multiple: true, value: 'O', accepts: 'an origin like https://app.example.com' },
   'max-records': { type: 'string', value: 'N', accepts: integerIn(RANGES['max-records']) },
@@ -148,6 +154,11 @@ Options:
   --trust-proxy      the mock runs behind a reverse proxy, so loopback proves nothing:
                      needs --admin-token or --no-admin
   --state-file FILE  load the state from FILE at start and save it there after changes
+  --store URL        keep the state in PostgreSQL (postgres://user:pass@host/db, also
+                     MOCK_STORE): replicas naming the same database share it (docs/replicas.md)
+  --store-namespace NAME
+                     the state's name in that database (default "default", also
+                     MOCK_STORE_NAMESPACE): another document, or another environment, needs its own
   --oauth-token-ttl S
                      seconds an access token from the mock's /__oauth lasts (default 3600),
                      for a document with oauth2 or openIdConnect schemes
@@ -270,6 +281,13 @@ export function serveArgs(values: FlagValues<typeof SERVE_FLAGS>, env: Record<st
   if (seeded > (maxRecords ?? DEFAULT_MAX_RECORDS)) return `--count asks for ${seeded} records, more than --max-records allows (${maxRecords ?? DEFAULT_MAX_RECORDS}).`;
   const now = values.now === undefined ? undefined : new Date(/^\d{4}-\d{2}-\d{2}$/.test(values.now) ? `${values.now}T00:00:00Z` : values.now);
   if (values.now !== undefined && Number.isNaN(now!.getTime())) return invalidValue(SERVE_FLAGS, 'now', values.now);
+  const store = values.store ?? (env.MOCK_STORE || undefined);
+  const storeFrom = values.store === undefined ? 'MOCK_STORE' : '--store';
+  if (store !== undefined && !/^postgres(ql)?:\/\/\S+$/i.test(store)) return invalidValue(SERVE_FLAGS, 'store', store, { source: storeFrom, secret: true });
+  const storeNamespace = values['store-namespace'] ?? (env.MOCK_STORE_NAMESPACE || undefined);
+  if (storeNamespace !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(storeNamespace)) return invalidValue(SERVE_FLAGS, 'store-namespace', storeNamespace, { source: values['store-namespace'] === undefined ? 'MOCK_STORE_NAMESPACE' : '--store-namespace' });
+  if (store !== undefined && values['state-file'] !== undefined) return `--state-file and ${storeFrom} are two places to keep the state; give one.`;
+  if (store !== undefined && values.watch) return `--watch reloads the document in this process only, so it cannot be used with ${storeFrom} (the replicas would serve two documents).`;
   const logLevel = oneOf(LOG_LEVELS, values['log-level'] ?? 'info');
   if (logLevel === undefined) return invalidValue(SERVE_FLAGS, 'log-level', values['log-level']!);
   const logFormat = oneOf(LOG_FORMATS, values['log-format'] ?? 'text');
@@ -292,6 +310,8 @@ export function serveArgs(values: FlagValues<typeof SERVE_FLAGS>, env: Record<st
     trustProxy: values['trust-proxy'],
     allowedHosts: values['allowed-host']?.map((h) => h.toLowerCase()),
     stateFile: values['state-file'],
+    store,
+    storeNamespace,
     oauthTokenTtl,
     oauthRedirectOrigins: redirectOrigins,
     maxRecords,

@@ -13,6 +13,7 @@ import { startServer } from '../server/serve.js';
 import { NODE_REQUESTS } from '../server/node-requests.js';
 import { inProcessMock, type InProcessMock } from './in-process-mock.js';
 import type { MockOptions } from '../mock-options.js';
+import { connectPostgres } from '../state/postgres-store.js';
 
 export { BUNDLED_FIXTURES, BUNDLED_SPEC };
 
@@ -38,6 +39,8 @@ export interface MockInstance extends InProcessMock {
    * @throws Error when the port is taken, or when `host` goes beyond loopback with the admin API open and no token.
    */
   listen(port?: number, options?: ListenOptions): Promise<ListeningMock>;
+  /** Ends what the mock holds open: the connections to PostgreSQL (with `store: 'postgres://…'`), once its writes are committed. */
+  close(): Promise<void>;
 }
 
 /**
@@ -50,18 +53,29 @@ export interface MockInstance extends InProcessMock {
  * @throws DocumentLoadError when the document cannot be served (one sentence saying why), FixtureError for a bad fixture.
  */
 export async function createMock(options: MockOptions = {}): Promise<MockInstance> {
-  const { spec, fixtures, plugins, docs, allowRemoteRefs, ...rest } = options;
+  const { spec, fixtures, plugins, docs, allowRemoteRefs, store, storeNamespace, ...rest } = options;
   const bundled = spec === undefined;
   const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec, { allowRemoteRefs });
+  // The state in PostgreSQL: connected first (a StoreStartError says why it cannot be), then seeded or loaded.
+  const stores = typeof store === 'string' ? await connectPostgres({ url: store, namespace: storeNamespace, onEvent: options.onWarning }) : undefined;
   const { mock, built } = inProcessMock(document, {
     ...rest,
+    store: stores?.make ?? (typeof store === 'string' ? undefined : store),
+    persistence: stores && (() => stores.health()),
     fixtures: fixtures ?? (bundled ? BUNDLED_FIXTURES : undefined),
     plugins: plugins ?? DEFAULT_PLUGINS,
     docs: docs === false ? undefined : packageDocsAssets(),
     requestReader: NODE_REQUESTS,
   });
+  try {
+    await stores?.ready();
+  } catch (error) {
+    await stores?.close();
+    throw error;
+  }
   return {
     ...mock,
+    close: async () => stores?.close(),
     listen: async (port = 0, { host = '127.0.0.1', allowedHosts }: ListenOptions = {}) => {
       if (!isLoopbackAddress(host) && options.admin !== false && options.adminToken === undefined) {
         throw new Error(`Refusing to listen on ${host}: other machines could reach the admin API; set adminToken, or admin: false.`);

@@ -41,7 +41,7 @@ export interface CreateProxyOptions {
   /** Write what the upstream answers as fixtures in this directory (for `fixtures` of a mock, `serve --fixtures`). */
   record?: string;
   /** The mock behind the own endpoints and the fallback (as createMock's options; `spec` is the proxy's). */
-  mock?: Omit<MockOptions, 'spec' | 'allowRemoteRefs' | 'docs'>;
+  mock?: Omit<MockOptions, 'spec' | 'allowRemoteRefs' | 'docs' | 'store' | 'storeNamespace'>;
 }
 
 export interface ProxyInstance {
