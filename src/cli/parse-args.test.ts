@@ -122,6 +122,19 @@ describe('bad flags: one line naming the flag and what it accepts', () => {
     expect(error(['--port', '1\n2'])).toBe('--port must be an integer from 0 to 65535, not "1\\n2".');
     expect(parseCommand([], { MOCK_ADMIN_TOKEN: 'from-the-env' })).toMatchObject({ adminToken: 'from-the-env' });
   });
+
+  it('takes the PostgreSQL store from --store or MOCK_STORE, never printing the URL it refuses (it may hold a password)', () => {
+    const url = 'postgres://mock:secret@db.internal:5432/mock';
+    expect(parseCommand(['--store', url, '--store-namespace', 'staging'], {})).toMatchObject({ store: url, storeNamespace: 'staging' });
+    expect(parseCommand([], { MOCK_STORE: url, MOCK_STORE_NAMESPACE: 'ci-42' })).toMatchObject({ store: url, storeNamespace: 'ci-42' });
+    expect(parseCommand(['--store', 'postgresql://db/mock'], { MOCK_STORE: url })).toMatchObject({ store: 'postgresql://db/mock' });
+    expect(parseCommand([], { MOCK_STORE: '' })).toMatchObject({ store: undefined });
+    expect(error(['--store', 'mysql://mock:secret@db/mock'])).toBe('--store must be a postgres:// URL.');
+    expect(error([], { MOCK_STORE: 'redis://secret@db' })).toBe('MOCK_STORE must be a postgres:// URL.');
+    expect(error(['--store', url, '--store-namespace', 'has space'])).toBe('--store-namespace must be 1 to 64 letters, digits, ".", "_" or "-", not "has space".');
+    expect(error(['--store', url, '--state-file', 's.json'])).toBe('--state-file and --store are two places to keep the state; give one.');
+    expect(error(['--watch'], { MOCK_STORE: url })).toBe('--watch reloads the document in this process only, so it cannot be used with MOCK_STORE (the replicas would serve two documents).');
+  });
 });
 
 describe('USAGE', () => {
