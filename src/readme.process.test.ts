@@ -28,6 +28,7 @@ import { ROOT } from './test-support/petstore.js';
 import { documentationPages } from './test-support/markdown-links.js';
 import { missingOutput, readmeBlocks, type ReadmeBlock, type ReadmeCommand } from './test-support/readme-commands.js';
 import { track } from './test-support/processes.js';
+import { startPostgres, type RunningPostgres } from './test-support/postgres.js';
 
 /** The README, then every page of docs/ by name, each with its code blocks. */
 const PAGES = documentationPages(ROOT).map((name) => ({
@@ -51,7 +52,15 @@ const NOT_RUN: Array<[RegExp, string]> = [
 
 /** What a reader supplies to the commands that name it: their server, their token, their CI workspace. */
 const workspace = mkdtempSync(join(tmpdir(), 'readme-'));
-const READER_ENV = { TOKEN: DEMO_API_KEY, PETSTORE_TOKEN: DEMO_API_KEY, GITHUB_WORKSPACE: workspace };
+const READER_ENV: Record<string, string> = { TOKEN: DEMO_API_KEY, PETSTORE_TOKEN: DEMO_API_KEY, GITHUB_WORKSPACE: workspace };
+
+/** The reader's PostgreSQL for the commands that name $DATABASE_URL (docs/replicas.md): a real server, started on first use. */
+let database: RunningPostgres | undefined;
+async function withDatabase(text: string): Promise<void> {
+  if (!/\$DATABASE_URL\b/.test(text) || database) return;
+  database = await startPostgres();
+  READER_ENV.DATABASE_URL = database.url;
+}
 
 /** The documented default address (and the CI example's), replaced by the test server's. */
 const DOCUMENTED_URL = /http:\/\/(?:127\.0\.0\.1|localhost):(?:4010|8080)\b/g;
@@ -152,6 +161,7 @@ const skipped: string[] = [];
 
 afterAll(async () => {
   await defaultServer?.stop();
+  await database?.stop();
   // What the commands wrote into the checkout (contract.xml, demo-state.json).
   for (const entry of readdirSync(ROOT)) if (!before.has(entry)) rmSync(join(ROOT, entry), { recursive: true, force: true });
   rmSync(workspace, { recursive: true, force: true });
@@ -226,6 +236,7 @@ describe('every command of the README and of docs/', () => {
 async function runAndCheck(line: string, command: ReadmeCommand, text: string, url: string, assignments: string[]): Promise<void> {
   const where = `${line}: ${command.text}`;
   const cwd = /^npm /.test(text) ? ROOT : workspace;
+  await withDatabase(text);
   const ran = await sh(text, assignments, cwd, url);
   expect(ran.code, `${where}\n${ran.output}`).toBe(0);
   const missing = missingOutput(command.output.map((line) => line.replace(DOCUMENTED_URL, url)), ran.output);
