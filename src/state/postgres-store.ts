@@ -29,6 +29,7 @@
  */
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { ApiError } from '../core/api-error.js';
+import { fnv1a } from '../core/fnv.js';
 import type { Collection } from '../operations/infer-collections.js';
 import { StateBudget } from './budget.js';
 import type { PersistenceHealth } from './journal.js';
@@ -93,7 +94,7 @@ function withRaw(text: string): string {
 const KEPT_UNITS = 4096;
 /** Writes of one replica committed together at most. */
 const BATCH = 256;
-/** Key space of the advisory locks (`pg_advisory_xact_lock(LOCK_SPACE, hashtext(namespace))`): 'mock' in ASCII. */
+/** Key space of the advisory locks (`pg_advisory_xact_lock(LOCK_SPACE, the namespace's hash)`): 'mock' in ASCII. */
 const LOCK_SPACE = 0x6d6f636b;
 
 /** The tables and the function that applies a unit of changes, made once per database (idempotent). */
@@ -332,10 +333,16 @@ export class PostgresStore implements StateStore {
   private seedUnit?: string;
   private readonly queue: Job[] = [];
   private writing?: Promise<void>;
+  /** While the copy holds a write's changes not yet committed (from its works to its commit): reads wait for it. */
+  private uncommitted?: Promise<void>;
+  /** Whether the namespace was opened (seeded or loaded): changes made outside a transaction after that are written on their own. */
+  private open = false;
+  private flushing = false;
   private fetching?: Promise<void>;
   private nextFetch?: Promise<void>;
   private released = false;
-  private readonly literal: string;
+  /** The namespace's advisory lock, as the second key of `pg_advisory_xact_lock` (an int4). */
+  private readonly lock: number;
 
   constructor(
     private readonly owner: PostgresStores,
@@ -346,13 +353,19 @@ export class PostgresStore implements StateStore {
   ) {
     this.memory = new MemoryStore(collections, budget);
     this.names = collections.map((c) => c.name);
-    this.literal = escapeLiteral(namespace);
+    this.lock = fnv1a(namespace) | 0;
     observeStore(this.memory, this.names, (entry) => {
       if (this.applying) return;
-      (this.recording ?? this.loose).push(entry);
+      if (this.recording) return void this.recording.push(entry);
+      this.loose.push(entry);
+      // A change outside a transaction (a read that made a record; the library's reset): written after the turn that made it.
+      if (this.open && !this.flushing) {
+        this.flushing = true;
+        queueMicrotask(() => this.flushLoose());
+      }
     });
     // Opened once the synchronous seeding that follows the store's making is done.
-    this.ready = Promise.resolve().then(() => this.open());
+    this.ready = Promise.resolve().then(() => this.opening());
     this.ready.catch(() => undefined);
   }
 
@@ -419,27 +432,24 @@ export class PostgresStore implements StateStore {
 
   private async read<T>(work: () => T): Promise<T> {
     await this.opened();
-    try {
-      await this.caughtUp();
-    } catch (error) {
-      throw this.owner.failed(error);
-    }
-    // A write of this replica under way holds changes not yet committed: the read waits for it.
-    while (this.writing) await this.writing;
-    return this.run(work);
-  }
-
-  /** Runs work outside a write transaction: what it changes anyway (a record a read made) is written after it. */
-  private run<T>(work: () => T): T {
-    try {
-      return work();
-    } finally {
-      if (this.loose.length) this.flushLoose();
+    for (;;) {
+      try {
+        await this.caughtUp();
+      } catch (error) {
+        throw this.owner.failed(error);
+      }
+      if (!this.uncommitted) return work();
+      // A write of this replica whose changes are in the copy but not yet committed: the read waits
+      // for its end; if it failed, the copy is loaded again (caughtUp) before the read runs.
+      while (this.uncommitted) await this.uncommitted;
+      if (!this.stale) return work();
     }
   }
 
   private flushLoose(): void {
+    this.flushing = false;
     const entries = this.loose.splice(0);
+    if (entries.length === 0) return;
     // Applied again under the lock, after the log: written as this replica's change, after the others'.
     void this.transact(() => this.apply(entries.map((text) => JSON.parse(text) as Entry), true)).catch(() => undefined);
   }
@@ -534,7 +544,7 @@ export class PostgresStore implements StateStore {
     const client = await this.owner.pool.connect();
     let broken: unknown;
     try {
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(${this.literal}))`);
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOCK_SPACE}, ${this.lock})`);
       const result = await work(client);
       await client.query('COMMIT');
       return result;
@@ -549,13 +559,14 @@ export class PostgresStore implements StateStore {
   }
 
   /** The first opening: the seed made in memory is written, unless another replica seeded the namespace first. */
-  private async open(): Promise<void> {
+  private async opening(): Promise<void> {
     try {
       await this.owner.inOrder(this.namespace, () => this.locked((client) => this.openIn(client, true)));
     } catch (error) {
       if (error instanceof StoreStartError) throw error;
       throw new StoreStartError(`Cannot open the state in PostgreSQL (namespace "${this.namespace}"): ${reasonOf(error)}.`);
     }
+    this.open = true;
     this.owner.succeeded(true);
   }
 
@@ -631,6 +642,9 @@ export class PostgresStore implements StateStore {
       return;
     }
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    let done = () => undefined as void;
+    /** Whether the works changed the copy: if the transaction then fails, the copy holds what the database does not. */
+    let changed = false;
     try {
       await this.locked(async (client) => {
         const log = await client.query({
@@ -639,6 +653,13 @@ export class PostgresStore implements StateStore {
         });
         if (this.stale || !this.follow(log)) await this.openIn(client, false);
         const recorded: string[] = (this.recording = []);
+        let committed!: () => void;
+        this.uncommitted = new Promise<void>((resolve) => (committed = resolve));
+        // Settled however the transaction ends: a read waiting for it then sees the copy committed, or loaded again.
+        done = () => {
+          this.uncommitted = undefined;
+          committed();
+        };
         try {
           for (const job of jobs) {
             try {
@@ -651,16 +672,18 @@ export class PostgresStore implements StateStore {
           this.recording = undefined;
         }
         if (recorded.length === 0) return;
-        // From here until the commit, the copy holds what the database may not take.
-        this.stale = true;
+        changed = true;
         const applied = await client.query('SELECT mock_apply($1, $2)::text AS seq', [this.namespace, unitOf(recorded)]);
         this.last = BigInt((applied.rows[0] as { seq: string }).seq);
       });
       this.stale = false;
     } catch (error) {
+      if (changed) this.stale = true;
       const refused = error instanceof StoreStartError ? new StoreUnavailable(error.message) : this.owner.failed(error);
       for (const job of jobs) job.reject(refused);
       return;
+    } finally {
+      done();
     }
     this.owner.succeeded(true);
     jobs.forEach((job, i) => {
@@ -669,9 +692,4 @@ export class PostgresStore implements StateStore {
       else job.reject(outcome.error);
     });
   }
-}
-
-/** A namespace as an SQL literal (for the statements sent as simple queries, which take no parameters). */
-function escapeLiteral(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
 }
