@@ -1,0 +1,82 @@
+/**
+ * The PostgreSQL store when a write transaction fails after the request's work ran on the replica's
+ * copy, and when another process holds the namespace's lock: on a real PostgreSQL from Debian's
+ * packages, in-process (the replicas, the balancer and a database stopped mid-run are in
+ * replicas.process.test.ts).
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildMock } from '../app.js';
+import { fnv1a } from '../core/fnv.js';
+import { DEFAULT_PLUGINS } from '../plugins/index.js';
+import { caller, FIXTURES, petstoreDocument } from '../test-support/petstore.js';
+import { startPostgres, type RunningPostgres } from '../test-support/postgres.js';
+import { connectPostgres, type PostgresStores } from './postgres-store.js';
+
+describe('the PostgreSQL store when the database refuses a write', () => {
+  let server: RunningPostgres;
+  const opened: Array<PostgresStores | pg.Client> = [];
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(async () => {
+    for (const thing of opened.reverse()) await (thing instanceof pg.Client ? thing.end() : thing.close());
+    await server?.stop();
+  });
+
+  /** A Petstore mock on a database of its own, and a plain client of that database. */
+  async function mockOn(name: string, options: { statementTimeoutMs?: number } = {}) {
+    const url = await server.createDatabase(name);
+    const stores = await connectPostgres({ url, namespace: name, probeMs: 50, ...options });
+    opened.push(stores);
+    const mock = buildMock(await petstoreDocument(), { fixtures: FIXTURES, plugins: DEFAULT_PLUGINS, store: stores.make, persistence: () => stores.health() });
+    await stores.ready();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    opened.push(client);
+    return { mock, call: caller(mock), client, stores };
+  }
+
+  it('answers 503 for a write whose transaction failed after its work ran, and the copy forgets what the database did not take', async () => {
+    const { call, client } = await mockOn('failing');
+    const before = await call('GET', '/pets?limit=100');
+    // The database refuses any change that names the pet "Phantom", as a failing disk or a constraint would.
+    await client.query(`CREATE FUNCTION refuse_phantom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.entries LIKE '%"Phantom"%' THEN RAISE EXCEPTION 'refused for the test'; END IF; RETURN NEW; END $$`);
+    await client.query('CREATE TRIGGER refuse_phantom BEFORE INSERT ON mock_changes FOR EACH ROW EXECUTE FUNCTION refuse_phantom()');
+
+    const refused = await call('POST', '/pets', { name: 'Phantom', categoryId: 1 });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.body).toMatchObject({ status: 503, code: 'STORE_UNAVAILABLE' });
+    expect(refused.body.message).toContain('refused for the test');
+
+    // The work had put the pet (and its inventory item) in the copy: they are gone, on every read after.
+    const after = await call('GET', '/pets?limit=100');
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual(before.body);
+    expect(after.headers.get('x-total-count')).toBe(before.headers.get('x-total-count'));
+    const { rows } = await client.query("SELECT count(*)::int AS n FROM mock_records WHERE body->>'name' = 'Phantom'");
+    expect(rows[0].n).toBe(0);
+
+    // The next write is taken, with a key the database never gave.
+    const created = await call('POST', '/pets', { name: 'Real', categoryId: 1 });
+    expect(created.status).toBe(201);
+    expect((await call('GET', `/pets?id=${created.body.id}`)).body).toEqual([created.body]);
+  });
+
+  it('keeps answering reads while another process holds the lock, and refuses writes with a 503 once the wait passes the statement timeout', async () => {
+    const { call, client, stores } = await mockOn('locked', { statementTimeoutMs: 300 });
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [0x6d6f636b, fnv1a('locked') | 0]);
+    const read = await call('GET', '/pets?limit=5');
+    expect(read.status).toBe(200);
+    const write = await call('POST', '/pets', { name: 'Waiting', categoryId: 1 });
+    expect(write.status).toBe(503);
+    expect(write.body.code).toBe('STORE_UNAVAILABLE');
+    await client.query('COMMIT');
+    // Back by itself: the probe finds the database answering, and the next write is taken.
+    for (let tries = 0; !stores.health().ok && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stores.health().ok).toBe(true);
+    expect((await call('POST', '/pets', { name: 'Taken', categoryId: 1 })).status).toBe(201);
+  });
+});
