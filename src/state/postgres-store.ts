@@ -532,6 +532,10 @@ export class PostgresStore implements StateStore {
   /** Runs `work` in a transaction holding the namespace's lock, with a client of its own; committed when it returns. */
   private async locked<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.owner.pool.connect();
+    // A connection lost while the client is checked out (the server stopped) fails the query under
+    // way, and the client emits 'error' too: the pool listens only to idle clients, and an 'error'
+    // nobody listens to would end the process.
+    client.on('error', ignore);
     let broken: unknown;
     try {
       await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(${this.literal}))`);
@@ -544,6 +548,7 @@ export class PostgresStore implements StateStore {
       throw error;
     } finally {
       // A client whose transaction failed is not reused: its connection may be the reason.
+      client.removeListener('error', ignore);
       client.release(broken !== undefined);
     }
   }
@@ -670,6 +675,9 @@ export class PostgresStore implements StateStore {
     });
   }
 }
+
+/** For the 'error' events of a checked-out client, whose failure its query reports. */
+const ignore = (): void => undefined;
 
 /** A namespace as an SQL literal (for the statements sent as simple queries, which take no parameters). */
 function escapeLiteral(text: string): string {
