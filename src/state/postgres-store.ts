@@ -55,7 +55,7 @@ export interface PostgresStoreOptions {
 /** The database could not be reached or refused the work: the request is answered 503 with Retry-After. */
 export class StoreUnavailable extends ApiError {
   constructor(reason: string) {
-    super(503, 'STORE_UNAVAILABLE', `The state is kept in PostgreSQL, which cannot be used now (${reason}); nothing was changed. Try again shortly (GET /__health says when it is back).`, undefined, { 'Retry-After': '1' });
+    super(503, 'STORE_UNAVAILABLE', `The state is kept in PostgreSQL, which cannot be used now (${reason}). Try again shortly (GET /__health says when it is back).`, undefined, { 'Retry-After': '1' });
   }
 }
 
@@ -193,6 +193,7 @@ export async function connectPostgres(options: PostgresStoreOptions): Promise<Po
   pool.on('error', () => undefined);
   try {
     const client = await pool.connect();
+    client.on('error', ignore);
     try {
       // Replicas starting together make the tables once: under a lock of the session.
       await client.query(`SELECT pg_advisory_lock(${LOCK_SPACE}, 0)`);
@@ -202,6 +203,7 @@ export async function connectPostgres(options: PostgresStoreOptions): Promise<Po
         await client.query(`SELECT pg_advisory_unlock(${LOCK_SPACE}, 0)`);
       }
     } finally {
+      client.removeListener('error', ignore);
       client.release();
     }
   } catch (error) {
@@ -542,6 +544,10 @@ export class PostgresStore implements StateStore {
   /** Runs `work` in a transaction holding the namespace's lock, with a client of its own; committed when it returns. */
   private async locked<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.owner.pool.connect();
+    // A connection lost while the client is checked out (the server stopped) fails the query under
+    // way, and the client emits 'error' too: the pool listens only to idle clients, and an 'error'
+    // nobody listens to would end the process.
+    client.on('error', ignore);
     let broken: unknown;
     try {
       await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOCK_SPACE}, ${this.lock})`);
@@ -554,6 +560,7 @@ export class PostgresStore implements StateStore {
       throw error;
     } finally {
       // A client whose transaction failed is not reused: its connection may be the reason.
+      client.removeListener('error', ignore);
       client.release(broken !== undefined);
     }
   }
@@ -693,3 +700,6 @@ export class PostgresStore implements StateStore {
     });
   }
 }
+
+/** For the 'error' events of a checked-out client, whose failure its query reports. */
+const ignore = (): void => undefined;
