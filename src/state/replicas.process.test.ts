@@ -175,8 +175,8 @@ describe('replicas sharing their state in PostgreSQL, behind a balancer', () => 
     const petId = pet.body.id as number;
     expect(await call(`${b.url}/store/inventory/${petId}`, { method: 'PUT', body: JSON.stringify({ quantity: 100 }) })).toMatchObject({ status: 200, body: { petId, quantity: 100, status: 'available' } });
 
-    // 100 under way at once, alternating between the replicas: the lock of the namespace orders them.
-    const answers = await inParallel(500, 100, () => call(`${lb.url}/store/orders`, { method: 'POST', body: JSON.stringify({ petId, quantity: 1 }) }));
+    // All 500 under way at once, alternating between the replicas: the lock of the namespace orders them.
+    const answers = await inParallel(500, 500, () => call(`${lb.url}/store/orders`, { method: 'POST', body: JSON.stringify({ petId, quantity: 1 }) }));
     const placed = answers.filter((answer) => answer.status === 201);
     const refused = answers.filter((answer) => answer.status === 409);
     expect(answers.filter((answer) => answer.status >= 500)).toEqual([]);
