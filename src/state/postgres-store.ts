@@ -111,32 +111,40 @@ CREATE OR REPLACE FUNCTION mock_next(p_ns text, p_c text, p_s text, p_next numer
 $f$;
 CREATE OR REPLACE FUNCTION mock_apply(p_ns text, p_unit text) RETURNS bigint LANGUAGE plpgsql AS $f$
 DECLARE
-  e json; op text; col text; sc text; v_k text; r text; v_seq bigint; v_cut bigint;
+  e record; sc text; v_k text; v_next numeric; v_seq bigint; v_cut bigint;
 BEGIN
   v_seq := nextval('mock_seq');
   INSERT INTO mock_changes (ns, seq, entries) VALUES (p_ns, v_seq, p_unit);
-  FOR e IN SELECT value FROM json_array_elements(p_unit::json) LOOP
-    op := e->>'op'; col := e->>'c'; sc := coalesce(e->>'s', '');
-    IF op = 'put' THEN
-      v_k := e->>'k'; r := e->>'raw';
+  -- The unit parsed once (json_to_recordset), not once per field read: the key kept as json, so its text is what was sent.
+  FOR e IN SELECT x.op, x.c, x.s, x.k, x.r, x.raw, x.n FROM ROWS FROM (json_to_recordset(p_unit::json) AS (op text, c text, s text, k json, r json, raw text, n numeric)) WITH ORDINALITY AS x(op, c, s, k, r, raw, n, i) ORDER BY x.i LOOP
+    sc := coalesce(e.s, '');
+    IF e.op = 'put' THEN
+      v_k := CASE WHEN json_typeof(e.k) = 'string' THEN e.k #>> '{}' ELSE e.k::text END;
       -- A record holding the NUL character, which jsonb cannot, comes as its JSON text (see unitOf) and is kept so.
       INSERT INTO mock_records (ns, c, s, k, position, body, raw)
-        VALUES (p_ns, col, sc, v_k, nextval('mock_position'), CASE WHEN r IS NULL THEN (e->'r')::jsonb END, r)
+        VALUES (p_ns, e.c, sc, v_k, nextval('mock_position'), CASE WHEN e.raw IS NULL THEN e.r::jsonb END, e.raw)
         ON CONFLICT (ns, c, s, k) DO UPDATE SET body = excluded.body, raw = excluded.raw;
-      IF json_typeof(e->'k') = 'number' THEN
-        PERFORM mock_next(p_ns, col, '', (e->>'k')::numeric + 1);
-        IF sc <> '' THEN PERFORM mock_next(p_ns, col, sc, (e->>'k')::numeric + 1); END IF;
+      IF json_typeof(e.k) = 'number' THEN
+        -- mock_next's statement, inline (a call per record cost more than the statement).
+        v_next := v_k::numeric + 1;
+        INSERT INTO mock_sequences (ns, c, s, next) VALUES (p_ns, e.c, '', v_next)
+          ON CONFLICT (ns, c, s) DO UPDATE SET next = greatest(mock_sequences.next, excluded.next);
+        IF sc <> '' THEN
+          INSERT INTO mock_sequences (ns, c, s, next) VALUES (p_ns, e.c, sc, v_next)
+            ON CONFLICT (ns, c, s) DO UPDATE SET next = greatest(mock_sequences.next, excluded.next);
+        END IF;
       END IF;
-    ELSIF op = 'del' THEN
-      DELETE FROM mock_records WHERE ns = p_ns AND c = col AND s = sc AND k = e->>'k';
-    ELSIF op = 'drop' THEN
-      DELETE FROM mock_records WHERE ns = p_ns AND c = col AND s = sc;
-      DELETE FROM mock_sequences WHERE ns = p_ns AND c = col AND s = sc AND sc <> '';
-    ELSIF op = 'clear' THEN
-      DELETE FROM mock_records WHERE ns = p_ns AND c = col;
-      DELETE FROM mock_sequences WHERE ns = p_ns AND c = col;
-    ELSIF op = 'next' THEN
-      PERFORM mock_next(p_ns, col, sc, (e->>'n')::numeric);
+    ELSIF e.op = 'del' THEN
+      v_k := CASE WHEN json_typeof(e.k) = 'string' THEN e.k #>> '{}' ELSE e.k::text END;
+      DELETE FROM mock_records WHERE ns = p_ns AND c = e.c AND s = sc AND k = v_k;
+    ELSIF e.op = 'drop' THEN
+      DELETE FROM mock_records WHERE ns = p_ns AND c = e.c AND s = sc;
+      DELETE FROM mock_sequences WHERE ns = p_ns AND c = e.c AND s = sc AND sc <> '';
+    ELSIF e.op = 'clear' THEN
+      DELETE FROM mock_records WHERE ns = p_ns AND c = e.c;
+      DELETE FROM mock_sequences WHERE ns = p_ns AND c = e.c;
+    ELSIF e.op = 'next' THEN
+      PERFORM mock_next(p_ns, e.c, sc, e.n);
     END IF;
   END LOOP;
   IF v_seq % 256 = 0 THEN
