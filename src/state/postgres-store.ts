@@ -537,13 +537,17 @@ export class PostgresStore implements StateStore {
     }
   }
 
-  /** Runs `work` in a transaction holding the namespace's lock, with a client of its own; committed when it returns. */
-  private async locked<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in a transaction holding the namespace's lock, with a client of its own; committed
+   * when it returns. `then`: a statement run once the lock is held, in the same round trip; its
+   * result is given to `work`.
+   */
+  private async locked<T>(work: (client: PoolClient, then?: QueryResult) => Promise<T>, then?: string): Promise<T> {
     const client = await this.owner.pool.connect();
     let broken: unknown;
     try {
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(${this.literal}))`);
-      const result = await work(client);
+      const begun = (await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(${this.literal}))${then ? `; ${then}` : ''}`)) as unknown as QueryResult[];
+      const result = await work(client, then ? begun[2] : undefined);
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -640,12 +644,10 @@ export class PostgresStore implements StateStore {
     }
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     try {
-      await this.locked(async (client) => {
-        const log = await client.query({
-          text: 'SELECT s.epoch::text AS epoch, s.horizon::text AS horizon, c.seq::text AS seq, c.entries FROM mock_spaces s LEFT JOIN mock_changes c ON c.ns = s.ns AND c.seq > $2 WHERE s.ns = $1 ORDER BY c.seq',
-          values: [this.namespace, this.last.toString()],
-        });
-        if (this.stale || !this.follow(log)) await this.openIn(client, false);
+      // The log past what the copy holds, read once the lock is held, in the lock's round trip (follow skips what a read applied meanwhile).
+      const logQuery = `SELECT s.epoch::text AS epoch, s.horizon::text AS horizon, c.seq::text AS seq, c.entries FROM mock_spaces s LEFT JOIN mock_changes c ON c.ns = s.ns AND c.seq > ${this.last.toString()} WHERE s.ns = ${this.literal} ORDER BY c.seq`;
+      await this.locked(async (client, log) => {
+        if (this.stale || !this.follow(log!)) await this.openIn(client, false);
         const recorded: string[] = (this.recording = []);
         try {
           for (const job of jobs) {
@@ -663,7 +665,7 @@ export class PostgresStore implements StateStore {
         this.stale = true;
         const applied = await client.query('SELECT mock_apply($1, $2)::text AS seq', [this.namespace, unitOf(recorded)]);
         this.last = BigInt((applied.rows[0] as { seq: string }).seq);
-      });
+      }, logQuery);
       this.stale = false;
     } catch (error) {
       const refused = error instanceof StoreStartError ? new StoreUnavailable(error.message) : this.owner.failed(error);
