@@ -12,12 +12,15 @@
  * the same with one chain of 500, and GitHub's REST API description (@octokit/openapi) when it is
  * installed. Then the validating proxy (issue 29): one upstream (the mock serving the bundled Petstore)
  * loaded directly, through `petstore-mock-kit proxy` and through `prism proxy`, alternately, with the
- * CPU each process spent per request. Results go to bench/results/latest.{json,md}.
+ * CPU each process spent per request. Then replicas on PostgreSQL (`--store`): a PostgreSQL of the
+ * bench's own (src/test-support/postgres.ts), the mock in memory beside one replica on the store and
+ * two behind examples/balancer.mjs, each on a database of its own, alternately, with the CPU of each
+ * process (PostgreSQL's too) per request. Results go to bench/results/latest.{json,md}.
  *
  * Flags: --duration S (default 5), --connections N (default 50), --repeat N (default 3), --quick
  * (1 s, 1 repetition, no million-record run, small documents: for checking the script itself),
  * --only large (only the large documents; the other results in latest.json are kept), --only proxy
- * (only the proxy's section, the same way), --limit S
+ * (only the proxy's section, the same way), --only replicas (only the PostgreSQL replicas' section, the same way), --limit S
  * (how long a target may take to answer a large document, default 120), --document FILE (one more
  * large document; it must answer GET /), --baseline DIR (a built checkout of an earlier commit: its
  * mock is measured beside this one, as one more target, so a change is judged in one run).
@@ -30,6 +33,8 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { PACKAGE_ROOT } from '../src/core/package-root.js';
+import { findPostgres, startPostgres, type RunningPostgres } from '../src/test-support/postgres.js';
+import { stopAll as stopTracked } from '../src/test-support/processes.js';
 import { writeLargeDocument, type LargeDocumentOptions } from './large-document.js';
 
 const ROOT = `${PACKAGE_ROOT}/`;
@@ -52,7 +57,8 @@ const REPEAT = Number(values.repeat ?? (quick ? 1 : 3));
 const AUTH = { Authorization: 'Bearer petstore-demo-key' };
 const ONLY_LARGE = values.only === 'large';
 const ONLY_PROXY = values.only === 'proxy';
-if (values.only !== undefined && !ONLY_LARGE && !ONLY_PROXY) throw new Error(`--only ${values.only}: only "large" and "proxy" are known`);
+const ONLY_REPLICAS = values.only === 'replicas';
+if (values.only !== undefined && !ONLY_LARGE && !ONLY_PROXY && !ONLY_REPLICAS) throw new Error(`--only ${values.only}: only "large", "proxy" and "replicas" are known`);
 const LIMIT_MS = Number(values.limit ?? 120) * 1000;
 
 interface Target {
@@ -118,11 +124,17 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let nextPort = 4600;
 
+/** The directory of the bench's PostgreSQL while it runs (the replicas' section), removed if the bench ends early. */
+let postgresDirectory: string | undefined;
+
 /** The process groups still running, stopped if the bench itself ends early (Ctrl-C, an error). */
 const groups = new Set<number>();
 const stopAll = () => groups.forEach((pid) => void tryKill(-pid, 'SIGKILL'));
 process.once('exit', () => {
   stopAll();
+  // The bench's PostgreSQL (a child the test support tracks), killed, and its directory removed, when the bench ends early.
+  stopTracked();
+  if (postgresDirectory) rmSync(postgresDirectory, { recursive: true, force: true });
   rmSync(MOCKOON_HOME, { recursive: true, force: true });
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
@@ -265,14 +277,16 @@ async function load(url: string, scenario: Scenario, duration = DURATION): Promi
 async function main() {
   const results = `${ROOT}bench/results/latest.json`;
   // --only large and --only proxy keep the other figures of the last run.
-  const earlier = (ONLY_LARGE || ONLY_PROXY) && existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : {};
-  const report = ONLY_LARGE || ONLY_PROXY ? { ...earlier } : await throughput();
-  if (!ONLY_LARGE) {
+  const only = values.only !== undefined;
+  const earlier = only && existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : {};
+  const report = only ? { ...earlier } : await throughput();
+  if (!only || ONLY_PROXY) {
     report.proxy = await proxySection({ scenarios: PROXY_SCENARIOS });
     // An upstream that does work of its own (20 ms an answer, as a server reading a database does): what a proxy in front of one costs.
     report.proxyWorkingUpstream = await proxySection({ delayMs: WORKING_UPSTREAM_MS, scenarios: PROXY_SCENARIOS.filter((s) => s.name === 'GET /pets/{petId}' || s.name === 'POST /pets (valid)') });
   }
-  if (!ONLY_PROXY) report.largeDocuments = await largeDocuments();
+  if (!only || ONLY_REPLICAS) report.replicas = await replicasSection();
+  if (!only || ONLY_LARGE) report.largeDocuments = await largeDocuments();
   mkdirSync(`${ROOT}bench/results`, { recursive: true });
   writeFileSync(results, `${JSON.stringify(report, null, 2)}\n`);
   const markdown = toMarkdown(report);
@@ -542,6 +556,247 @@ async function proxySection({ delayMs, scenarios }: { delayMs?: number; scenario
   };
 }
 
+/** The replicas' scenarios: a read, a create, a list page. */
+const REPLICA_SCENARIOS: Scenario[] = ['GET /pets/{petId}', 'POST /pets (valid)', 'GET /pets (page of 20)'].map((name) => SCENARIOS.find((s) => s.name === name)!);
+/** The issue's goals for the PostgreSQL store: reads at least this share of the in-memory rate, and p99 under this many ms, at 50 connections. */
+const REPLICA_GOALS = { readsVsMemory: 1 / 3, p99Ms: 20 };
+/** How the targets of the replicas' section are named in the results and the table. */
+const REPLICA_TARGET_NAMES = { memory: 'in memory', postgres: 'PostgreSQL, 1 replica', postgres2: 'PostgreSQL, 2 replicas + balancer' } as const;
+type ReplicaTargetKey = keyof typeof REPLICA_TARGET_NAMES;
+
+/** One target of the replicas' section: the mocks (one or two), the balancer in front of two, and the database they share. */
+interface ReplicaTarget {
+  url: string;
+  mocks: Running[];
+  balancer?: Running;
+  database?: string;
+}
+
+/** CPU per request (µs): the mocks together, the balancer, PostgreSQL (every process of the server), the load generator. */
+interface ReplicaCpu {
+  mocksUs: number;
+  balancerUs?: number;
+  postgresUs?: number;
+  clientUs: number;
+}
+
+/**
+ * CPU seconds of a server that starts and ends children (PostgreSQL's backends): its own, its
+ * children's that have ended and were reaped (cutime, cstime), and those of the children running.
+ */
+function cpuSecondsWithReaped(pid: number): number {
+  let ticks = 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, cutime, cstime: the 14th to the 17th fields.
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  } catch {
+    return 0;
+  }
+  return ticks / CLOCK_TICKS + childrenOf(pid).reduce((sum, child) => sum + cpuSeconds(child), 0);
+}
+
+/**
+ * Replicas on PostgreSQL (`serve --store`): a PostgreSQL server of the bench's own (the test
+ * support's, src/test-support/postgres.ts: Debian's binaries, a cluster in a temporary directory,
+ * its default settings), the mock in memory, one replica on the store, and two replicas behind
+ * examples/balancer.mjs, each target on a database of its own (so the creates of one do not grow
+ * another's), all started with the same flags but --store, loaded alternately on a read, a create
+ * and a list page. Besides rates and latencies, the CPU each process spent per request, from /proc:
+ * the mocks, the balancer, PostgreSQL's server, autocannon. PostgreSQL is stopped at the end,
+ * whatever failed.
+ */
+async function replicasSection(): Promise<Record<string, any>> {
+  if (!findPostgres()) {
+    const reason = 'PostgreSQL is not installed (initdb and postgres, looked for in /usr/lib/postgresql/*/bin and on PATH; apt-get install -y postgresql)';
+    if (ONLY_REPLICAS) throw new Error(`--only replicas: ${reason}.`);
+    console.log(`\nreplicas on PostgreSQL: not measured, ${reason}`);
+    return { date: new Date().toISOString(), machine: machine(), skipped: reason };
+  }
+  console.log(`\nreplicas on PostgreSQL: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${REPEAT} repetitions, in memory, one replica and two behind the balancer alternated\n`);
+  const postgres = await startPostgres();
+  postgresDirectory = postgres.directory;
+  const started: Running[] = [];
+  try {
+    const postmaster = postgres.pids()[0];
+    const version = execFileSync(findPostgres()!.postgres, ['--version'], { encoding: 'utf8' }).trim();
+    // The same flags for every mock (room for every pet the creates add, two records each), only --store differs.
+    const serve = (store?: string): Target => ({
+      name: 'mock',
+      command: [process.execPath, `${ROOT}dist/cli.js`, 'serve', '--port', 'PORT', '--max-records', String(UPSTREAM_MAX_RECORDS), ...(store ? ['--store', store] : [])],
+    });
+    const run = async (target: Target) => {
+      const r = await start(target);
+      started.push(r);
+      return r;
+    };
+    const targets = {} as Record<ReplicaTargetKey, ReplicaTarget>;
+    const memoryMock = await run(serve());
+    targets.memory = { url: memoryMock.url, mocks: [memoryMock] };
+    const oneDatabase = await postgres.createDatabase('bench_one_replica');
+    const oneMock = await run(serve(oneDatabase));
+    targets.postgres = { url: oneMock.url, mocks: [oneMock], database: 'bench_one_replica' };
+    const twoDatabase = await postgres.createDatabase('bench_two_replicas');
+    // The first seeds the namespace, the second loads it.
+    const replicas = [await run(serve(twoDatabase)), await run(serve(twoDatabase))];
+    const balancer = await run({ name: 'balancer', command: [process.execPath, `${ROOT}examples/balancer.mjs`, 'PORT', ...replicas.map((r) => r.url)] });
+    targets.postgres2 = { url: balancer.url, mocks: replicas, balancer, database: 'bench_two_replicas' };
+    const keys = Object.keys(REPLICA_TARGET_NAMES) as ReplicaTargetKey[];
+    const startup = Object.fromEntries(keys.map((key) => [key, { startMs: targets[key].mocks.map((m) => m.startMs), idleRssMB: targets[key].mocks.map((m) => memory(m.child.pid!).rss) }]));
+    const petsAtStart = Object.fromEntries(await Promise.all(keys.map(async (key) => [key, await petCount(targets[key].url)] as const)));
+
+    // One answer of each target to each scenario: a target that answers another status is not loaded on that scenario.
+    const answers = new Map<string, Answer>();
+    for (const scenario of REPLICA_SCENARIOS) for (const key of keys) answers.set(`${scenario.name}|${key}`, await answerTo(targets[key].url, scenario));
+    const measured = (scenario: Scenario, key: ReplicaTargetKey) => answers.get(`${scenario.name}|${key}`)!.status === scenario.expect;
+    for (const scenario of REPLICA_SCENARIOS) for (const key of keys) if (measured(scenario, key)) await load(targets[key].url, scenario, 1);
+
+    const results = new Map<string, Array<Measurement & { cpu: ReplicaCpu }>>();
+    for (let rep = 0; rep < REPEAT; rep++) {
+      for (const scenario of REPLICA_SCENARIOS) {
+        for (const key of keys) {
+          if (!measured(scenario, key)) continue;
+          const target = targets[key];
+          const mocksCpu = () => target.mocks.reduce((sum, m) => sum + cpuSeconds(m.child.pid!), 0);
+          const onStore = target.database !== undefined;
+          const before = { mocks: mocksCpu(), balancer: target.balancer ? cpuSeconds(target.balancer.child.pid!) : 0, postgres: cpuSecondsWithReaped(postmaster) };
+          const clientBefore = process.cpuUsage();
+          const m = await load(target.url, scenario);
+          const client = process.cpuUsage(clientBefore);
+          const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(m.requests, 1);
+          const cpu: ReplicaCpu = {
+            mocksUs: perRequest(mocksCpu() - before.mocks),
+            ...(target.balancer ? { balancerUs: perRequest(cpuSeconds(target.balancer.child.pid!) - before.balancer) } : {}),
+            ...(onStore ? { postgresUs: perRequest(cpuSecondsWithReaped(postmaster) - before.postgres) } : {}),
+            clientUs: perRequest((client.user + client.system) / 1e6),
+          };
+          const runKey = `${scenario.name}|${key}`;
+          results.set(runKey, [...(results.get(runKey) ?? []), { ...m, cpu }]);
+          const cpuText = `cpu µs/req: mock ${cpu.mocksUs.toFixed(0)}${cpu.balancerUs === undefined ? '' : `, balancer ${cpu.balancerUs.toFixed(0)}`}${cpu.postgresUs === undefined ? '' : `, postgres ${cpu.postgresUs.toFixed(0)}`}, client ${cpu.clientUs.toFixed(0)}`;
+          process.stdout.write(
+            `  ${rep + 1}/${REPEAT} ${scenario.name.padEnd(24)} ${REPLICA_TARGET_NAMES[key].padEnd(34)} ${m.rps.toFixed(0).padStart(7)} req/s  p50 ${m.p50} p99 ${m.p99} ms  ${cpuText}${m.statusOk ? '' : `  statuses ${JSON.stringify(m.statuses)}`}${m.errors ? `  ${m.errors} errors` : ''}\n`,
+          );
+        }
+      }
+    }
+    const petsAtEnd = Object.fromEntries(await Promise.all(keys.map(async (key) => [key, await petCount(targets[key].url)] as const)));
+    // Each replica of the two asked directly: what one wrote, the other reads.
+    const replicaPets = await Promise.all(replicas.map((r) => petCount(r.url)));
+    const peakRssMB = Object.fromEntries(keys.map((key) => [key, targets[key].mocks.map((m) => memory(m.child.pid!).peak)]));
+    const balancerPeakRssMB = memory(balancer.child.pid!).peak;
+
+    const rows = REPLICA_SCENARIOS.map((scenario) => {
+      const of = (key: ReplicaTargetKey) => {
+        const answer = answers.get(`${scenario.name}|${key}`)!;
+        if (!measured(scenario, key)) return { notMeasured: true, answer };
+        const ms = results.get(`${scenario.name}|${key}`)!;
+        const cpuMedian = (pick: (c: ReplicaCpu) => number | undefined) => {
+          const xs = ms.map((m) => pick(m.cpu)).filter((x): x is number => x !== undefined);
+          return xs.length ? median(xs) : undefined;
+        };
+        const statuses: Record<string, number> = {};
+        for (const m of ms) for (const [status, count] of Object.entries(m.statuses ?? {})) statuses[status] = (statuses[status] ?? 0) + count;
+        return {
+          rps: median(ms.map((m) => m.rps)),
+          p50: median(ms.map((m) => m.p50)),
+          p99: median(ms.map((m) => m.p99)),
+          statusOk: ms.every((m) => m.statusOk),
+          ...(Object.keys(statuses).length ? { statuses } : {}),
+          errors: ms.reduce((n, m) => n + m.errors, 0),
+          rounds: ms.map((m) => Math.round(m.rps)),
+          cpu: { mocksUs: cpuMedian((c) => c.mocksUs), balancerUs: cpuMedian((c) => c.balancerUs), postgresUs: cpuMedian((c) => c.postgresUs), clientUs: cpuMedian((c) => c.clientUs) },
+          answer,
+        };
+      };
+      const figures = Object.fromEntries(keys.map((key) => [key, of(key)])) as Record<ReplicaTargetKey, any>;
+      const counted = (f: any) => !f.notMeasured && f.statusOk && f.errors === 0;
+      const ratio = (a: any, b: any) => (counted(a) && counted(b) ? a.rps / b.rps : undefined);
+      return { scenario: scenario.name, expect: scenario.expect, read: scenario.method === 'GET', ...figures, postgresVsMemory: ratio(figures.postgres, figures.memory), postgres2VsMemory: ratio(figures.postgres2, figures.memory) };
+    });
+    return {
+      date: new Date().toISOString(),
+      machine: machine(),
+      settings: { connections: CONNECTIONS, durationS: DURATION, repeat: REPEAT },
+      postgres: { version, settings: "the bench's own server, initdb's defaults (fsync and synchronous_commit on), on this machine's disk" },
+      goals: REPLICA_GOALS,
+      rows,
+      startup,
+      peakRssMB,
+      balancerPeakRssMB,
+      pets: { atStart: petsAtStart, atEnd: petsAtEnd, eachReplicaOfTwo: replicaPets },
+    };
+  } finally {
+    for (const r of started.reverse()) await stop(r);
+    await postgres.stop();
+    postgresDirectory = undefined;
+  }
+}
+
+/** The replicas' section: rates and latencies of the three targets, the ratios against memory, the goals, and the CPU per request. */
+function replicasMarkdown(section: any, f: Format): string[] {
+  if (section.skipped) return [`Replicas on PostgreSQL: not measured (${section.skipped}).`, ''];
+  const names = REPLICA_TARGET_NAMES;
+  const keys = Object.keys(names) as ReplicaTargetKey[];
+  const listed = (statuses: Record<string, number>) => Object.entries(statuses).map(([status, n]) => `${status} x${f(n)}`).join(', ');
+  const rate = (t: any) => {
+    if (t.notMeasured) return `answered ${t.answer.status}, not measured`;
+    if (!t.statusOk) return `unexpected statuses (${listed(t.statuses ?? {})})`;
+    return `${f(t.rps)}${t.errors ? ` (${f(t.errors)} connection errors!)` : ''}`;
+  };
+  const latency = (t: any) => (t.notMeasured || !t.statusOk ? '' : `${t.p50} / ${t.p99}`);
+  const goals = section.goals;
+  const ratio = (r: any, value: number | undefined) => (value === undefined ? 'n/a' : `${f(value, 2)}x${r.read && value < goals.readsVsMemory ? ' (below the goal)' : ''}`);
+  const cpu = (t: any) => {
+    if (t.notMeasured || !t.cpu) return '';
+    const parts: Array<[string, number | undefined]> = [
+      ['mock', t.cpu.mocksUs],
+      ['balancer', t.cpu.balancerUs],
+      ['PostgreSQL', t.cpu.postgresUs],
+      ['autocannon', t.cpu.clientUs],
+    ];
+    const present = parts.filter((p): p is [string, number] => p[1] !== undefined);
+    return `${present.map(([, x]) => f(x)).join(' + ')} = ${f(present.reduce((a, [, x]) => a + x, 0))}`;
+  };
+  // The goals, judged on the store's targets: reads at least a third of memory's rate, p99 under the bound on every scenario.
+  const storeKeys: ReplicaTargetKey[] = ['postgres', 'postgres2'];
+  const readRows = section.rows.filter((r: any) => r.read);
+  const readVerdict = storeKeys.map((key) => {
+    const field = key === 'postgres' ? 'postgresVsMemory' : 'postgres2VsMemory';
+    const judged = readRows.map((r: any) => `${r.scenario} ${r[field] === undefined ? 'n/a' : `${f(r[field], 2)}x`}`);
+    const met = readRows.every((r: any) => r[field] !== undefined && r[field] >= goals.readsVsMemory);
+    return `${names[key]}: ${met ? 'met' : 'NOT met'} (${judged.join('; ')})`;
+  });
+  const p99Verdict = storeKeys.map((key) => {
+    const over = section.rows.filter((r: any) => r[key].notMeasured || !r[key].statusOk || r[key].p99 >= goals.p99Ms);
+    return `${names[key]}: ${over.length === 0 ? 'met on every scenario' : `NOT met on ${over.map((r: any) => `${r.scenario} (${r[key].notMeasured || !r[key].statusOk ? 'not measured' : `${r[key].p99} ms`})`).join(', ')}`}`;
+  });
+  const pets = section.pets;
+  const consistent = pets.eachReplicaOfTwo.every((n: number) => n === pets.eachReplicaOfTwo[0]);
+  return [
+    `Replicas on PostgreSQL (\`serve --store\`), measured ${section.date.slice(0, 10)} on ${section.machine.cores} cores (${section.machine.cpu}), Node ${section.machine.node}, ${section.postgres.version} (${section.postgres.settings}), ` +
+      `everything on the same ${section.machine.cores} cores: the mock in memory, one replica on the store, and two replicas behind examples/balancer.mjs (round robin), each target on a database of its own, ` +
+      `all started as \`serve --max-records N\` (+ \`--store URL\`); autocannon, ${section.settings.connections} connections, ${section.settings.durationS} s per run, median of ${section.settings.repeat} runs, the three alternated.`,
+    '',
+    `| scenario | ${keys.map((key) => `${names[key]} req/s | p50 / p99 ms`).join(' | ')} | 1 replica / memory | 2 replicas / memory |`,
+    `|---|${keys.map(() => '---|---|').join('')}---|---|`,
+    ...section.rows.map((r: any) => `| ${r.scenario} | ${keys.map((key) => `${rate(r[key])} | ${latency(r[key])}`).join(' | ')} | ${ratio(r, r.postgresVsMemory)} | ${ratio(r, r.postgres2VsMemory)} |`),
+    '',
+    `Goals (the PostgreSQL store at ${section.settings.connections} connections): reads at least ${f(goals.readsVsMemory, 2)}x the in-memory rate: ${readVerdict.join('; ')}. p99 under ${goals.p99Ms} ms: ${p99Verdict.join('; ')}.`,
+    '',
+    `CPU per request in µs (user plus system time over each run, from /proc, PostgreSQL's server with its backends; medians), all on the same ${section.machine.cores} cores:`,
+    '',
+    `| scenario | ${keys.map((key) => `${names[key]}: ${key === 'memory' ? 'mock + autocannon' : key === 'postgres' ? 'mock + PostgreSQL + autocannon' : 'mocks + balancer + PostgreSQL + autocannon'}`).join(' | ')} |`,
+    `|---|${keys.map(() => '---|').join('')}`,
+    ...section.rows.map((r: any) => `| ${r.scenario} | ${keys.map((key) => cpu(r[key])).join(' | ')} |`),
+    '',
+    `Pets at the end: ${keys.map((key) => `${names[key]} ${pets.atEnd[key] === undefined ? '?' : f(pets.atEnd[key])}`).join(', ')} (from ${pets.atStart.memory ?? '?'} each); ` +
+      `each of the two replicas asked directly: ${pets.eachReplicaOfTwo.map((n: number | undefined) => (n === undefined ? '?' : f(n))).join(' and ')}${consistent ? ' (the same)' : ' (they differ!)'}. ` +
+      `Peak RSS: in memory ${f(section.peakRssMB.memory[0])} MB, one replica ${f(section.peakRssMB.postgres[0])} MB, two replicas ${section.peakRssMB.postgres2.map((x: number) => f(x)).join(' and ')} MB, the balancer ${f(section.balancerPeakRssMB)} MB.`,
+    '',
+  ];
+}
+
 interface LargeDocument {
   name: string;
   file: string;
@@ -673,6 +928,7 @@ function toMarkdown(report: any): string {
   const lines = report.rows ? throughputMarkdown(report, f) : [];
   if (report.proxy) lines.push(...proxyMarkdown(report.proxy, f));
   if (report.proxyWorkingUpstream) lines.push(...proxyMarkdown(report.proxyWorkingUpstream, f));
+  if (report.replicas) lines.push(...replicasMarkdown(report.replicas, f));
   if (report.largeDocuments) lines.push(...largeDocumentsMarkdown(report.largeDocuments, f));
   return lines.join('\n');
 }

@@ -112,32 +112,40 @@ CREATE OR REPLACE FUNCTION mock_next(p_ns text, p_c text, p_s text, p_next numer
 $f$;
 CREATE OR REPLACE FUNCTION mock_apply(p_ns text, p_unit text) RETURNS bigint LANGUAGE plpgsql AS $f$
 DECLARE
-  e json; op text; col text; sc text; v_k text; r text; v_seq bigint; v_cut bigint;
+  e record; sc text; v_k text; v_next numeric; v_seq bigint; v_cut bigint;
 BEGIN
   v_seq := nextval('mock_seq');
   INSERT INTO mock_changes (ns, seq, entries) VALUES (p_ns, v_seq, p_unit);
-  FOR e IN SELECT value FROM json_array_elements(p_unit::json) LOOP
-    op := e->>'op'; col := e->>'c'; sc := coalesce(e->>'s', '');
-    IF op = 'put' THEN
-      v_k := e->>'k'; r := e->>'raw';
+  -- The unit parsed once (json_to_recordset), not once per field read: the key kept as json, so its text is what was sent.
+  FOR e IN SELECT x.op, x.c, x.s, x.k, x.r, x.raw, x.n FROM ROWS FROM (json_to_recordset(p_unit::json) AS (op text, c text, s text, k json, r json, raw text, n numeric)) WITH ORDINALITY AS x(op, c, s, k, r, raw, n, i) ORDER BY x.i LOOP
+    sc := coalesce(e.s, '');
+    IF e.op = 'put' THEN
+      v_k := CASE WHEN json_typeof(e.k) = 'string' THEN e.k #>> '{}' ELSE e.k::text END;
       -- A record holding the NUL character, which jsonb cannot, comes as its JSON text (see unitOf) and is kept so.
       INSERT INTO mock_records (ns, c, s, k, position, body, raw)
-        VALUES (p_ns, col, sc, v_k, nextval('mock_position'), CASE WHEN r IS NULL THEN (e->'r')::jsonb END, r)
+        VALUES (p_ns, e.c, sc, v_k, nextval('mock_position'), CASE WHEN e.raw IS NULL THEN e.r::jsonb END, e.raw)
         ON CONFLICT (ns, c, s, k) DO UPDATE SET body = excluded.body, raw = excluded.raw;
-      IF json_typeof(e->'k') = 'number' THEN
-        PERFORM mock_next(p_ns, col, '', (e->>'k')::numeric + 1);
-        IF sc <> '' THEN PERFORM mock_next(p_ns, col, sc, (e->>'k')::numeric + 1); END IF;
+      IF json_typeof(e.k) = 'number' THEN
+        -- mock_next's statement, inline (a call per record cost more than the statement).
+        v_next := v_k::numeric + 1;
+        INSERT INTO mock_sequences (ns, c, s, next) VALUES (p_ns, e.c, '', v_next)
+          ON CONFLICT (ns, c, s) DO UPDATE SET next = greatest(mock_sequences.next, excluded.next);
+        IF sc <> '' THEN
+          INSERT INTO mock_sequences (ns, c, s, next) VALUES (p_ns, e.c, sc, v_next)
+            ON CONFLICT (ns, c, s) DO UPDATE SET next = greatest(mock_sequences.next, excluded.next);
+        END IF;
       END IF;
-    ELSIF op = 'del' THEN
-      DELETE FROM mock_records WHERE ns = p_ns AND c = col AND s = sc AND k = e->>'k';
-    ELSIF op = 'drop' THEN
-      DELETE FROM mock_records WHERE ns = p_ns AND c = col AND s = sc;
-      DELETE FROM mock_sequences WHERE ns = p_ns AND c = col AND s = sc AND sc <> '';
-    ELSIF op = 'clear' THEN
-      DELETE FROM mock_records WHERE ns = p_ns AND c = col;
-      DELETE FROM mock_sequences WHERE ns = p_ns AND c = col;
-    ELSIF op = 'next' THEN
-      PERFORM mock_next(p_ns, col, sc, (e->>'n')::numeric);
+    ELSIF e.op = 'del' THEN
+      v_k := CASE WHEN json_typeof(e.k) = 'string' THEN e.k #>> '{}' ELSE e.k::text END;
+      DELETE FROM mock_records WHERE ns = p_ns AND c = e.c AND s = sc AND k = v_k;
+    ELSIF e.op = 'drop' THEN
+      DELETE FROM mock_records WHERE ns = p_ns AND c = e.c AND s = sc;
+      DELETE FROM mock_sequences WHERE ns = p_ns AND c = e.c AND s = sc AND sc <> '';
+    ELSIF e.op = 'clear' THEN
+      DELETE FROM mock_records WHERE ns = p_ns AND c = e.c;
+      DELETE FROM mock_sequences WHERE ns = p_ns AND c = e.c;
+    ELSIF e.op = 'next' THEN
+      PERFORM mock_next(p_ns, e.c, sc, e.n);
     END IF;
   END LOOP;
   IF v_seq % 256 = 0 THEN
@@ -210,7 +218,7 @@ export async function connectPostgres(options: PostgresStoreOptions): Promise<Po
     await pool.end().catch(() => undefined);
     throw new StoreStartError(`Cannot use PostgreSQL at ${maskUrl(options.url)}: ${reasonOf(error)}.`);
   }
-  return new PostgresStores(pool, options);
+  return new PostgresStores(pool, options, pg.escapeLiteral);
 }
 
 /** The stores of one mock in one database, their health, and their connections. */
@@ -225,9 +233,14 @@ export class PostgresStores {
   private probing = false;
   private closed = false;
 
+  /**
+   * @param literal pg's escapeLiteral: a text as an SQL literal, for the statements sent as simple
+   *   queries (several in one round trip), which take no parameters.
+   */
   constructor(
     readonly pool: Pool,
     private readonly options: PostgresStoreOptions,
+    readonly literal: (text: string) => string,
   ) {
     this.namespace = options.namespace ?? 'default';
     this.probe = setInterval(() => void this.check(), options.probeMs ?? 1_000).unref();
@@ -345,6 +358,8 @@ export class PostgresStore implements StateStore {
   private released = false;
   /** The namespace's advisory lock, as the second key of `pg_advisory_xact_lock` (an int4). */
   private readonly lock: number;
+  /** The namespace as an SQL literal. */
+  private readonly literal: string;
 
   constructor(
     private readonly owner: PostgresStores,
@@ -356,6 +371,7 @@ export class PostgresStore implements StateStore {
     this.memory = new MemoryStore(collections, budget);
     this.names = collections.map((c) => c.name);
     this.lock = fnv1a(namespace) | 0;
+    this.literal = owner.literal(namespace);
     observeStore(this.memory, this.names, (entry) => {
       if (this.applying) return;
       if (this.recording) return void this.recording.push(entry);
@@ -483,12 +499,17 @@ export class PostgresStore implements StateStore {
 
   private async fetchLog(): Promise<void> {
     if (this.stale) return this.reopen();
-    const result = await this.owner.pool.query({
-      text: 'SELECT s.epoch::text AS epoch, s.horizon::text AS horizon, c.seq::text AS seq, c.entries FROM mock_spaces s LEFT JOIN mock_changes c ON c.ns = s.ns AND c.seq > $2 WHERE s.ns = $1 ORDER BY c.seq',
-      values: [this.namespace, this.last.toString()],
-    });
+    const result = await this.owner.pool.query(this.logQuery());
     this.owner.succeeded(false);
     if (!this.follow(result)) await this.reopen();
+  }
+
+  /**
+   * The namespace's epoch and horizon, and the units of its log past what the copy holds, in order:
+   * a simple query (no parameters), so a write sends it in the round trip that takes the lock.
+   */
+  private logQuery(): string {
+    return `SELECT s.epoch::text AS epoch, s.horizon::text AS horizon, c.seq::text AS seq, c.entries FROM mock_spaces s LEFT JOIN mock_changes c ON c.ns = s.ns AND c.seq > ${this.last.toString()} WHERE s.ns = ${this.literal} ORDER BY c.seq`;
   }
 
   /**
@@ -541,8 +562,12 @@ export class PostgresStore implements StateStore {
     }
   }
 
-  /** Runs `work` in a transaction holding the namespace's lock, with a client of its own; committed when it returns. */
-  private async locked<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in a transaction holding the namespace's lock, with a client of its own; committed
+   * when it returns. `then`: a statement run once the lock is held, in the same round trip; its
+   * result is given to `work`.
+   */
+  private async locked<T>(work: (client: PoolClient, then?: QueryResult) => Promise<T>, then?: string): Promise<T> {
     const client = await this.owner.pool.connect();
     // A connection lost while the client is checked out (the server stopped) fails the query under
     // way, and the client emits 'error' too: the pool listens only to idle clients, and an 'error'
@@ -550,8 +575,8 @@ export class PostgresStore implements StateStore {
     client.on('error', ignore);
     let broken: unknown;
     try {
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOCK_SPACE}, ${this.lock})`);
-      const result = await work(client);
+      const begun = (await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOCK_SPACE}, ${this.lock})${then ? `; ${then}` : ''}`)) as unknown as QueryResult[];
+      const result = await work(client, then ? begun[2] : undefined);
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -653,12 +678,10 @@ export class PostgresStore implements StateStore {
     /** Whether the works changed the copy: if the transaction then fails, the copy holds what the database does not. */
     let changed = false;
     try {
-      await this.locked(async (client) => {
-        const log = await client.query({
-          text: 'SELECT s.epoch::text AS epoch, s.horizon::text AS horizon, c.seq::text AS seq, c.entries FROM mock_spaces s LEFT JOIN mock_changes c ON c.ns = s.ns AND c.seq > $2 WHERE s.ns = $1 ORDER BY c.seq',
-          values: [this.namespace, this.last.toString()],
-        });
-        if (this.stale || !this.follow(log)) await this.openIn(client, false);
+      // The log past what the copy holds, read once the lock is held, in the lock's round trip (follow skips what a read applied meanwhile).
+      const logQuery = this.logQuery();
+      await this.locked(async (client, log) => {
+        if (this.stale || !this.follow(log!)) await this.openIn(client, false);
         const recorded: string[] = (this.recording = []);
         let committed!: () => void;
         this.uncommitted = new Promise<void>((resolve) => (committed = resolve));
@@ -682,7 +705,7 @@ export class PostgresStore implements StateStore {
         changed = true;
         const applied = await client.query('SELECT mock_apply($1, $2)::text AS seq', [this.namespace, unitOf(recorded)]);
         this.last = BigInt((applied.rows[0] as { seq: string }).seq);
-      });
+      }, logQuery);
       this.stale = false;
     } catch (error) {
       if (changed) this.stale = true;
