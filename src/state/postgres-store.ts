@@ -94,6 +94,8 @@ function withRaw(text: string): string {
 const KEPT_UNITS = 4096;
 /** Writes of one replica committed together at most. */
 const BATCH = 256;
+/** Entries in one unit of the log at most (a unit is one row of mock_changes, one call of mock_apply). */
+const UNIT_ENTRIES = 4096;
 /** Key space of the advisory locks (`pg_advisory_xact_lock(LOCK_SPACE, the namespace's hash)`): 'mock' in ASCII. */
 const LOCK_SPACE = 0x6d6f636b;
 
@@ -113,6 +115,8 @@ $f$;
 CREATE OR REPLACE FUNCTION mock_apply(p_ns text, p_unit text) RETURNS bigint LANGUAGE plpgsql AS $f$
 DECLARE
   e record; sc text; v_k text; v_next numeric; v_seq bigint; v_cut bigint;
+  -- The key sequences the unit moves, written once at its end: ["collection","scope"] -> next.
+  v_seqs jsonb := '{}'; v_at text;
 BEGIN
   v_seq := nextval('mock_seq');
   INSERT INTO mock_changes (ns, seq, entries) VALUES (p_ns, v_seq, p_unit);
@@ -126,13 +130,13 @@ BEGIN
         VALUES (p_ns, e.c, sc, v_k, nextval('mock_position'), CASE WHEN e.raw IS NULL THEN e.r::jsonb END, e.raw)
         ON CONFLICT (ns, c, s, k) DO UPDATE SET body = excluded.body, raw = excluded.raw;
       IF json_typeof(e.k) = 'number' THEN
-        -- mock_next's statement, inline (a call per record cost more than the statement).
+        -- Kept in v_seqs until the end of the unit: one statement per sequence, not one per record.
         v_next := v_k::numeric + 1;
-        INSERT INTO mock_sequences (ns, c, s, next) VALUES (p_ns, e.c, '', v_next)
-          ON CONFLICT (ns, c, s) DO UPDATE SET next = greatest(mock_sequences.next, excluded.next);
+        v_at := json_build_array(e.c, '')::text;
+        v_seqs := v_seqs || jsonb_build_object(v_at, greatest(v_next, (v_seqs->>v_at)::numeric));
         IF sc <> '' THEN
-          INSERT INTO mock_sequences (ns, c, s, next) VALUES (p_ns, e.c, sc, v_next)
-            ON CONFLICT (ns, c, s) DO UPDATE SET next = greatest(mock_sequences.next, excluded.next);
+          v_at := json_build_array(e.c, sc)::text;
+          v_seqs := v_seqs || jsonb_build_object(v_at, greatest(v_next, (v_seqs->>v_at)::numeric));
         END IF;
       END IF;
     ELSIF e.op = 'del' THEN
@@ -141,13 +145,19 @@ BEGIN
     ELSIF e.op = 'drop' THEN
       DELETE FROM mock_records WHERE ns = p_ns AND c = e.c AND s = sc;
       DELETE FROM mock_sequences WHERE ns = p_ns AND c = e.c AND s = sc AND sc <> '';
+      IF sc <> '' THEN v_seqs := v_seqs - json_build_array(e.c, sc)::text; END IF;
     ELSIF e.op = 'clear' THEN
       DELETE FROM mock_records WHERE ns = p_ns AND c = e.c;
       DELETE FROM mock_sequences WHERE ns = p_ns AND c = e.c;
+      -- What the unit moved before the clear is gone with it.
+      v_seqs := v_seqs - ARRAY(SELECT k FROM jsonb_object_keys(v_seqs) AS k WHERE (k::jsonb)->>0 = e.c);
     ELSIF e.op = 'next' THEN
       PERFORM mock_next(p_ns, e.c, sc, e.n);
     END IF;
   END LOOP;
+  INSERT INTO mock_sequences (ns, c, s, next)
+    SELECT p_ns, (k::jsonb)->>0, (k::jsonb)->>1, v::numeric FROM jsonb_each_text(v_seqs) AS x(k, v)
+    ON CONFLICT (ns, c, s) DO UPDATE SET next = greatest(mock_sequences.next, excluded.next);
   IF v_seq % 256 = 0 THEN
     SELECT c.seq INTO v_cut FROM mock_changes c WHERE c.ns = p_ns ORDER BY c.seq DESC OFFSET ${KEPT_UNITS} LIMIT 1;
     IF v_cut IS NOT NULL THEN
@@ -345,7 +355,7 @@ export class PostgresStore implements StateStore {
   private recording?: string[];
   private loose: string[] = [];
   /** A session's seed, kept to seed its namespace again if it was dropped meanwhile (through another replica). */
-  private seedUnit?: string;
+  private seedEntries?: string[];
   private readonly queue: Job[] = [];
   private writing?: Promise<void>;
   /** While the copy holds a write's changes not yet committed (from its works to its commit): reads wait for it. */
@@ -619,16 +629,30 @@ export class PostgresStore implements StateStore {
     }
     // Seeded here: the seed made in memory (kept for a session, whose namespace may be dropped again).
     const clears = this.names.map((name) => `{"op":"clear","c":${JSON.stringify(name)}}`);
-    if (first) this.seedUnit = unitOf([...clears, ...this.loose.splice(0)]);
-    const unit = this.seedUnit ?? unitOf(clears);
+    if (first) this.seedEntries = [...clears, ...this.loose.splice(0)];
+    const entries = this.seedEntries ?? clears;
     const made = await client.query("INSERT INTO mock_spaces (ns, epoch, collections) VALUES ($1, nextval('mock_seq'), $2) RETURNING epoch::text AS epoch", [this.namespace, shape]);
-    const applied = await client.query('SELECT mock_apply($1, $2)::text AS seq', [this.namespace, unit]);
-    if (!this.session) this.seedUnit = undefined;
+    const last = await this.append(client, entries);
+    if (!this.session) this.seedEntries = undefined;
     if (first) {
       this.epoch = (made.rows[0] as { epoch: string }).epoch;
-      this.last = BigInt((applied.rows[0] as { seq: string }).seq);
+      this.last = last;
       this.stale = false;
     } else await this.load(client, (made.rows[0] as { epoch: string }).epoch);
+  }
+
+  /**
+   * Appends entries to the log and applies them to the records, in units of at most UNIT_ENTRIES
+   * (a seed of a million records is not one text of hundreds of MB), in the transaction given: all
+   * of them land or none. Resolves to the last unit's place in the log.
+   */
+  private async append(client: PoolClient, entries: readonly string[]): Promise<bigint> {
+    let last = 0n;
+    for (let from = 0; from < entries.length; from += UNIT_ENTRIES) {
+      const applied = await client.query('SELECT mock_apply($1, $2)::text AS seq', [this.namespace, unitOf(entries.slice(from, from + UNIT_ENTRIES))]);
+      last = BigInt((applied.rows[0] as { seq: string }).seq);
+    }
+    return last;
   }
 
   /** Replaces the copy with the namespace's records and sequences, read in the transaction given. */
@@ -703,8 +727,7 @@ export class PostgresStore implements StateStore {
         }
         if (recorded.length === 0) return;
         changed = true;
-        const applied = await client.query('SELECT mock_apply($1, $2)::text AS seq', [this.namespace, unitOf(recorded)]);
-        this.last = BigInt((applied.rows[0] as { seq: string }).seq);
+        this.last = await this.append(client, recorded);
       }, logQuery);
       this.stale = false;
     } catch (error) {
