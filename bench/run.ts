@@ -561,7 +561,7 @@ const REPLICA_SCENARIOS: Scenario[] = ['GET /pets/{petId}', 'POST /pets (valid)'
 /** The issue's goals for the PostgreSQL store: reads at least this share of the in-memory rate, and p99 under this many ms, at 50 connections. */
 const REPLICA_GOALS = { readsVsMemory: 1 / 3, p99Ms: 20 };
 /** How the targets of the replicas' section are named in the results and the table. */
-const REPLICA_TARGET_NAMES = { memory: 'in memory', postgres: 'PostgreSQL, 1 replica', postgres2: 'PostgreSQL, 2 replicas + balancer' } as const;
+const REPLICA_TARGET_NAMES = { memory: 'in memory', postgres: 'PostgreSQL, 1 replica', postgres2: 'PostgreSQL, 2 replicas + balancer', haproxy: 'PostgreSQL, 2 replicas + HAProxy' } as const;
 type ReplicaTargetKey = keyof typeof REPLICA_TARGET_NAMES;
 
 /** One target of the replicas' section: the mocks (one or two), the balancer in front of two, and the database they share. */
@@ -595,6 +595,45 @@ function cpuSecondsWithReaped(pid: number): number {
     return 0;
   }
   return ticks / CLOCK_TICKS + childrenOf(pid).reduce((sum, child) => sum + cpuSeconds(child), 0);
+}
+
+/**
+ * HAProxy in front of the replicas, round robin, one thread, connections to the replicas kept and
+ * reused, when `haproxy` is installed (Debian's package); its configuration in a temporary file,
+ * the port it listens on given through the environment (`LISTEN_ON`, set by the shell that execs it).
+ */
+function haproxyTarget(upstreams: string[]): { target: Target; version: string } | undefined {
+  let version: string;
+  try {
+    version = execFileSync('haproxy', ['-v'], { encoding: 'utf8' }).split('\n')[0].trim();
+  } catch {
+    return undefined;
+  }
+  const directory = mkdtempSync(join(tmpdir(), 'bench-haproxy-'));
+  const config = join(directory, 'haproxy.cfg');
+  writeFileSync(
+    config,
+    [
+      'global',
+      '  nbthread 1',
+      '  maxconn 4096',
+      'defaults',
+      '  mode http',
+      '  timeout connect 5s',
+      '  timeout client 60s',
+      '  timeout server 60s',
+      'frontend replicas',
+      '  bind 127.0.0.1:"${LISTEN_ON}"',
+      '  default_backend replicas',
+      'backend replicas',
+      '  balance roundrobin',
+      '  http-reuse always',
+      ...upstreams.map((url, i) => `  server replica${i + 1} ${new URL(url).host}`),
+      '',
+    ].join('\n'),
+  );
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
+  return { target: { name: 'haproxy', command: ['sh', '-c', `LISTEN_ON=PORT exec haproxy -db -q -f ${config}`] }, version };
 }
 
 /**
@@ -642,7 +681,13 @@ async function replicasSection(): Promise<Record<string, any>> {
     const replicas = [await run(serve(twoDatabase)), await run(serve(twoDatabase))];
     const balancer = await run({ name: 'balancer', command: [process.execPath, `${ROOT}examples/balancer.mjs`, 'PORT', ...replicas.map((r) => r.url)] });
     targets.postgres2 = { url: balancer.url, mocks: replicas, balancer, database: 'bench_two_replicas' };
-    const keys = Object.keys(REPLICA_TARGET_NAMES) as ReplicaTargetKey[];
+    // The same two replicas behind HAProxy (Debian's package), where it is installed: what a production balancer costs beside the example's few lines of Node.
+    const haproxy = haproxyTarget(replicas.map((r) => r.url));
+    if (haproxy) {
+      const front = await run(haproxy.target);
+      targets.haproxy = { url: front.url, mocks: replicas, balancer: front, database: 'bench_two_replicas' };
+    }
+    const keys = (Object.keys(REPLICA_TARGET_NAMES) as ReplicaTargetKey[]).filter((key) => targets[key]);
     const startup = Object.fromEntries(keys.map((key) => [key, { startMs: targets[key].mocks.map((m) => m.startMs), idleRssMB: targets[key].mocks.map((m) => memory(m.child.pid!).rss) }]));
     const petsAtStart = Object.fromEntries(await Promise.all(keys.map(async (key) => [key, await petCount(targets[key].url)] as const)));
 
@@ -712,7 +757,15 @@ async function replicasSection(): Promise<Record<string, any>> {
       const figures = Object.fromEntries(keys.map((key) => [key, of(key)])) as Record<ReplicaTargetKey, any>;
       const counted = (f: any) => !f.notMeasured && f.statusOk && f.errors === 0;
       const ratio = (a: any, b: any) => (counted(a) && counted(b) ? a.rps / b.rps : undefined);
-      return { scenario: scenario.name, expect: scenario.expect, read: scenario.method === 'GET', ...figures, postgresVsMemory: ratio(figures.postgres, figures.memory), postgres2VsMemory: ratio(figures.postgres2, figures.memory) };
+      return {
+        scenario: scenario.name,
+        expect: scenario.expect,
+        read: scenario.method === 'GET',
+        ...figures,
+        postgresVsMemory: ratio(figures.postgres, figures.memory),
+        postgres2VsMemory: ratio(figures.postgres2, figures.memory),
+        ...(figures.haproxy ? { haproxyVsMemory: ratio(figures.haproxy, figures.memory) } : {}),
+      };
     });
     return {
       date: new Date().toISOString(),
@@ -724,6 +777,7 @@ async function replicasSection(): Promise<Record<string, any>> {
       startup,
       peakRssMB,
       balancerPeakRssMB,
+      haproxy: haproxy ? haproxy.version : 'not installed (apt-get install -y haproxy): not measured',
       pets: { atStart: petsAtStart, atEnd: petsAtEnd, eachReplicaOfTwo: replicaPets },
     };
   } finally {
@@ -737,7 +791,10 @@ async function replicasSection(): Promise<Record<string, any>> {
 function replicasMarkdown(section: any, f: Format): string[] {
   if (section.skipped) return [`Replicas on PostgreSQL: not measured (${section.skipped}).`, ''];
   const names = REPLICA_TARGET_NAMES;
-  const keys = Object.keys(names) as ReplicaTargetKey[];
+  const keys = (Object.keys(names) as ReplicaTargetKey[]).filter((key) => section.rows[0][key]);
+  /** The store's targets, each with its ratio to memory. */
+  const ratioOf: Partial<Record<ReplicaTargetKey, string>> = { postgres: 'postgresVsMemory', postgres2: 'postgres2VsMemory', haproxy: 'haproxyVsMemory' };
+  const storeKeys = keys.filter((key) => ratioOf[key]);
   const listed = (statuses: Record<string, number>) => Object.entries(statuses).map(([status, n]) => `${status} x${f(n)}`).join(', ');
   const rate = (t: any) => {
     if (t.notMeasured) return `answered ${t.answer.status}, not measured`;
@@ -759,10 +816,9 @@ function replicasMarkdown(section: any, f: Format): string[] {
     return `${present.map(([, x]) => f(x)).join(' + ')} = ${f(present.reduce((a, [, x]) => a + x, 0))}`;
   };
   // The goals, judged on the store's targets: reads at least a third of memory's rate, p99 under the bound on every scenario.
-  const storeKeys: ReplicaTargetKey[] = ['postgres', 'postgres2'];
   const readRows = section.rows.filter((r: any) => r.read);
   const readVerdict = storeKeys.map((key) => {
-    const field = key === 'postgres' ? 'postgresVsMemory' : 'postgres2VsMemory';
+    const field = ratioOf[key]!;
     const judged = readRows.map((r: any) => `${r.scenario} ${r[field] === undefined ? 'n/a' : `${f(r[field], 2)}x`}`);
     const met = readRows.every((r: any) => r[field] !== undefined && r[field] >= goals.readsVsMemory);
     return `${names[key]}: ${met ? 'met' : 'NOT met'} (${judged.join('; ')})`;
@@ -775,12 +831,12 @@ function replicasMarkdown(section: any, f: Format): string[] {
   const consistent = pets.eachReplicaOfTwo.every((n: number) => n === pets.eachReplicaOfTwo[0]);
   return [
     `Replicas on PostgreSQL (\`serve --store\`), measured ${section.date.slice(0, 10)} on ${section.machine.cores} cores (${section.machine.cpu}), Node ${section.machine.node}, ${section.postgres.version} (${section.postgres.settings}), ` +
-      `everything on the same ${section.machine.cores} cores: the mock in memory, one replica on the store, and two replicas behind examples/balancer.mjs (round robin), each target on a database of its own, ` +
-      `all started as \`serve --max-records N\` (+ \`--store URL\`); autocannon, ${section.settings.connections} connections, ${section.settings.durationS} s per run, median of ${section.settings.repeat} runs, the three alternated.`,
+      `everything on the same ${section.machine.cores} cores: the mock in memory, one replica on the store, and two replicas behind examples/balancer.mjs (round robin)${keys.includes('haproxy') ? ` and the same two behind ${section.haproxy} (round robin, one thread)` : ` (HAProxy: ${section.haproxy})`}, each target but the two balancers' on a database of its own, ` +
+      `all started as \`serve --max-records N\` (+ \`--store URL\`); autocannon, ${section.settings.connections} connections, ${section.settings.durationS} s per run, median of ${section.settings.repeat} runs, the targets alternated.`,
     '',
-    `| scenario | ${keys.map((key) => `${names[key]} req/s | p50 / p99 ms`).join(' | ')} | 1 replica / memory | 2 replicas / memory |`,
-    `|---|${keys.map(() => '---|---|').join('')}---|---|`,
-    ...section.rows.map((r: any) => `| ${r.scenario} | ${keys.map((key) => `${rate(r[key])} | ${latency(r[key])}`).join(' | ')} | ${ratio(r, r.postgresVsMemory)} | ${ratio(r, r.postgres2VsMemory)} |`),
+    `| scenario | ${keys.map((key) => `${names[key]} req/s | p50 / p99 ms`).join(' | ')} | ${storeKeys.map((key) => `${names[key].replace('PostgreSQL, ', '')} / memory`).join(' | ')} |`,
+    `|---|${keys.map(() => '---|---|').join('')}${storeKeys.map(() => '---|').join('')}`,
+    ...section.rows.map((r: any) => `| ${r.scenario} | ${keys.map((key) => `${rate(r[key])} | ${latency(r[key])}`).join(' | ')} | ${storeKeys.map((key) => ratio(r, r[ratioOf[key]!])).join(' | ')} |`),
     '',
     `Goals (the PostgreSQL store at ${section.settings.connections} connections): reads at least ${f(goals.readsVsMemory, 2)}x the in-memory rate: ${readVerdict.join('; ')}. p99 under ${goals.p99Ms} ms: ${p99Verdict.join('; ')}.`,
     '',
