@@ -482,67 +482,25 @@ async function proxySection({ delayMs, scenarios }: { delayMs?: number; scenario
   );
   const petsAtStart = await petCount(upstream.url);
 
-  // One answer of each target to each scenario: a target that answers another status is not loaded on that scenario.
-  const answers = new Map<string, Answer>();
-  for (const scenario of scenarios) for (const key of keys) answers.set(`${scenario.name}|${key}`, await answerTo(running[key].url, scenario));
-  const measured = (scenario: Scenario, key: ProxyTargetKey) => answers.get(`${scenario.name}|${key}`)!.status === scenario.expect;
-  for (const scenario of scenarios) for (const key of keys) if (measured(scenario, key)) await load(running[key].url, scenario, 1);
+  const { answers, measured } = await firstAnswers(scenarios, keys, (key) => running[key].url);
 
-  const results = new Map<string, Array<Measurement & { cpu: CpuPerRequest }>>();
-  for (let rep = 0; rep < REPEAT; rep++) {
-    for (const scenario of scenarios) {
-      for (const key of keys) {
-        if (!measured(scenario, key)) continue;
-        const middle = key === 'direct' ? undefined : running[key].child.pid!;
-        const upstreamBefore = cpuSeconds(upstream.child.pid!);
-        const middleBefore = middle === undefined ? 0 : cpuSeconds(middle);
-        const clientBefore = process.cpuUsage();
-        const m = await load(running[key].url, scenario);
-        const client = process.cpuUsage(clientBefore);
-        const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(m.requests, 1);
-        const cpu: CpuPerRequest = {
-          upstreamUs: perRequest(cpuSeconds(upstream.child.pid!) - upstreamBefore),
-          ...(middle === undefined ? {} : { middleUs: perRequest(cpuSeconds(middle) - middleBefore) }),
-          clientUs: perRequest((client.user + client.system) / 1e6),
-        };
-        const runKey = `${scenario.name}|${key}`;
-        results.set(runKey, [...(results.get(runKey) ?? []), { ...m, cpu }]);
-        const cpuText = `cpu µs/req: upstream ${cpu.upstreamUs.toFixed(0)}${cpu.middleUs === undefined ? '' : `, middle ${cpu.middleUs.toFixed(0)}`}, client ${cpu.clientUs.toFixed(0)}`;
-        process.stdout.write(`  ${rep + 1}/${REPEAT} ${scenario.name.padEnd(38)} ${PROXY_TARGET_NAMES[key].padEnd(12)} ${m.rps.toFixed(0).padStart(7)} req/s  p50 ${m.p50} p99 ${m.p99} ms  ${cpuText}${m.statusOk ? '' : `  statuses ${JSON.stringify(m.statuses)}`}\n`);
-      }
-    }
-  }
+  const results = await alternately(scenarios, keys, measured, (key) => running[key].url, (key) => {
+    const middle = key === 'direct' ? undefined : running[key].child.pid!;
+    const upstreamBefore = cpuSeconds(upstream.child.pid!);
+    const middleBefore = middle === undefined ? 0 : cpuSeconds(middle);
+    return (perRequest): CpuPerRequest => ({
+      upstreamUs: perRequest(cpuSeconds(upstream.child.pid!) - upstreamBefore),
+      ...(middle === undefined ? {} : { middleUs: perRequest(cpuSeconds(middle) - middleBefore) }),
+      clientUs: 0,
+    });
+  }, (cpu) => `upstream ${cpu.upstreamUs.toFixed(0)}${cpu.middleUs === undefined ? '' : `, middle ${cpu.middleUs.toFixed(0)}`}`, (key) => PROXY_TARGET_NAMES[key]);
   const petsAtEnd = await petCount(upstream.url);
   const peaks = Object.fromEntries(keys.map((key) => [key, memory(running[key].child.pid!).peak]));
   for (const key of ['proxy', 'prismProxy', 'direct'] as const) await stop(running[key]);
 
   const rows = scenarios.map((scenario) => {
-    const of = (key: ProxyTargetKey) => {
-      const answer = answers.get(`${scenario.name}|${key}`)!;
-      if (!measured(scenario, key)) return { notMeasured: true, answer };
-      const ms = results.get(`${scenario.name}|${key}`)!;
-      const cpuMedian = (pick: (c: CpuPerRequest) => number | undefined) => {
-        const xs = ms.map((m) => pick(m.cpu)).filter((x): x is number => x !== undefined);
-        return xs.length ? median(xs) : undefined;
-      };
-      const statuses: Record<string, number> = {};
-      for (const m of ms) for (const [status, count] of Object.entries(m.statuses ?? {})) statuses[status] = (statuses[status] ?? 0) + count;
-      return {
-        rps: median(ms.map((m) => m.rps)),
-        p50: median(ms.map((m) => m.p50)),
-        p99: median(ms.map((m) => m.p99)),
-        statusOk: ms.every((m) => m.statusOk),
-        ...(Object.keys(statuses).length ? { statuses } : {}),
-        errors: ms.reduce((n, m) => n + m.errors, 0),
-        rounds: ms.map((m) => Math.round(m.rps)),
-        cpu: { upstreamUs: cpuMedian((c) => c.upstreamUs), middleUs: cpuMedian((c) => c.middleUs), clientUs: cpuMedian((c) => c.clientUs) },
-        answer,
-      };
-    };
-    const figures = Object.fromEntries(keys.map((key) => [key, of(key)])) as Record<ProxyTargetKey, any>;
-    const counted = (f: any) => !f.notMeasured && f.statusOk && f.errors === 0;
-    const ratio = (a: any, b: any) => (counted(a) && counted(b) ? a.rps / b.rps : undefined);
-    return { scenario: scenario.name, expect: scenario.expect, ...figures, vsDirect: ratio(figures.proxy, figures.direct), vsPrismProxy: ratio(figures.proxy, figures.prismProxy) };
+    const { figures, ratio } = scenarioFigures(scenario, keys, answers, measured, results);
+    return { scenario: scenario.name, expect: scenario.expect, ...figures, vsDirect: ratio('proxy', 'direct'), vsPrismProxy: ratio('proxy', 'prismProxy') };
   });
   return {
     date: new Date().toISOString(),
@@ -553,6 +511,102 @@ async function proxySection({ delayMs, scenarios }: { delayMs?: number; scenario
     rows,
     startup,
     peakRssMB: peaks,
+  };
+}
+
+/**
+ * One answer of each target to each scenario, then a second's warm-up load of each that answered
+ * as the scenario expects: a target that answers another status is not loaded on that scenario
+ * (`measured` says which are).
+ */
+async function firstAnswers<K extends string>(scenarios: Scenario[], keys: K[], urlOf: (key: K) => string) {
+  const answers = new Map<string, Answer>();
+  for (const scenario of scenarios) for (const key of keys) answers.set(`${scenario.name}|${key}`, await answerTo(urlOf(key), scenario));
+  const measured = (scenario: Scenario, key: K) => answers.get(`${scenario.name}|${key}`)!.status === scenario.expect;
+  for (const scenario of scenarios) for (const key of keys) if (measured(scenario, key)) await load(urlOf(key), scenario, 1);
+  return { answers, measured };
+}
+
+/**
+ * REPEAT rounds, each loading every target on every scenario it is measured on, in turn (so a
+ * noisy moment does not fall on one target). `meter(key)`, called just before a run, starts
+ * counting the CPU of the target's processes and gives back what reads it after the run, per
+ * request; the load generator's own CPU (`clientUs`) is counted here. Each run is printed as it ends.
+ */
+async function alternately<K extends string, C extends { clientUs: number }>(
+  scenarios: Scenario[],
+  keys: K[],
+  measured: (scenario: Scenario, key: K) => boolean,
+  urlOf: (key: K) => string,
+  meter: (key: K) => (perRequest: (seconds: number) => number) => C,
+  describeCpu: (cpu: C) => string,
+  nameOf: (key: K) => string,
+): Promise<Map<string, Array<Measurement & { cpu: C }>>> {
+  const results = new Map<string, Array<Measurement & { cpu: C }>>();
+  const width = Math.max(...scenarios.map((scenario) => scenario.name.length));
+  const nameWidth = Math.max(...keys.map((key) => nameOf(key).length));
+  for (let rep = 0; rep < REPEAT; rep++) {
+    for (const scenario of scenarios) {
+      for (const key of keys) {
+        if (!measured(scenario, key)) continue;
+        const read = meter(key);
+        const clientBefore = process.cpuUsage();
+        const m = await load(urlOf(key), scenario);
+        const client = process.cpuUsage(clientBefore);
+        const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(m.requests, 1);
+        const cpu = { ...read(perRequest), clientUs: perRequest((client.user + client.system) / 1e6) };
+        const runKey = `${scenario.name}|${key}`;
+        results.set(runKey, [...(results.get(runKey) ?? []), { ...m, cpu }]);
+        process.stdout.write(
+          `  ${rep + 1}/${REPEAT} ${scenario.name.padEnd(width)} ${nameOf(key).padEnd(nameWidth)} ${m.rps.toFixed(0).padStart(7)} req/s  p50 ${m.p50} p99 ${m.p99} ms  cpu µs/req: ${describeCpu(cpu)}, client ${cpu.clientUs.toFixed(0)}${m.statusOk ? '' : `  statuses ${JSON.stringify(m.statuses)}`}${m.errors ? `  ${m.errors} errors` : ''}\n`,
+        );
+      }
+    }
+  }
+  return results;
+}
+
+/**
+ * Each target's figures on one scenario (`summarise`), or what it answered where it was not loaded,
+ * and `ratio(a, b)`: target a's rate over target b's, where both ran with the expected statuses
+ * and no connection errors.
+ */
+function scenarioFigures<K extends string, C extends object>(scenario: Scenario, keys: K[], answers: Map<string, Answer>, measured: (scenario: Scenario, key: K) => boolean, results: Map<string, Array<Measurement & { cpu: C }>>) {
+  const figures = Object.fromEntries(
+    keys.map((key) => {
+      const answer = answers.get(`${scenario.name}|${key}`)!;
+      return [key, measured(scenario, key) ? summarise(results.get(`${scenario.name}|${key}`)!, answer) : { notMeasured: true, answer }];
+    }),
+  ) as Record<K, any>;
+  const counted = (f: any) => f && !f.notMeasured && f.statusOk && f.errors === 0;
+  const ratio = (a: K, b: K): number | undefined => (counted(figures[a]) && counted(figures[b]) ? figures[a].rps / figures[b].rps : undefined);
+  return { figures, ratio };
+}
+
+/**
+ * The runs of one target on one scenario, as the tables show them: medians of the rate, p50, p99
+ * and of each CPU figure (over the runs that have it), the statuses and errors summed.
+ */
+function summarise<C extends object>(ms: Array<Measurement & { cpu: C }>, answer: Answer) {
+  const fields = [...new Set(ms.flatMap((m) => Object.keys(m.cpu)))] as Array<keyof C>;
+  const cpu = Object.fromEntries(
+    fields.map((field) => {
+      const xs = ms.map((m) => m.cpu[field] as number | undefined).filter((x): x is number => x !== undefined);
+      return [field, xs.length ? median(xs) : undefined];
+    }),
+  ) as { [K in keyof C]: number | undefined };
+  const statuses: Record<string, number> = {};
+  for (const m of ms) for (const [status, count] of Object.entries(m.statuses ?? {})) statuses[status] = (statuses[status] ?? 0) + count;
+  return {
+    rps: median(ms.map((m) => m.rps)),
+    p50: median(ms.map((m) => m.p50)),
+    p99: median(ms.map((m) => m.p99)),
+    statusOk: ms.every((m) => m.statusOk),
+    ...(Object.keys(statuses).length ? { statuses } : {}),
+    errors: ms.reduce((n, m) => n + m.errors, 0),
+    rounds: ms.map((m) => Math.round(m.rps)),
+    cpu,
+    answer,
   };
 }
 
@@ -691,40 +745,20 @@ async function replicasSection(): Promise<Record<string, any>> {
     const startup = Object.fromEntries(keys.map((key) => [key, { startMs: targets[key].mocks.map((m) => m.startMs), idleRssMB: targets[key].mocks.map((m) => memory(m.child.pid!).rss) }]));
     const petsAtStart = Object.fromEntries(await Promise.all(keys.map(async (key) => [key, await petCount(targets[key].url)] as const)));
 
-    // One answer of each target to each scenario: a target that answers another status is not loaded on that scenario.
-    const answers = new Map<string, Answer>();
-    for (const scenario of REPLICA_SCENARIOS) for (const key of keys) answers.set(`${scenario.name}|${key}`, await answerTo(targets[key].url, scenario));
-    const measured = (scenario: Scenario, key: ReplicaTargetKey) => answers.get(`${scenario.name}|${key}`)!.status === scenario.expect;
-    for (const scenario of REPLICA_SCENARIOS) for (const key of keys) if (measured(scenario, key)) await load(targets[key].url, scenario, 1);
+    const { answers, measured } = await firstAnswers(REPLICA_SCENARIOS, keys, (key) => targets[key].url);
 
-    const results = new Map<string, Array<Measurement & { cpu: ReplicaCpu }>>();
-    for (let rep = 0; rep < REPEAT; rep++) {
-      for (const scenario of REPLICA_SCENARIOS) {
-        for (const key of keys) {
-          if (!measured(scenario, key)) continue;
-          const target = targets[key];
-          const mocksCpu = () => target.mocks.reduce((sum, m) => sum + cpuSeconds(m.child.pid!), 0);
-          const onStore = target.database !== undefined;
-          const before = { mocks: mocksCpu(), balancer: target.balancer ? cpuSeconds(target.balancer.child.pid!) : 0, postgres: cpuSecondsWithReaped(postmaster) };
-          const clientBefore = process.cpuUsage();
-          const m = await load(target.url, scenario);
-          const client = process.cpuUsage(clientBefore);
-          const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(m.requests, 1);
-          const cpu: ReplicaCpu = {
-            mocksUs: perRequest(mocksCpu() - before.mocks),
-            ...(target.balancer ? { balancerUs: perRequest(cpuSeconds(target.balancer.child.pid!) - before.balancer) } : {}),
-            ...(onStore ? { postgresUs: perRequest(cpuSecondsWithReaped(postmaster) - before.postgres) } : {}),
-            clientUs: perRequest((client.user + client.system) / 1e6),
-          };
-          const runKey = `${scenario.name}|${key}`;
-          results.set(runKey, [...(results.get(runKey) ?? []), { ...m, cpu }]);
-          const cpuText = `cpu µs/req: mock ${cpu.mocksUs.toFixed(0)}${cpu.balancerUs === undefined ? '' : `, balancer ${cpu.balancerUs.toFixed(0)}`}${cpu.postgresUs === undefined ? '' : `, postgres ${cpu.postgresUs.toFixed(0)}`}, client ${cpu.clientUs.toFixed(0)}`;
-          process.stdout.write(
-            `  ${rep + 1}/${REPEAT} ${scenario.name.padEnd(24)} ${REPLICA_TARGET_NAMES[key].padEnd(34)} ${m.rps.toFixed(0).padStart(7)} req/s  p50 ${m.p50} p99 ${m.p99} ms  ${cpuText}${m.statusOk ? '' : `  statuses ${JSON.stringify(m.statuses)}`}${m.errors ? `  ${m.errors} errors` : ''}\n`,
-          );
-        }
-      }
-    }
+    const results = await alternately(REPLICA_SCENARIOS, keys, measured, (key) => targets[key].url, (key) => {
+      const target = targets[key];
+      const mocksCpu = () => target.mocks.reduce((sum, m) => sum + cpuSeconds(m.child.pid!), 0);
+      const onStore = target.database !== undefined;
+      const before = { mocks: mocksCpu(), balancer: target.balancer ? cpuSeconds(target.balancer.child.pid!) : 0, postgres: cpuSecondsWithReaped(postmaster) };
+      return (perRequest): ReplicaCpu => ({
+        mocksUs: perRequest(mocksCpu() - before.mocks),
+        ...(target.balancer ? { balancerUs: perRequest(cpuSeconds(target.balancer.child.pid!) - before.balancer) } : {}),
+        ...(onStore ? { postgresUs: perRequest(cpuSecondsWithReaped(postmaster) - before.postgres) } : {}),
+        clientUs: 0,
+      });
+    }, (cpu) => `mock ${cpu.mocksUs.toFixed(0)}${cpu.balancerUs === undefined ? '' : `, balancer ${cpu.balancerUs.toFixed(0)}`}${cpu.postgresUs === undefined ? '' : `, postgres ${cpu.postgresUs.toFixed(0)}`}`, (key) => REPLICA_TARGET_NAMES[key]);
     const petsAtEnd = Object.fromEntries(await Promise.all(keys.map(async (key) => [key, await petCount(targets[key].url)] as const)));
     // Each replica of the two asked directly: what one wrote, the other reads.
     const replicaPets = await Promise.all(replicas.map((r) => petCount(r.url)));
@@ -732,39 +766,15 @@ async function replicasSection(): Promise<Record<string, any>> {
     const balancerPeakRssMB = memory(balancer.child.pid!).peak;
 
     const rows = REPLICA_SCENARIOS.map((scenario) => {
-      const of = (key: ReplicaTargetKey) => {
-        const answer = answers.get(`${scenario.name}|${key}`)!;
-        if (!measured(scenario, key)) return { notMeasured: true, answer };
-        const ms = results.get(`${scenario.name}|${key}`)!;
-        const cpuMedian = (pick: (c: ReplicaCpu) => number | undefined) => {
-          const xs = ms.map((m) => pick(m.cpu)).filter((x): x is number => x !== undefined);
-          return xs.length ? median(xs) : undefined;
-        };
-        const statuses: Record<string, number> = {};
-        for (const m of ms) for (const [status, count] of Object.entries(m.statuses ?? {})) statuses[status] = (statuses[status] ?? 0) + count;
-        return {
-          rps: median(ms.map((m) => m.rps)),
-          p50: median(ms.map((m) => m.p50)),
-          p99: median(ms.map((m) => m.p99)),
-          statusOk: ms.every((m) => m.statusOk),
-          ...(Object.keys(statuses).length ? { statuses } : {}),
-          errors: ms.reduce((n, m) => n + m.errors, 0),
-          rounds: ms.map((m) => Math.round(m.rps)),
-          cpu: { mocksUs: cpuMedian((c) => c.mocksUs), balancerUs: cpuMedian((c) => c.balancerUs), postgresUs: cpuMedian((c) => c.postgresUs), clientUs: cpuMedian((c) => c.clientUs) },
-          answer,
-        };
-      };
-      const figures = Object.fromEntries(keys.map((key) => [key, of(key)])) as Record<ReplicaTargetKey, any>;
-      const counted = (f: any) => !f.notMeasured && f.statusOk && f.errors === 0;
-      const ratio = (a: any, b: any) => (counted(a) && counted(b) ? a.rps / b.rps : undefined);
+      const { figures, ratio } = scenarioFigures(scenario, keys, answers, measured, results);
       return {
         scenario: scenario.name,
         expect: scenario.expect,
         read: scenario.method === 'GET',
         ...figures,
-        postgresVsMemory: ratio(figures.postgres, figures.memory),
-        postgres2VsMemory: ratio(figures.postgres2, figures.memory),
-        ...(figures.haproxy ? { haproxyVsMemory: ratio(figures.haproxy, figures.memory) } : {}),
+        postgresVsMemory: ratio('postgres', 'memory'),
+        postgres2VsMemory: ratio('postgres2', 'memory'),
+        ...(figures.haproxy ? { haproxyVsMemory: ratio('haproxy', 'memory') } : {}),
       };
     });
     return {
@@ -787,14 +797,8 @@ async function replicasSection(): Promise<Record<string, any>> {
   }
 }
 
-/** The replicas' section: rates and latencies of the three targets, the ratios against memory, the goals, and the CPU per request. */
-function replicasMarkdown(section: any, f: Format): string[] {
-  if (section.skipped) return [`Replicas on PostgreSQL: not measured (${section.skipped}).`, ''];
-  const names = REPLICA_TARGET_NAMES;
-  const keys = (Object.keys(names) as ReplicaTargetKey[]).filter((key) => section.rows[0][key]);
-  /** The store's targets, each with its ratio to memory. */
-  const ratioOf: Partial<Record<ReplicaTargetKey, string>> = { postgres: 'postgresVsMemory', postgres2: 'postgres2VsMemory', haproxy: 'haproxyVsMemory' };
-  const storeKeys = keys.filter((key) => ratioOf[key]);
+/** A target's rate and latencies as table cells: a target that answered another status is reported as such, not as a number. */
+function cells(f: Format) {
   const listed = (statuses: Record<string, number>) => Object.entries(statuses).map(([status, n]) => `${status} x${f(n)}`).join(', ');
   const rate = (t: any) => {
     if (t.notMeasured) return `answered ${t.answer.status}, not measured`;
@@ -802,6 +806,18 @@ function replicasMarkdown(section: any, f: Format): string[] {
     return `${f(t.rps)}${t.errors ? ` (${f(t.errors)} connection errors!)` : ''}`;
   };
   const latency = (t: any) => (t.notMeasured || !t.statusOk ? '' : `${t.p50} / ${t.p99}`);
+  return { rate, latency };
+}
+
+/** The replicas' section: rates and latencies of the targets, the ratios against memory, the goals, and the CPU per request. */
+function replicasMarkdown(section: any, f: Format): string[] {
+  if (section.skipped) return [`Replicas on PostgreSQL: not measured (${section.skipped}).`, ''];
+  const names = REPLICA_TARGET_NAMES;
+  const keys = (Object.keys(names) as ReplicaTargetKey[]).filter((key) => section.rows[0][key]);
+  /** The store's targets, each with its ratio to memory. */
+  const ratioOf: Partial<Record<ReplicaTargetKey, string>> = { postgres: 'postgresVsMemory', postgres2: 'postgres2VsMemory', haproxy: 'haproxyVsMemory' };
+  const storeKeys = keys.filter((key) => ratioOf[key]);
+  const { rate, latency } = cells(f);
   const goals = section.goals;
   const ratio = (r: any, value: number | undefined) => (value === undefined ? 'n/a' : `${f(value, 2)}x${r.read && value < goals.readsVsMemory ? ' (below the goal)' : ''}`);
   const cpu = (t: any) => {
@@ -1035,14 +1051,7 @@ function throughputMarkdown(report: any, f: Format): string[] {
 function proxyMarkdown(section: any, f: Format): string[] {
   const names = PROXY_TARGET_NAMES;
   const keys = Object.keys(names) as ProxyTargetKey[];
-  const listed = (statuses: Record<string, number>) => Object.entries(statuses).map(([status, n]) => `${status} x${f(n)}`).join(', ');
-  // A target that answered another status is reported as such, not as a number.
-  const rate = (t: any) => {
-    if (t.notMeasured) return `answered ${t.answer.status}, not measured`;
-    if (!t.statusOk) return `unexpected statuses (${listed(t.statuses ?? {})})`;
-    return `${f(t.rps)}${t.errors ? ` (${f(t.errors)} connection errors!)` : ''}`;
-  };
-  const latency = (t: any) => (t.notMeasured || !t.statusOk ? '' : `${t.p50} / ${t.p99}`);
+  const { rate, latency } = cells(f);
   const ratio = (r: number | undefined, goal: number) => (r === undefined ? 'n/a' : `${f(r, 2)}x${r >= goal ? '' : ' (below the goal)'}`);
   const cpu = (t: any, key: ProxyTargetKey) => {
     if (t.notMeasured || !t.cpu) return '';

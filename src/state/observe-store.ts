@@ -19,6 +19,16 @@
 import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from './state-store.js';
 import { recordJson } from './speedups.js';
 
+/** One entry, parsed back (state-file.ts replays the journal's; the PostgreSQL store follows its log's). */
+export interface JournalEntry {
+  op: 'put' | 'del' | 'drop' | 'clear' | 'next';
+  c: string;
+  s?: string;
+  k?: unknown;
+  r?: StoredRecord;
+  n?: number;
+}
+
 export interface ObservedStore {
   /** Puts the collections' own methods back. */
   detach: () => void;

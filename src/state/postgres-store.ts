@@ -33,7 +33,7 @@ import { fnv1a } from '../core/fnv.js';
 import type { Collection } from '../operations/infer-collections.js';
 import { StateBudget } from './budget.js';
 import type { PersistenceHealth } from './journal.js';
-import { observeStore } from './observe-store.js';
+import { observeStore, type JournalEntry } from './observe-store.js';
 import type { CollectionSnapshot, StateStore, StoredRecord, TransactIntent } from './state-store.js';
 import { MemoryCollection, MemoryStore } from './store.js';
 
@@ -64,16 +64,10 @@ export class StoreStartError extends Error {
   override readonly name = 'StoreStartError';
 }
 
-/** Entries of the journal's format (observe-store.ts). */
-interface Entry {
-  op: 'put' | 'del' | 'drop' | 'clear' | 'next';
-  c: string;
-  s?: string;
-  k?: unknown;
-  r?: StoredRecord;
+/** Entries of the journal's format (observe-store.ts), as the database's log holds them. */
+interface Entry extends JournalEntry {
   /** Instead of `r` in the database's log: the record's JSON text, for a record holding NUL (see unitOf). */
   raw?: string;
-  n?: number;
 }
 
 /**

@@ -8,6 +8,7 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { StateSnapshot } from './snapshot.js';
+import type { JournalEntry } from './observe-store.js';
 import type { CollectionSnapshot, StoredRecord } from './state-store.js';
 
 export class StateFileError extends Error {
@@ -130,14 +131,7 @@ interface Replaying {
   sequences: Map<string, number>;
 }
 
-interface Entry {
-  op: 'put' | 'del' | 'drop' | 'clear' | 'next';
-  c: string;
-  s?: string;
-  k?: unknown;
-  r?: StoredRecord;
-  n?: number;
-}
+type Entry = JournalEntry;
 
 /**
  * Applies the journals to the snapshot (in place), the way the store applied the changes. The
