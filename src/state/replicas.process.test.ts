@@ -38,8 +38,8 @@ let databases = 0;
 const freshDatabase = () => postgres.createDatabase(`replicas_${++databases}`);
 
 /** A replica: the CLI keeping its state in `store` under the namespace given. */
-async function replica(store: string, namespace = 'shared') {
-  const started = await startCli(['--store', store, '--store-namespace', namespace]);
+async function replica(store: string, namespace = 'shared', more: string[] = []) {
+  const started = await startCli(['--store', store, '--store-namespace', namespace, ...more]);
   children.push(started.child);
   return started;
 }
@@ -259,6 +259,24 @@ describe('replicas sharing their state in PostgreSQL, behind a balancer', () => 
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(new RegExp(`Cannot use PostgreSQL at postgres://user:\\*\\*\\*@127\\.0\\.0\\.1:${port}/db: .*ECONNREFUSED`));
     expect(stdout + stderr).not.toContain('secret');
+  });
+
+  it('holds --max-records on the shared total: creates sent at once to both replicas stop at the bound, and both refuse the next with 507', async () => {
+    const store = await freshDatabase();
+    // The seed holds 66 records (20 pets, 6 categories, 20 orders, 20 inventory items); a pet
+    // created adds two (the pet and its inventory item): 100 records leave room for 17 pets.
+    const [a, b] = await Promise.all([replica(store, 'shared', ['--max-records', '100']), replica(store, 'shared', ['--max-records', '100'])]);
+    const answers = await inParallel(60, 60, (i) => createPet(i % 2 ? b.url : a.url, `Bounded ${i}`));
+    const placed = answers.filter((answer) => answer.status === 201);
+    const refused = answers.filter((answer) => answer.status !== 201);
+    expect(placed).toHaveLength(17);
+    for (const answer of refused) expect(answer).toMatchObject({ status: 507, body: { status: 507, code: 'STORAGE_FULL' } });
+    for (const base of [a.url, b.url]) {
+      const state = await stateOf(base);
+      const records = Object.values(state.collections).reduce((sum, collection) => sum + Object.values(collection.scopes).reduce((n, list) => n + list.length, 0), 0);
+      expect(records, base).toBe(100);
+      expect((await createPet(base, 'One more')).status, base).toBe(507);
+    }
   });
 
   it('an admin reset, and an import, through one replica are what the other serves', async () => {
