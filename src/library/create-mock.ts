@@ -57,7 +57,7 @@ export async function createMock(options: MockOptions = {}): Promise<MockInstanc
   const bundled = spec === undefined;
   const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec, { allowRemoteRefs });
   // The state in PostgreSQL: connected first (a StoreStartError says why it cannot be), then seeded or loaded.
-  const stores = typeof store === 'string' ? await connectPostgres({ url: store, namespace: storeNamespace, onEvent: options.onWarning }) : undefined;
+  const stores = typeof store === 'string' ? await connectPostgres({ url: store, namespace: storeNamespace, onEvent: options.onWarning, maxSessions: options.maxSessions }) : undefined;
   const { mock, built } = inProcessMock(document, {
     ...rest,
     store: stores?.make ?? (typeof store === 'string' ? undefined : store),

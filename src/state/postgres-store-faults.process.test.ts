@@ -1,8 +1,8 @@
 /**
  * The PostgreSQL store when a write transaction fails after the request's work ran on the replica's
- * copy, and when another process holds the namespace's lock: on a real PostgreSQL from Debian's
- * packages, in-process (the replicas, the balancer and a database stopped mid-run are in
- * replicas.process.test.ts).
+ * copy, when another process holds the namespace's lock, and how many sessions it keeps in the
+ * database: on a real PostgreSQL from Debian's packages, in-process (the replicas, the balancer
+ * and a database stopped mid-run are in replicas.process.test.ts).
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,5 +78,48 @@ describe('the PostgreSQL store when the database refuses a write', () => {
     for (let tries = 0; !stores.health().ok && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(stores.health().ok).toBe(true);
     expect((await call('POST', '/pets', { name: 'Taken', categoryId: 1 })).status).toBe(201);
+  });
+});
+
+describe('sessions of the PostgreSQL store', () => {
+  it('keeps at most maxSessions session namespaces in the database, across replicas, dropping the least recently used; a dropped one starts from the seed', async () => {
+    const server = await startPostgres();
+    const opened: PostgresStores[] = [];
+    try {
+      const url = await server.createDatabase('sessions');
+      /** A replica: its own connections and its own mock (which keeps up to 100 sessions in memory), the database keeping 3. */
+      const replica = async () => {
+        const stores = await connectPostgres({ url, namespace: 'bounded', maxSessions: 3 });
+        opened.push(stores);
+        const mock = buildMock(await petstoreDocument(), { fixtures: FIXTURES, plugins: DEFAULT_PLUGINS, store: stores.make });
+        await stores.ready();
+        return caller(mock);
+      };
+      const [a, b] = [await replica(), await replica()];
+      const inSession = (name: string) => ({ 'X-Mock-Session': name });
+      const write = async (call: typeof a, session: string) => {
+        const created = await call('POST', '/pets', { name: `Only in ${session}`, categoryId: 1 }, inSession(session));
+        expect(created.status).toBe(201);
+        return created.body.id as number;
+      };
+      const first = await write(a, 'one');
+      await write(a, 'two');
+      // Three more sessions through the other replica: the database keeps the 3 used last.
+      for (const session of ['three', 'four', 'five']) await write(b, session);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query("SELECT ns FROM mock_spaces WHERE ns LIKE 'bounded/session/%' ORDER BY ns");
+        expect(rows.map((row) => row.ns)).toEqual(['bounded/session/five', 'bounded/session/four', 'bounded/session/three']);
+      } finally {
+        await client.end();
+      }
+      // Session one, dropped, starts from the seed again through the replica that still held it: the pet written in it is gone.
+      expect((await a('GET', `/pets?id=${first}`, undefined, inSession('one'))).body).toEqual([]);
+      expect((await a('GET', '/pets?limit=100', undefined, inSession('one'))).headers.get('x-total-count')).toBe('20');
+    } finally {
+      for (const stores of opened) await stores.close();
+      await server.stop();
+    }
   });
 });

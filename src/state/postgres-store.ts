@@ -50,6 +50,11 @@ export interface PostgresStoreOptions {
   onEvent?: (message: string) => void;
   /** How often the database is probed (default 1,000 ms). */
   probeMs?: number;
+  /**
+   * Sessions kept in the database for the shared namespace, across replicas (default 100, as each
+   * process keeps): making one more drops the least recently used.
+   */
+  maxSessions?: number;
 }
 
 /** The database could not be reached or refused the work: the request is answered 503 with Retry-After. */
@@ -90,12 +95,21 @@ const KEPT_UNITS = 4096;
 const BATCH = 256;
 /** Entries in one unit of the log at most (a unit is one row of mock_changes, one call of mock_apply). */
 const UNIT_ENTRIES = 4096;
+/** A session read through a replica is marked in use in the database at most this often. */
+const TOUCH_MS = 10_000;
+/** What follows the shared namespace in a session's: `default/session/<name>`. */
+const SESSIONS = '/session/';
+/** A namespace removed whole ($1): its records, sequences, log and its row. */
+const DROP_NAMESPACE =
+  'WITH records AS (DELETE FROM mock_records WHERE ns = $1), sequences AS (DELETE FROM mock_sequences WHERE ns = $1), changes AS (DELETE FROM mock_changes WHERE ns = $1) DELETE FROM mock_spaces WHERE ns = $1';
 /** Key space of the advisory locks (`pg_advisory_xact_lock(LOCK_SPACE, the namespace's hash)`): 'mock' in ASCII. */
 const LOCK_SPACE = 0x6d6f636b;
 
 /** The tables and the function that applies a unit of changes, made once per database (idempotent). */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS mock_spaces (ns text PRIMARY KEY, epoch bigint NOT NULL, horizon bigint NOT NULL DEFAULT 0, collections text NOT NULL);
+-- When a namespace was last written (or, for a session's, read): the least recently used sessions go first.
+ALTER TABLE mock_spaces ADD COLUMN IF NOT EXISTS touched timestamptz NOT NULL DEFAULT now();
 CREATE TABLE IF NOT EXISTS mock_records (ns text NOT NULL, c text NOT NULL, s text NOT NULL, k text NOT NULL, position bigint NOT NULL, body jsonb, raw text, PRIMARY KEY (ns, c, s, k));
 CREATE INDEX IF NOT EXISTS mock_records_order ON mock_records (ns, c, s, position);
 CREATE TABLE IF NOT EXISTS mock_sequences (ns text NOT NULL, c text NOT NULL, s text NOT NULL, next bigint NOT NULL, PRIMARY KEY (ns, c, s));
@@ -159,6 +173,7 @@ BEGIN
       UPDATE mock_spaces SET horizon = v_cut WHERE ns = p_ns;
     END IF;
   END IF;
+  UPDATE mock_spaces SET touched = now() WHERE ns = p_ns;
   RETURN v_seq;
 END
 $f$;
@@ -241,12 +256,15 @@ export class PostgresStores {
    * @param literal pg's escapeLiteral: a text as an SQL literal, for the statements sent as simple
    *   queries (several in one round trip), which take no parameters.
    */
+  readonly maxSessions: number;
+
   constructor(
     readonly pool: Pool,
     private readonly options: PostgresStoreOptions,
     readonly literal: (text: string) => string,
   ) {
     this.namespace = options.namespace ?? 'default';
+    this.maxSessions = options.maxSessions ?? 100;
     this.probe = setInterval(() => void this.check(), options.probeMs ?? 1_000).unref();
   }
 
@@ -256,7 +274,7 @@ export class PostgresStores {
    * seed by the first replica; the others load the namespace instead.
    */
   make = (collections: readonly Collection[], budget: StateBudget, session?: string): PostgresStore => {
-    const namespace = session === undefined ? this.namespace : `${this.namespace}/session/${session}`;
+    const namespace = session === undefined ? this.namespace : `${this.namespace}${SESSIONS}${session}`;
     const store = new PostgresStore(this, namespace, collections, budget, session !== undefined);
     this.stores.add(store);
     return store;
@@ -360,6 +378,8 @@ export class PostgresStore implements StateStore {
   private fetching?: Promise<void>;
   private nextFetch?: Promise<void>;
   private released = false;
+  /** When this replica last told the database that the namespace is in use (a session's, by its reads). */
+  private touchedAt = 0;
   /** The namespace's advisory lock, as the second key of `pg_advisory_xact_lock` (an int4). */
   private readonly lock: number;
   /** The namespace as an SQL literal. */
@@ -445,9 +465,7 @@ export class PostgresStore implements StateStore {
     void this.owner
       .inOrder(this.namespace, async () => {
         await this.settled();
-        await this.locked(async (client) => {
-          for (const table of ['mock_records', 'mock_sequences', 'mock_changes', 'mock_spaces']) await client.query(`DELETE FROM ${table} WHERE ns = $1`, [this.namespace]);
-        });
+        await this.locked((client) => client.query(DROP_NAMESPACE, [this.namespace]));
       })
       .catch(() => undefined);
   }
@@ -502,6 +520,11 @@ export class PostgresStore implements StateStore {
   }
 
   private async fetchLog(): Promise<void> {
+    if (this.session && Date.now() - this.touchedAt > TOUCH_MS) {
+      // A session only read is still in use: told to the database now and then (writes tell it themselves).
+      this.touchedAt = Date.now();
+      void this.owner.pool.query('UPDATE mock_spaces SET touched = now() WHERE ns = $1', [this.namespace]).catch(() => undefined);
+    }
     if (this.stale) return this.reopen();
     const result = await this.owner.pool.query(this.logQuery());
     this.owner.succeeded(false);
@@ -626,6 +649,7 @@ export class PostgresStore implements StateStore {
     if (first) this.seedEntries = [...clears, ...this.loose.splice(0)];
     const entries = this.seedEntries ?? clears;
     const made = await client.query("INSERT INTO mock_spaces (ns, epoch, collections) VALUES ($1, nextval('mock_seq'), $2) RETURNING epoch::text AS epoch", [this.namespace, shape]);
+    if (this.session) await this.evictSessions(client);
     const last = await this.append(client, entries);
     if (!this.session) this.seedEntries = undefined;
     if (first) {
@@ -647,6 +671,21 @@ export class PostgresStore implements StateStore {
       last = BigInt((applied.rows[0] as { seq: string }).seq);
     }
     return last;
+  }
+
+  /**
+   * A session's namespace was just made: the least recently used sessions of the same shared
+   * namespace beyond `maxSessions` are dropped from the database, as one process drops them from
+   * memory, so sessions that nobody ends (a CI job gone) do not pile up. One being written now
+   * (its lock held) is left for a later turn: its lock is only tried, never waited for.
+   */
+  private async evictSessions(client: PoolClient): Promise<void> {
+    const prefix = this.namespace.slice(0, this.namespace.lastIndexOf(SESSIONS) + SESSIONS.length);
+    const { rows } = await client.query('SELECT ns FROM mock_spaces WHERE starts_with(ns, $1) AND ns <> $2 ORDER BY touched DESC OFFSET $3', [prefix, this.namespace, Math.max(0, this.owner.maxSessions - 1)]);
+    for (const { ns } of rows as Array<{ ns: string }>) {
+      const free = await client.query('SELECT pg_try_advisory_xact_lock($1, $2) AS free', [LOCK_SPACE, fnv1a(ns) | 0]);
+      if ((free.rows[0] as { free: boolean }).free) await client.query(DROP_NAMESPACE, [ns]);
+    }
   }
 
   /** Replaces the copy with the namespace's records and sequences, read in the transaction given. */
