@@ -50,7 +50,7 @@ export interface MockInstance extends InProcessMock {
  * const res = await mock.fetch('/pets?limit=2', { headers: { Authorization: 'Bearer petstore-demo-key' } });
  * const server = await mock.listen(4010);                // or serve it
  * await server.close();
- * @throws DocumentLoadError when the document cannot be served (one sentence saying why), FixtureError for a bad fixture.
+ * @throws DocumentLoadError when the document cannot be served (one sentence saying why), FixtureError for a bad fixture, StoreStartError when a PostgreSQL `store` cannot be used.
  */
 export async function createMock(options: MockOptions = {}): Promise<MockInstance> {
   const { spec, fixtures, plugins, docs, allowRemoteRefs, store, storeNamespace, ...rest } = options;
