@@ -18,7 +18,8 @@
  *   under way), so what was written through any replica before the read began is seen.
  * - The first replica seeds the namespace under the lock; the others find it seeded and load it.
  *   The log is trimmed; a replica that fell behind what is left of it loads the records again.
- * - Sessions (X-Mock-Session) are namespaces of their own, seeded on first use through any replica.
+ * - Sessions (X-Mock-Session) are namespaces of their own, seeded on first use through any replica;
+ *   the database keeps `maxSessions` of them per shared namespace, the least recently used dropped.
  *
  * When the database cannot be reached, every transaction is refused with a 503 and `Retry-After`
  * (`StoreUnavailable`), `health()` says why, and a probe finds it back by itself. A failed write
