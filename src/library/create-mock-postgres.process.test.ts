@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, StoreStartError, type MockInstance } from '../index.js';
+import { ROOT } from '../test-support/petstore.js';
 import { freePort } from '../test-support/processes.js';
 import { startPostgres, type RunningPostgres } from '../test-support/postgres.js';
 
@@ -35,6 +36,17 @@ describe('createMock with a PostgreSQL store', () => {
     expect(await (await other.fetch(`/pets?id=${id}`, { headers: AUTH })).json()).toEqual([]);
     const health = (await (await one.fetch('/__health')).json()) as { status: string; persistence: { enabled: boolean; ok: boolean } };
     expect(health).toMatchObject({ status: 'ok', persistence: { enabled: true, ok: true } });
+  });
+
+  it('refuses, in one sentence, a namespace that holds the state of another document', async () => {
+    const url = await server.createDatabase('two_documents');
+    mocks.push(await createMock({ store: url, storeNamespace: 'petstore' }));
+    const other = createMock({ spec: `${ROOT}test/documents/numbered-api.yaml`, store: url, storeNamespace: 'petstore' });
+    await expect(other).rejects.toThrow(
+      'The namespace "petstore" of this database holds the state of another document (collections pets, categories, orders, inventory; this one has projects, issues, comments); give this one a namespace of its own (--store-namespace).',
+    );
+    // Under a namespace of its own, it starts.
+    mocks.push(await createMock({ spec: `${ROOT}test/documents/numbered-api.yaml`, store: url, storeNamespace: 'numbered' }));
   });
 
   it('rejects with one sentence, and no password, when the database cannot be reached', async () => {
