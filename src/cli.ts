@@ -177,7 +177,8 @@ async function serve(args: ServeArgs): Promise<number> {
   if (allowedHosts === 'any') {
     warn(`--host ${args.host} without --allowed-host answers any Host name, so a web page whose own name points at this machine (DNS rebinding) can call the mock API as its own origin; name the hosts clients use with --allowed-host to refuse the others.`);
   }
-  log.banner(startBanner({ url: running.url, mock, document: loaded, shown, args, keysFrom, restored, allowedHosts }));
+  const loadedFrom = stores?.loadedShared() ? `PostgreSQL, namespace ${args.storeNamespace ?? 'default'}` : undefined;
+  log.banner(startBanner({ url: running.url, mock, document: loaded, shown, args, keysFrom, restored, loadedFrom, allowedHosts }));
 
   const watcher = args.watch
     ? watchDocument(specPath, async () => {

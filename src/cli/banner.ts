@@ -42,6 +42,8 @@ export interface BannerInput {
   keysFrom?: string;
   /** The state was read from the state file rather than seeded. */
   restored: boolean;
+  /** The state was loaded from this database rather than seeded here (another replica seeded it): `PostgreSQL, namespace shared`. */
+  loadedFrom?: string;
   allowedHosts: AllowedHosts;
 }
 
@@ -74,7 +76,11 @@ export function startBanner(input: BannerInput): Banner {
     !args.noDocs && line('docs', `${url}${DOCS_PATH} (interactive reference; try it out against this mock)`, { docs: `${url}${DOCS_PATH}` }),
     line('API key', keyText, { apiKey: keyText }),
     ...oauthLines(url, mock.oauth),
-    line('records', `${countText || 'none'} (${input.restored ? 'from the state file' : `seed ${args.seed ?? DEFAULT_SEED}`})`, { records: counts, ...(input.restored ? { from: 'state file' } : { seed: args.seed ?? DEFAULT_SEED }) }),
+    line(
+      'records',
+      `${countText || 'none'} (${input.restored ? 'from the state file' : input.loadedFrom ? `loaded from ${input.loadedFrom}, seeded there by another replica` : `seed ${args.seed ?? DEFAULT_SEED}`})`,
+      { records: counts, ...(input.restored ? { from: 'state file' } : input.loadedFrom ? { from: input.loadedFrom } : { seed: args.seed ?? DEFAULT_SEED }) },
+    ),
     document.convertedFrom && line('converted', `Swagger ${document.convertedFrom} to OpenAPI 3.0 on load (swagger2openapi)`, { convertedFrom: `Swagger ${document.convertedFrom}` }),
     line('admin', `${admin}; health at ${HEALTH_PATH}`, { admin: args.noAdmin ? null : `${url}${ADMIN_PATH}`, adminAccess: args.noAdmin ? 'off' : args.adminToken ? 'token' : 'loopback', health: `${url}${HEALTH_PATH}` }),
     input.allowedHosts === 'any'

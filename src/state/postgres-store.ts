@@ -319,6 +319,11 @@ export class PostgresStores {
     return { enabled: true, ok: this.failure === undefined, lastWrite: this.lastWrite === undefined ? null : new Date(this.lastWrite).toISOString(), error: this.failure ?? null };
   }
 
+  /** Whether the shared state was loaded at start, seeded earlier by another replica (false: seeded by this one). */
+  loadedShared(): boolean {
+    return [...this.stores].some((store) => store.namespace === this.namespace && store.loadedAtOpen);
+  }
+
   /** Resolves once every store made so far has opened (seeded or loaded); rejects with the first one's reason. */
   async ready(): Promise<void> {
     await Promise.all([...this.stores].map((store) => store.ready));
@@ -379,6 +384,8 @@ export class PostgresStore implements StateStore {
   private fetching?: Promise<void>;
   private nextFetch?: Promise<void>;
   private released = false;
+  /** Whether its first opening found the namespace seeded (by another replica) and loaded it. */
+  loadedAtOpen = false;
   /** When this replica last told the database that the namespace is in use (a session's, by its reads). */
   private touchedAt = 0;
   /** The namespace's advisory lock, as the second key of `pg_advisory_xact_lock` (an int4). */
@@ -643,6 +650,7 @@ export class PostgresStore implements StateStore {
       }
       this.loose.length = 0;
       await this.load(client, found.epoch);
+      if (first) this.loadedAtOpen = true;
       return;
     }
     // Seeded here: the seed made in memory (kept for a session, whose namespace may be dropped again).

@@ -122,9 +122,9 @@ describe('replicas sharing their state in PostgreSQL, behind a balancer', () => 
     const early = await createPet(a.url, 'Written before B started');
     expect(early.status).toBe(201);
 
-    // B finds the namespace seeded and loads it: its banner counts the pet A wrote (a seed of its own would count 20).
+    // B finds the namespace seeded and loads it: its banner says so, and counts the pet A wrote (a seed of its own would count 20).
     const b = await replica(store);
-    expect(b.banner).toMatch(/records\s+pets 21, categories 6, orders 20, inventory 21 \(seed 1\)/);
+    expect(b.banner).toMatch(/records\s+pets 21, categories 6, orders 20, inventory 21 \(loaded from PostgreSQL, namespace shared, seeded there by another replica\)/);
     expect(await getPet(b.url, early.body.id)).toMatchObject({ status: 200, body: { id: early.body.id, name: 'Written before B started' } });
     const listA = await call(`${a.url}/pets?limit=100`);
     expect(listA.status).toBe(200);
