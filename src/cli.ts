@@ -25,7 +25,7 @@ import { persistAnswers, persistenceRefusal } from './state/persistence.js';
 import { missingCollections } from './state/snapshot.js';
 import { StateLimitError } from './state/budget.js';
 import { readStateFile, stateLocationProblem, StateFileError } from './state/state-file.js';
-import { connectPostgres, StoreStartError, type PostgresStores } from './state/postgres-store.js';
+import { connectPostgres, type PostgresStores, type StoreStartError } from './state/postgres-store.js';
 
 
 // A closed stdout or stderr (`npm start | head`, a log collector gone) must not stop the server
@@ -158,7 +158,7 @@ async function serve(args: ServeArgs): Promise<number> {
     await stores?.ready(); // seeded by this replica, or loaded as another seeded it
   } catch (error) {
     await stores?.close();
-    log.fatal(error instanceof StoreStartError ? error.message : `Cannot open the state in PostgreSQL: ${(error as Error).message}`);
+    log.fatal((error as StoreStartError).message); // opening rejects with a StoreStartError only
     return 1;
   }
 

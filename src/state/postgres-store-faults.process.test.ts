@@ -11,6 +11,7 @@ import { fnv1a } from '../core/fnv.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { caller, FIXTURES, petstoreDocument } from '../test-support/petstore.js';
 import { startPostgres, type RunningPostgres } from '../test-support/postgres.js';
+import { until } from '../test-support/until.js';
 import { connectPostgres, type PostgresStores } from './postgres-store.js';
 
 describe('the PostgreSQL store when the database refuses a write', () => {
@@ -75,7 +76,7 @@ describe('the PostgreSQL store when the database refuses a write', () => {
     expect(write.body.code).toBe('STORE_UNAVAILABLE');
     await client.query('COMMIT');
     // Back by itself: the probe finds the database answering, and the next write is taken.
-    for (let tries = 0; !stores.health().ok && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => stores.health().ok, 'the probe to find the database answering');
     expect(stores.health().ok).toBe(true);
     expect((await call('POST', '/pets', { name: 'Taken', categoryId: 1 })).status).toBe(201);
   });

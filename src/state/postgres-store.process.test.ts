@@ -4,6 +4,7 @@
  * tests the in-memory store passes (src/state/memory-store.conformance.test.ts). Every store the
  * suite makes gets a namespace of its own, as the shared state and each session do in a mock.
  */
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { loadDocument } from '../document/load-document.js';
 import { buildOperations } from '../operations/build-operations.js';
@@ -87,6 +88,39 @@ describe('PostgresStore: replicas that follow the log or load the tables go on a
       expect(keys).toEqual({ projects: 5, issues: [4, 1, 4, 1], comments: 3 });
       expect(await nextKeys(follower)).toEqual(keys);
       expect(await nextKeys(late)).toEqual(keys);
+    } finally {
+      for (const stores of opened) await stores.close();
+      await server.stop();
+    }
+  });
+
+  it('loads the tables again when it fell behind what is left of the trimmed log', async () => {
+    const server = await startPostgres();
+    const opened: PostgresStores[] = [];
+    try {
+      const collections = inferCollections(buildOperations((await loadDocument(`${ROOT}test/documents/numbered-api.yaml`)).api)).collections;
+      const replica = async () => {
+        const stores = await connectPostgres({ url: server.url, namespace: 'trimmed' });
+        opened.push(stores);
+        const store = stores.make(collections, new StateBudget({ maxRecords: Infinity, maxBytes: Infinity }));
+        await store.ready;
+        return store;
+      };
+      const [writer, follower] = [await replica(), await replica()];
+      // More units than the log keeps (4,096), one write transaction each, while the follower reads nothing.
+      for (let id = 1; id <= 4_500; id++) await writer.transact(() => writer.collection('projects').put({ id, name: `P${id}` }), { writes: true });
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query("SELECT count(*)::int AS units FROM mock_changes WHERE ns = 'trimmed'");
+        expect(rows[0].units).toBeLessThan(4_500);
+      } finally {
+        await client.end();
+      }
+      const state = (store: PostgresStore) => store.transact(() => store.export(), { writes: false });
+      const expected = await state(writer);
+      expect(expected.projects.scopes['']).toHaveLength(4_500);
+      expect(await state(follower)).toEqual(expected);
     } finally {
       for (const stores of opened) await stores.close();
       await server.stop();

@@ -220,8 +220,7 @@ export async function connectPostgres(options: PostgresStoreOptions): Promise<Po
   // A connection lost while idle (the server stopped) is an event, not a crash.
   pool.on('error', () => undefined);
   try {
-    const client = await pool.connect();
-    client.on('error', ignore);
+    const { client, giveBack } = await borrow(pool);
     try {
       // Replicas starting together make the tables once: under a lock of the session.
       await client.query(`SELECT pg_advisory_lock(${LOCK_SPACE}, 0)`);
@@ -231,8 +230,7 @@ export async function connectPostgres(options: PostgresStoreOptions): Promise<Po
         await client.query(`SELECT pg_advisory_unlock(${LOCK_SPACE}, 0)`);
       }
     } finally {
-      client.removeListener('error', ignore);
-      client.release();
+      giveBack(false);
     }
   } catch (error) {
     await pool.end().catch(() => undefined);
@@ -253,12 +251,12 @@ export class PostgresStores {
   private probing = false;
   private closed = false;
 
+  readonly maxSessions: number;
+
   /**
    * @param literal pg's escapeLiteral: a text as an SQL literal, for the statements sent as simple
    *   queries (several in one round trip), which take no parameters.
    */
-  readonly maxSessions: number;
-
   constructor(
     readonly pool: Pool,
     private readonly options: PostgresStoreOptions,
@@ -603,11 +601,7 @@ export class PostgresStore implements StateStore {
    * result is given to `work`.
    */
   private async locked<T>(work: (client: PoolClient, then?: QueryResult) => Promise<T>, then?: string): Promise<T> {
-    const client = await this.owner.pool.connect();
-    // A connection lost while the client is checked out (the server stopped) fails the query under
-    // way, and the client emits 'error' too: the pool listens only to idle clients, and an 'error'
-    // nobody listens to would end the process.
-    client.on('error', ignore);
+    const { client, giveBack } = await borrow(this.owner.pool);
     let broken: unknown;
     try {
       const begun = (await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOCK_SPACE}, ${this.lock})${then ? `; ${then}` : ''}`)) as unknown as QueryResult[];
@@ -620,8 +614,7 @@ export class PostgresStore implements StateStore {
       throw error;
     } finally {
       // A client whose transaction failed is not reused: its connection may be the reason.
-      client.removeListener('error', ignore);
-      client.release(broken !== undefined);
+      giveBack(broken !== undefined);
     }
   }
 
@@ -705,15 +698,9 @@ export class PostgresStore implements StateStore {
     this.applying = true;
     try {
       for (const name of this.names) this.memory.collection(name).clear();
-      for (const [c, s, k, body] of records.rows as Array<[string, string, string, string]>) {
-        if (!this.memory.has(c)) continue;
-        const collection = this.memory.collection(c);
-        const record = JSON.parse(body) as StoredRecord;
-        collection.putAt(collection.collection.keyless ? k : record[collection.collection.keyProperty], record, s);
-      }
-      for (const { c, s, next } of sequences.rows as Array<{ c: string; s: string; next: string }>) {
-        if (this.memory.has(c)) this.memory.collection(c).advance(Number(next), s === '' ? undefined : s);
-      }
+      // The namespace holds this document's collections (openIn checked them).
+      for (const [c, s, k, body] of records.rows as Array<[string, string, string, string]>) this.memory.collection(c).putAt(k, JSON.parse(body) as StoredRecord, s);
+      for (const { c, s, next } of sequences.rows as Array<{ c: string; s: string; next: string }>) this.memory.collection(c).advance(Number(next), s === '' ? undefined : s);
     } finally {
       this.applying = false;
     }
@@ -789,5 +776,22 @@ export class PostgresStore implements StateStore {
   }
 }
 
-/** For the 'error' events of a checked-out client, whose failure its query reports. */
+/**
+ * A client of the pool, and how to give it back (`destroy`: not reused). A connection lost while
+ * the client is checked out (the server stopped) fails the query under way, and the client emits
+ * 'error' too: the pool listens only to idle clients, and an 'error' nobody listens to would end
+ * the process, so one is listened to (and ignored: the query reports it) until it is given back.
+ */
+async function borrow(pool: Pool): Promise<{ client: PoolClient; giveBack: (destroy: boolean) => void }> {
+  const client = await pool.connect();
+  client.on('error', ignore);
+  return {
+    client,
+    giveBack: (destroy) => {
+      client.removeListener('error', ignore);
+      client.release(destroy);
+    },
+  };
+}
+
 const ignore = (): void => undefined;

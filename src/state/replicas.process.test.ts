@@ -18,6 +18,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../core/package-root.js';
 import { startPostgres, type RunningPostgres } from '../test-support/postgres.js';
 import { freePort, runCli, startCli, startProcess, type StartedProcess } from '../test-support/processes.js';
+import { until } from '../test-support/until.js';
 
 const AUTH = { Authorization: 'Bearer petstore-demo-key' };
 const JSON_AUTH = { ...AUTH, 'Content-Type': 'application/json' };
@@ -49,15 +50,6 @@ async function balancer(...upstreams: string[]) {
   const started = await startProcess(process.execPath, [BALANCER, '0', ...upstreams], /balancing http:\/\/\S+ over/);
   children.push(started.child);
   return { ...started, url: /balancing (http:\/\/\S+) over/.exec(started.output())![1] };
-}
-
-/** Waits until `condition` holds, polling; the limit only ends a hang (a working system meets it far sooner). */
-async function until(condition: () => Promise<boolean> | boolean, what: string, limitMs = 120_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Still waiting, after ${limitMs / 1000} s, for ${what}.`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** Runs `task` for 0..count-1 with at most `concurrency` under way at once (each worker keeps its connection). */
