@@ -11,6 +11,7 @@ import type { SchemaObject } from '../document/schema.js';
 import { findResponse } from '../operations/build-operations.js';
 import type { Operation, ResponseSpec } from '../operations/operation.js';
 import { ApiError } from '../core/api-error.js';
+import { ownValue } from '../core/own-property.js';
 import { normalise } from '../respond/static-response.js';
 import { isJsonMediaType } from '../core/media-type.js';
 import { choose, representations, type CanWrite } from '../respond/negotiate.js';
@@ -45,7 +46,7 @@ export function compileScenarioResponder(operation: Operation, ctx: ForceContext
       response = findResponse(operation, status);
       if (!response) return new ApiError(400, 'SCENARIO_NOT_DECLARED', `Prefer code=${status}: ${operation.method.toUpperCase()} ${operation.path} declares ${declared}.`);
     } else if (scenario.example !== undefined) {
-      response = [...operation.responses].sort((a, b) => Number(!/^2/.test(a.status)) - Number(!/^2/.test(b.status))).find((r) => Object.values(r.content).some((m) => m.examples?.[scenario.example!]));
+      response = [...operation.responses].sort((a, b) => Number(!/^2/.test(a.status)) - Number(!/^2/.test(b.status))).find((r) => Object.values(r.content).some((m) => ownValue(m.examples, scenario.example!)));
       if (!response) return unknownExample(operation, scenario.example, examples);
       status = /^\d{3}$/.test(response.status) ? Number(response.status) : success;
     } else {
@@ -78,7 +79,7 @@ function forcedResult(operation: Operation, status: number, response: ResponseSp
   if (media) {
     const spec = content[media];
     if (scenario.example !== undefined) {
-      const named = spec.examples?.[scenario.example];
+      const named = ownValue(spec.examples, scenario.example);
       if (!named) return unknownExample(operation, scenario.example, examples);
       body = normalise(named.value);
     } else {

@@ -61,6 +61,17 @@ describe('scenarios per request', () => {
     expect(body.message).toBe('Prefer example=kittens: GET /pets has no such example; its examples are empty, puppies.');
   });
 
+  it('looks example names up among the document\'s own: what every object inherits is no example (400, not an empty 200)', async () => {
+    const { call } = await petstore();
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      for (const path of ['/pets', '/pets/1']) {
+        const { status, body } = await call('GET', path, undefined, { Prefer: `example=${name}` });
+        expect(status, `${path} example=${name}`).toBe(400);
+        expect(body).toMatchObject({ code: 'SCENARIO_NOT_DECLARED', status: 400 });
+      }
+    }
+  });
+
   it('generates a body from a seed (the same seed, the same body) or freshly with dynamic=true', async () => {
     const { call } = await petstore();
     const a = await call('GET', '/pets/1', undefined, { Prefer: 'seed=7' });
