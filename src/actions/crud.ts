@@ -107,7 +107,15 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
         const chosen = clientKey ? record[keyProperty] : undefined;
         if (chosen !== undefined && state.get(chosen, scope)) return new ApiError(409, 'KEY_TAKEN', `A ${describe(collection)} with ${keyProperty} ${String(chosen)} already exists.`);
         key = chosen ?? (isIntegerKey(collection) ? state.allocateInteger(scope) : options.newKey(collection, input.store));
-        if (key === undefined) return new ApiError(409, 'NO_FREE_KEY', `Every ${collection.keyProperty} the document allows is taken: delete a ${describe(collection)} first.`);
+        if (key === undefined) {
+          return new ApiError(
+            409,
+            'NO_FREE_KEY',
+            isIntegerKey(collection)
+              ? `No ${collection.keyProperty} is left for a new ${describe(collection)}: a ${collection.keyProperty} is never given twice, and the next would pass 2^53 - 1, where integers stop being exact. Reset the mock (POST /__admin/reset).`
+              : `Every ${collection.keyProperty} the document allows is taken: delete a ${describe(collection)} first.`,
+          );
+        }
         record[keyProperty] = key;
       }
       if (parentProperty) record[parentProperty] = input.params.path[collection.scopeParams.at(-1)!];

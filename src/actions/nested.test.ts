@@ -70,6 +70,21 @@ describe('keys counted per parent (test/documents/numbered-api.yaml)', () => {
     expect([a.body.id, b.body.id]).toEqual([1, 2]);
   });
 
+  it('never gives a number twice in a project: past 2^53 - 1 its creates are refused (NO_FREE_KEY), other projects go on', async () => {
+    const { call, app } = await walk(NUMBERED, { counts: { projects: 2, issues: 2, comments: 0 } }, { Authorization: 'Bearer petstore-demo-key' });
+    const state = (await (await app.request('/__admin/state')).json()) as any;
+    state.collections.issues.sequences = { ...state.collections.issues.sequences, '1': Number.MAX_SAFE_INTEGER };
+    const put = await app.request('/__admin/state', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ format: state.format, collections: { issues: state.collections.issues } }) });
+    expect(put.status).toBe(200);
+    const last = await call('POST', '/projects/1/issues', { title: 'Last' });
+    expect(last.body.number).toBe(Number.MAX_SAFE_INTEGER);
+    // Sent past the walk: the document declares no error for a create, and the mock has to say something.
+    const refused = await app.request('/projects/1/issues', { method: 'POST', headers: { Authorization: 'Bearer petstore-demo-key', 'Content-Type': 'application/json' }, body: '{"title":"One too many"}' });
+    expect([refused.status, ((await refused.json()) as any).code]).toEqual([409, 'NO_FREE_KEY']);
+    expect((await call('GET', `/projects/1/issues/${Number.MAX_SAFE_INTEGER}`)).body.title).toBe('Last');
+    expect((await call('POST', '/projects/2/issues', { title: 'Elsewhere' })).status).toBe(201);
+  });
+
   it('answers a confirmation that is not the record with the record\'s fields it has a place for', async () => {
     const { call } = await walk(NUMBERED, { counts: { projects: 1, issues: 1, comments: 0 } }, { Authorization: 'Bearer petstore-demo-key' });
     const comment = (await call('POST', '/projects/1/issues/1/comments', { body: 'Bye' })).body;

@@ -87,6 +87,41 @@ describe('the admin API', () => {
     expect((await app.request('/__admin/state', { ...json({}), body: '{' })).status).toBe(400);
   });
 
+  it('refuses an import with a scope a collection cannot have (__proto__ included) or a key past 2^53 - 1, changing nothing', async () => {
+    const { app, store } = await petstore({ adminToken: 'admin-secret' });
+    const exported = (await (await app.request('/__admin/state', { headers: ADMIN })).json()) as any;
+    const before = JSON.stringify(store.export());
+    for (const scope of ['__proto__', 'constructor', '7']) {
+      const state = structuredClone(exported);
+      Object.defineProperty(state.collections.pets.scopes, scope, { value: [{ id: 5000, name: 'Ghost', categoryId: 1 }], enumerable: true });
+      const refused = await app.request('/__admin/state', json(state));
+      expect(refused.status, scope).toBe(400);
+      expect(((await refused.json()) as any).message).toContain(`pets: scope "${scope}" cannot hold records`);
+    }
+    // 2^53 + 1 in the text: JSON.parse reads 2^53, which the key after 2^53 - 1 would also be.
+    const text = JSON.stringify(exported).replace('"id":1,', '"id":9007199254740993,').replace('"id":1}', '"id":9007199254740993}');
+    expect(text).toContain('9007199254740993');
+    const big = await app.request('/__admin/state', { ...json({}), body: text });
+    expect(big.status).toBe(400);
+    expect(((await big.json()) as any).message).toContain('must be an integer from -(2^53 - 1) to 2^53 - 1');
+    expect(JSON.stringify(store.export())).toBe(before);
+  });
+
+  it('never gives an integer key twice: past 2^53 - 1 a create is refused (NO_FREE_KEY), and no record is replaced', async () => {
+    const { app, call } = await petstore({ adminToken: 'admin-secret' });
+    const state = (await (await app.request('/__admin/state', { headers: ADMIN })).json()) as any;
+    state.collections.pets.nextInteger = Number.MAX_SAFE_INTEGER - 1;
+    expect((await app.request('/__admin/state', json(state))).status).toBe(200);
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push(await call('POST', '/pets', { name: `N${i}`, categoryId: 1 }));
+    // 409 NO_FREE_KEY, answered as the 4xx createPet declares (422).
+    expect(ids.map((r) => [r.status, r.body.code])).toEqual([[201, undefined], [201, undefined], [422, 'NO_FREE_KEY'], [422, 'NO_FREE_KEY']]);
+    expect(ids.slice(0, 2).map((r) => r.body.id)).toEqual([Number.MAX_SAFE_INTEGER - 1, Number.MAX_SAFE_INTEGER]);
+    const listed = await call('GET', '/pets?limit=100');
+    expect(listed.body.map((p: any) => p.name).slice(-2)).toEqual(['N0', 'N1']);
+    expect(listed.headers.get('X-Total-Count')).toBe('22');
+  });
+
   it('lists the last requests with their status and validation problems, and no API key', async () => {
     const { app, call } = await petstore({ adminToken: 'admin-secret' });
     await call('GET', '/pets?limit=2');

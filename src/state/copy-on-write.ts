@@ -174,7 +174,7 @@ class CopyOnWriteCollection implements RecordCollection {
     // A scope's key sequence goes with it too (keys counted per parent).
     if (this.reading.records(scope).size > 0 || this.collection.keyPerParent) this.writing().dropScope(scope);
   }
-  allocateInteger(scope?: string): number {
+  allocateInteger(scope?: string): number | undefined {
     return this.writing().allocateInteger(scope);
   }
   keyOf(record: StoredRecord): unknown {

@@ -47,6 +47,8 @@ export function checkSnapshot(
     const validate = validatorFor(collection);
     for (const [scope, records] of Object.entries(snapshot.scopes)) {
       if (!Array.isArray(records)) return `${name}: scope "${scope}" must hold an array of records`;
+      // A scope is a parent record's key: a collection at the top has only "" (any other scope, `__proto__` included, would be stored and counted but never listed).
+      if (collection.scopeParams.length === 0 && scope !== '') return `${name}: scope ${JSON.stringify(scope.slice(0, 100))} cannot hold records: ${name} are not under a parent record, so all of them are in scope ""`;
       const keys = new Set<string>();
       for (const [index, record] of records.entries()) {
         // Keyless records (no id: a collection with no item path) are told apart by their place.
@@ -55,6 +57,8 @@ export function checkSnapshot(
         if (!record || typeof record !== 'object' || Array.isArray(record)) return `${label} is not an object`;
         if (!collection.keyless) {
           if (key === undefined) return `${label} has no "${collection.keyProperty}"`;
+          // Past 2^53 - 1 an integer is not exact (JSON.parse reads 2^53 + 1 as 2^53): two keys would be one.
+          if (typeof key === 'number' && !Number.isSafeInteger(key)) return `${label}: ${collection.keyProperty} must be an integer from -(2^53 - 1) to 2^53 - 1, where integers are exact`;
           if (keys.has(String(key))) return `${label} repeats ${collection.keyProperty} ${JSON.stringify(key)}`;
           keys.add(String(key));
         }

@@ -53,9 +53,10 @@ export interface RecordCollection extends Partial<CollectionSpeedups> {
   /**
    * The next integer key: one past the largest ever stored or allocated (in the scope, for keys
    * counted per parent: `collection.keyPerParent`), so a deleted key is never given again. Keys
-   * counted per parent start from 1 again in a scope dropped.
+   * counted per parent start from 1 again in a scope dropped. Undefined when no key is left at or
+   * below 2^53 - 1 (`Number.MAX_SAFE_INTEGER`): a key past it would not be exact.
    */
-  allocateInteger(scope?: string): number;
+  allocateInteger(scope?: string): number | undefined;
   /** The key a record is stored under (for keyless records, their place in their scope); the key property's value when absent. */
   keyOf?(record: StoredRecord): unknown;
   /** Every record of every scope removed, and the keys counted from the start again: the collection as new. */

@@ -342,10 +342,15 @@ export class MemoryCollection implements RecordCollection {
     return true;
   }
 
-  /** The next integer key: one past the largest ever stored (in the scope, for keys counted per parent), never reused after a delete. */
-  allocateInteger(scope = ''): number {
-    if (!this.collection.keyPerParent) return this.nextInteger++;
+  /**
+   * The next integer key: one past the largest ever stored (in the scope, for keys counted per
+   * parent), never reused after a delete; undefined once it would pass 2^53 - 1, where integers
+   * stop being exact (2^53 + 1 reads as 2^53: one key would be given twice).
+   */
+  allocateInteger(scope = ''): number | undefined {
+    if (!this.collection.keyPerParent) return this.nextInteger > Number.MAX_SAFE_INTEGER ? undefined : this.nextInteger++;
     const next = this.sequences.get(scope) ?? 1;
+    if (next > Number.MAX_SAFE_INTEGER) return undefined;
     this.sequences.set(scope, next + 1);
     if (next >= this.nextInteger) this.nextInteger = next + 1;
     return next;
