@@ -42,6 +42,8 @@ export interface BrowserMockOptions {
   admin?: boolean;
   /** Every peer is a reverse proxy: loopback proves nothing, so the admin API needs its token (default false). */
   trustProxy?: boolean;
+  /** The largest request body the admin API reads (an imported state), in bytes (default 64 MiB); a larger one gets 413 `PAYLOAD_TOO_LARGE`. */
+  maxAdminBodyBytes?: number;
   /** Called after a request changed the shared state (to persist it). */
   onChange?: () => void;
   /** The clock: sunset dates, the rules (an order's ship date), the request log (default: the real time). */

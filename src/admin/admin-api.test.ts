@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AUTH, petstore } from '../test-support/petstore.js';
 import { startServer } from '../server/serve.js';
 import { NODE_REQUESTS } from '../server/node-requests.js';
+import { connect } from 'node:net';
 
 const ADMIN = { Authorization: 'Bearer admin-secret' };
 /** State-changing admin calls say they send JSON, even without a body. */
@@ -105,6 +106,45 @@ describe('the admin API', () => {
     expect(big.status).toBe(400);
     expect(((await big.json()) as any).message).toContain('must be an integer from -(2^53 - 1) to 2^53 - 1');
     expect(JSON.stringify(store.export())).toBe(before);
+  });
+
+  it('reads a body up to its limit (maxAdminBodyBytes; 64 MiB by default) and answers 413 past it, in the error shape, changing nothing', async () => {
+    const { app, store } = await petstore({ adminToken: 'admin-secret', maxAdminBodyBytes: 4096 });
+    const before = JSON.stringify(store.export());
+    const padded = (bytes: number) => JSON.stringify({ seed: 9, pad: 'x'.repeat(bytes - 19) });
+    expect(padded(4096).length).toBe(4096);
+    const refused = await app.request('/__admin/seed', { method: 'POST', headers: ADMIN_JSON, body: padded(4097) });
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 4096 bytes.', status: 413 });
+    expect((await app.request('/__admin/state', { method: 'PUT', headers: ADMIN_JSON, body: padded(5000) })).status).toBe(413);
+    // Refused before its Content-Type is judged, and before the handler reads anything.
+    expect((await app.request('/__admin/seed', { method: 'POST', headers: { ...ADMIN, 'Content-Type': 'text/plain' }, body: padded(5000) })).status).toBe(413);
+    expect(JSON.stringify(store.export())).toBe(before);
+    expect((await app.request('/__admin/seed', { method: 'POST', headers: ADMIN_JSON, body: padded(4096) })).status).toBe(200);
+  });
+
+  it('on a socket, refuses a body declared past the default 64 MiB from its Content-Length alone, before a byte of it is sent', async () => {
+    const mock = await petstore({ requestReader: NODE_REQUESTS });
+    const server = await startServer(mock.app, { port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = new URL(server.url);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(`PUT /__admin/state HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${64 * 1024 * 1024 + 1}\r\n\r\n{`));
+        let text = '';
+        socket.on('data', (chunk) => {
+          text += chunk;
+          if (text.includes('}')) socket.destroy(), resolve(text);
+        });
+        socket.on('error', reject);
+        // Only a hang detector: the answer comes as soon as the headers are read.
+        socket.setTimeout(30_000, () => (socket.destroy(), reject(new Error(`no answer: ${text}`))));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toContain('"code":"PAYLOAD_TOO_LARGE"');
+      expect(answer).toContain(`larger than ${64 * 1024 * 1024} bytes`);
+    } finally {
+      await server.close();
+    }
   });
 
   it('never gives an integer key twice: past 2^53 - 1 a create is refused (NO_FREE_KEY), and no record is replaced', async () => {

@@ -15,7 +15,7 @@
  */
 import { respondJson } from '../core/security-headers.js';
 import { Hono, type Context } from 'hono';
-import { ApiError, errorResponse } from '../core/api-error.js';
+import { ApiError, errorResponse, errors } from '../core/api-error.js';
 import { WEB_REQUESTS, type RequestReader } from '../pipeline/request-reader.js';
 import { SESSION_HEADER } from '../state/sessions.js';
 import { isLoopbackAddress } from '../middleware/host-guard.js';
@@ -72,7 +72,12 @@ export interface AdminOptions {
   trustProxy?: boolean;
   /** How the caller's address is read (default: the WHATWG request's, which has none: local). */
   reader?: RequestReader;
+  /** The largest body read, in bytes (default `DEFAULT_ADMIN_BODY_BYTES`); past it, 413 before the rest is held. */
+  maxBodyBytes?: number;
 }
+
+/** 64 MiB: a state of about 200,000 Petstore records, read whole before it is checked (a string of JSON takes about twice its bytes in memory, then its objects). */
+export const DEFAULT_ADMIN_BODY_BYTES = 64 * 1024 * 1024;
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 /** Headers proxies add (nginx, Caddy, Traefik, Apache, RFC 7239, RFC 9110). */
@@ -81,8 +86,18 @@ const FORWARDED = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-i
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** @example app.route(ADMIN_PATH, adminApi(controls, { token: 'secret' })) */
-export function adminApi(controls: AdminControls, { token, trustProxy = false, reader = WEB_REQUESTS }: AdminOptions = {}): Hono {
+export function adminApi(controls: AdminControls, { token, trustProxy = false, reader = WEB_REQUESTS, maxBodyBytes = DEFAULT_ADMIN_BODY_BYTES }: AdminOptions = {}): Hono {
   const admin = new Hono();
+  /** The body as text, read once by whichever asks first (the guard, then the handler), at most `maxBodyBytes`. */
+  const bodies = new WeakMap<Request, Promise<string | ApiError>>();
+  const bodyText = (c: Context): Promise<string | ApiError> => {
+    let text = bodies.get(c.req.raw);
+    if (!text) {
+      text = reader.body(c, maxBodyBytes).then((bytes) => (bytes === undefined ? errors.payloadTooLarge(maxBodyBytes) : new TextDecoder().decode(bytes)));
+      bodies.set(c.req.raw, text);
+    }
+    return text;
+  };
   const expected = token === undefined ? undefined : new TextEncoder().encode(token);
 
   admin.use('*', async function guard(c, next) {
@@ -100,7 +115,7 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false, r
       return errorResponse(new ApiError(403, 'ADMIN_FORBIDDEN', 'This request came through a proxy, so loopback proves nothing: without --admin-token the admin API refuses it.'));
     }
     if (!SAFE_METHODS.has(c.req.method)) {
-      const refused = crossOrigin(c) ?? (await notJsonBody(c));
+      const refused = crossOrigin(c) ?? notJsonBody(c, await bodyText(c));
       if (refused) return errorResponse(refused);
     }
     await next();
@@ -134,7 +149,7 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false, r
       path: '/seed',
       description: 'a new seed and/or counts ({"seed": 42, "counts": {"pets": 100}}), kept by later resets; sessions are dropped',
       handle: async (c) => {
-        const body = await readJson(c);
+        const body = readJson(await bodyText(c));
         if (body instanceof ApiError) return errorResponse(body);
         const { seed, counts } = (body ?? {}) as { seed?: unknown; counts?: unknown };
         if (seed !== undefined && !(Number.isSafeInteger(seed) && (seed as number) >= 0)) return errorResponse(invalid('body.seed must be a non-negative integer'));
@@ -153,7 +168,7 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false, r
       path: '/state',
       description: 'import a state (as GET /__admin/state gives it), checked whole first: a bad one (400) or one past --max-records or --max-state-mb (507) changes nothing',
       handle: async (c) => {
-        const body = await readJson(c);
+        const body = readJson(await bodyText(c));
         if (body instanceof ApiError) return errorResponse(body);
         return withStore(c, async (store) => {
           const refused = await controls.importState(store, body);
@@ -215,14 +230,15 @@ function crossOrigin(c: Context): ApiError | undefined {
 }
 
 /**
- * A body that is not JSON: a form or a `text/plain` fetch, which a page on any site may send
- * without asking. No body at all (a script's `curl -X POST`) is fine, whatever its Content-Type.
- * The text read here is the one the handler reads (Hono keeps it).
+ * A body past the limit, or one that is not JSON: a form or a `text/plain` fetch, which a page on
+ * any site may send without asking. No body at all (a script's `curl -X POST`) is fine, whatever
+ * its Content-Type. The text read here is the one the handler reads.
  */
-async function notJsonBody(c: Context): Promise<ApiError | undefined> {
+function notJsonBody(c: Context, text: string | ApiError): ApiError | undefined {
+  if (text instanceof ApiError) return text;
   const type = c.req.header('content-type');
   if (type?.split(';')[0].trim().toLowerCase() === 'application/json') return undefined;
-  if ((await c.req.text()) === '') return undefined;
+  if (text === '') return undefined;
   return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Admin calls that send a body need Content-Type: application/json${type ? `; this one sent ${type.slice(0, 100)}` : ''}.`);
 }
 
@@ -238,9 +254,8 @@ function invalid(message: string): ApiError {
   return new ApiError(400, 'VALIDATION_FAILED', message);
 }
 
-async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (!text) return undefined;
+function readJson(text: string | ApiError): unknown {
+  if (text instanceof ApiError || !text) return text || undefined;
   try {
     return JSON.parse(text);
   } catch {

@@ -38,6 +38,8 @@ export interface OwnEndpoints {
   admin?: AdminControls;
   adminToken?: string;
   trustProxy?: boolean;
+  /** The largest body the admin API reads (default 64 MiB). */
+  maxAdminBodyBytes?: number;
   /** The docs page's assets; without them /__docs answers 404. */
   docs?: DocsAssets;
   /** The page's title, and the keys it may offer. */
@@ -57,7 +59,7 @@ export interface OwnEndpoints {
 export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
   const { reporting, cors, reader } = endpoints;
   reporting.observeAdmin(app);
-  app.route(ADMIN_PATH, endpoints.admin ? adminApi(endpoints.admin, { token: endpoints.adminToken, trustProxy: endpoints.trustProxy, reader }) : adminOff());
+  app.route(ADMIN_PATH, endpoints.admin ? adminApi(endpoints.admin, { token: endpoints.adminToken, trustProxy: endpoints.trustProxy, reader, maxBodyBytes: endpoints.maxAdminBodyBytes }) : adminOff());
 
   // Beside the admin API, open to probes: 503 while the state cannot be saved.
   app.get(HEALTH_PATH, (c) => {

@@ -37,6 +37,7 @@ export function mockOptionsOf(args: Omit<ServeArgs, 'command'>, context: Command
     corsOrigins: args.corsOrigins,
     oauth: { tokenLifetime: args.oauthTokenTtl, redirectOrigins: args.oauthRedirectOrigins },
     adminToken: args.adminToken,
+    maxAdminBodyBytes: args.maxAdminBodyMb === undefined ? undefined : args.maxAdminBodyMb * 1024 * 1024,
     admin: !args.noAdmin,
     docs: context.docs,
     trustProxy: args.trustProxy,

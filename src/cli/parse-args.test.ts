@@ -21,11 +21,11 @@ describe('parseCommand', () => {
   it('reads every flag', () => {
     const args = ['serve', '--spec', 'a.yaml', '--port', '8080', '--host', '0.0.0.0', '--seed', '9', '--api-key', 'k1', '--api-key', 'k2', '--fixtures', 'fx', '--count', '5', '--count', 'pets=100'];
     const more = ['--delay', '100-800', '--error-rate', '0.05', '--cors-origin', 'http://localhost:5173', '--cors-origin', 'https://app.example', '--admin-token', 'admin-token-1', '--state-file', 's.json', '--now', '2027-07-01', '--watch', '--allow-remote-refs', '--self-check'];
-    const logs = ['--log-level', 'debug', '--log-format=json', '--max-records', '1000', '--max-state-mb', '64', '--oauth-token-ttl', '120', '--oauth-redirect-origin', 'https://app.example.com', '--oauth-redirect-origin', 'http://10.0.0.5:5173'];
+    const logs = ['--log-level', 'debug', '--log-format=json', '--max-records', '1000', '--max-state-mb', '64', '--max-admin-body-mb', '8', '--oauth-token-ttl', '120', '--oauth-redirect-origin', 'https://app.example.com', '--oauth-redirect-origin', 'http://10.0.0.5:5173'];
     expect(parseCommand([...args, ...more, ...logs], {})).toEqual({
       command: 'serve', spec: 'a.yaml', port: 8080, host: '0.0.0.0', seed: 9, apiKeys: ['k1', 'k2'], fixtures: 'fx', counts: { default: 5, pets: 100 },
       delay: [100, 800], errorRate: 0.05, corsOrigins: ['http://localhost:5173', 'https://app.example'], adminToken: 'admin-token-1', stateFile: 's.json', now: new Date('2027-07-01T00:00:00Z'), watch: true, allowRemoteRefs: true,
-      logLevel: 'debug', logFormat: 'json', maxRecords: 1000, maxStateMb: 64, oauthTokenTtl: 120, oauthRedirectOrigins: ['https://app.example.com', 'http://10.0.0.5:5173'], selfCheck: true,
+      logLevel: 'debug', logFormat: 'json', maxRecords: 1000, maxStateMb: 64, maxAdminBodyMb: 8, oauthTokenTtl: 120, oauthRedirectOrigins: ['https://app.example.com', 'http://10.0.0.5:5173'], selfCheck: true,
     });
   });
 
@@ -113,6 +113,7 @@ describe('bad flags: one line naming the flag and what it accepts', () => {
     expect(error(['--now', 'tomorrow'])).toBe('--now must be a date like 2027-07-01 or 2027-07-01T12:00:00Z, not "tomorrow".');
     expect(error(['--max-records', '0'])).toBe('--max-records must be an integer from 1 to 100000000, not "0".');
     expect(error(['--max-state-mb', 'lots'])).toBe('--max-state-mb must be an integer from 1 to 1000000, not "lots".');
+    expect(error(['--max-admin-body-mb', '600'])).toBe('--max-admin-body-mb must be an integer from 1 to 500, not "600".');
     expect(error(['--oauth-token-ttl', '0'])).toBe('--oauth-token-ttl must be an integer from 1 to 31536000 (seconds), not "0".');
     expect(error(['--oauth-redirect-origin', 'app.example.com'])).toBe('--oauth-redirect-origin must be an origin like https://app.example.com, not "app.example.com".');
     expect(error(['--log-level', 'verbose'])).toBe('--log-level must be silent, error, info or debug, not "verbose".');

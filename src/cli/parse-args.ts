@@ -51,6 +51,8 @@ export interface ServeArgs {
   maxRecords?: number;
   /** `--max-state-mb`: their size as JSON, in MiB. */
   maxStateMb?: number;
+  /** `--max-admin-body-mb`: the largest body the admin API reads, in MiB. */
+  maxAdminBodyMb?: number;
   /** What the clock said at start (`--now`); it runs on from there. */
   now?: Date;
   watch: boolean;
@@ -76,6 +78,8 @@ const RANGES = {
   count: [0, 10_000_000],
   'max-records': [1, 100_000_000],
   'max-state-mb': [1, 1_000_000],
+  // Past about 512 MiB a body no longer fits in one JavaScript string.
+  'max-admin-body-mb': [1, 500],
   'oauth-token-ttl': [1, 31_536_000],
 } as const;
 
@@ -105,6 +109,7 @@ export const SERVE_FLAGS = {
   'oauth-redirect-origin': { type: 'string', multiple: true, value: 'O', accepts: 'an origin like https://app.example.com' },
   'max-records': { type: 'string', value: 'N', accepts: integerIn(RANGES['max-records']) },
   'max-state-mb': { type: 'string', value: 'N', accepts: integerIn(RANGES['max-state-mb']) },
+  'max-admin-body-mb': { type: 'string', value: 'N', accepts: integerIn(RANGES['max-admin-body-mb']) },
   now: { type: 'string', value: 'DATE', accepts: 'a date like 2027-07-01 or 2027-07-01T12:00:00Z' },
   'log-level': { type: 'string', value: 'L', accepts: orList(LOG_LEVELS) },
   'log-format': { type: 'string', value: 'F', accepts: orList(LOG_FORMATS) },
@@ -170,6 +175,9 @@ Options:
                      --max-state-mb, or near the heap's limit, gets 507; a start past it stops
   --max-state-mb N   size of those records as JSON, in MiB, at most (default 512; sessions at
                      most half)
+  --max-admin-body-mb N
+                     the largest body the admin API reads (an imported state), in MiB (default
+                     64); a larger one gets 413
   --now DATE         start the clock at DATE (e.g. 2027-07-01), for sunset demos and tests
   --log-level L      silent, error, info (default) or debug. info: the banner and one line per
                      request (method, path, status, ms, the scenario applied); debug adds each
@@ -277,6 +285,8 @@ export function serveArgs(values: FlagValues<typeof SERVE_FLAGS>, env: Record<st
   if (typeof maxRecords === 'string') return maxRecords;
   const maxStateMb = values['max-state-mb'] === undefined ? undefined : integer('max-state-mb', values['max-state-mb']);
   if (typeof maxStateMb === 'string') return maxStateMb;
+  const maxAdminBodyMb = values['max-admin-body-mb'] === undefined ? undefined : integer('max-admin-body-mb', values['max-admin-body-mb']);
+  if (typeof maxAdminBodyMb === 'string') return maxAdminBodyMb;
   const seeded = Object.values(counts).reduce((a, b) => a + b, 0);
   if (seeded > (maxRecords ?? DEFAULT_MAX_RECORDS)) return `--count asks for ${seeded} records, more than --max-records allows (${maxRecords ?? DEFAULT_MAX_RECORDS}).`;
   const now = values.now === undefined ? undefined : new Date(/^\d{4}-\d{2}-\d{2}$/.test(values.now) ? `${values.now}T00:00:00Z` : values.now);
@@ -316,6 +326,7 @@ export function serveArgs(values: FlagValues<typeof SERVE_FLAGS>, env: Record<st
     oauthRedirectOrigins: redirectOrigins,
     maxRecords,
     maxStateMb,
+    maxAdminBodyMb,
     now,
     watch: values.watch ?? false,
     allowRemoteRefs: values['allow-remote-refs'] ?? false,

@@ -73,7 +73,7 @@ Options:
 The server's options are serve's (see serve --help): --port (default 4010), --host, --allowed-host,
 --admin-token, --no-admin, --no-docs, --trust-proxy, --cors-origin, --log-level, --log-format,
 --allow-remote-refs, and for the mock that fills in: --seed, --fixtures, --count, --api-key, --now,
---max-records, --max-state-mb, --oauth-token-ttl, --oauth-redirect-origin.
+--max-records, --max-state-mb, --max-admin-body-mb, --oauth-token-ttl, --oauth-redirect-origin.
 
 Exit codes: 0 when stopped (SIGINT or SIGTERM), 1 with --fail-on-violation and a violation seen,
 or when it cannot start; 2 for a bad flag or value.
