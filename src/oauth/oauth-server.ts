@@ -41,7 +41,7 @@ export interface OAuthOptions {
   tokenLifetime?: number;
   /** How long a refresh token lasts, in seconds (default 30 days); each use gives a new one. */
   refreshTokenLifetime?: number;
-  /** Origins (`https://app.example.com`) `redirect_uri` may name besides loopback ones and the mock's own. */
+  /** Origins (`https://app.example.com`) `redirect_uri` may name besides loopback ones; on the mock itself only its docs page's callback, whatever is listed. */
   redirectOrigins?: string[];
 }
 
