@@ -393,6 +393,8 @@ describe('who is signed in at once', () => {
     expect(form.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
     expect(form.headers.get('Content-Security-Policy')).toContain("form-action 'self' http://localhost:5173");
     expect(form.headers.get('X-Frame-Options')).toBe('DENY');
+    // Its form posts with the mock's Origin, which a browser without Fetch Metadata is judged by (no-referrer would send Origin: null).
+    expect(form.headers.get('Referrer-Policy')).toBe('same-origin');
     const html = await form.text();
     expect(html).toContain('name="state" value="s-9"');
     expect(html).not.toContain(KEY);
