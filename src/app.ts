@@ -10,7 +10,7 @@ import { operationPipelines } from './assembly/operation-pipelines.js';
 import { hiddenOperations, mountOwnEndpoints } from './assembly/own-endpoints.js';
 import { createReporting } from './assembly/reporting.js';
 import { errorResponse, errors, ApiError } from './core/api-error.js';
-import type { DocsAssets } from './docs/docs-endpoint.js';
+import { OAUTH2_REDIRECT_PATH, type DocsAssets } from './docs/docs-endpoint.js';
 import type { LoadedDocument } from './document/document.js';
 import type { OpenAPIDocument } from './document/openapi.js';
 import type { DocumentObject } from './document/objects.js';
@@ -32,6 +32,7 @@ import { preferDirectives } from './scenarios/read-scenario.js';
 import { bearerCheck, securitySchemeChecks } from './security/authenticate.js';
 import { hasWebCrypto } from './oauth/crypto.js';
 import { oauthDeclaration } from './oauth/oauth-document.js';
+import { NAVIGATION_ENDPOINTS } from './oauth/oauth-paths.js';
 import { createOAuthServer, type OAuthServer } from './oauth/oauth-server.js';
 import type { StateBudget } from './state/budget.js';
 import type { PersistenceHealth } from './state/journal.js';
@@ -182,8 +183,8 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const app = new Hono();
   const requests = new RequestLog(500, queryKeyNames(api));
   const changed = options.onChange ?? (() => undefined);
-  // The admin API is never granted to another origin: its preflights get 403, its answers no CORS headers.
-  const corsPolicy = cors({ origins: options.corsOrigins, closedPaths: [ADMIN_PATH] });
+  // The admin API and the authorization endpoint are never granted to another origin: their preflights get 403, their answers no CORS headers.
+  const corsPolicy = cors({ origins: options.corsOrigins, closedPaths: [ADMIN_PATH, ...NAVIGATION_ENDPOINTS] });
   const reader = options.requestReader ?? WEB_REQUESTS;
   const reporting = createReporting({ now, requests, onRequest: options.onRequest, changed, cors: corsPolicy, reader });
   guardHosts(app, options.allowedHosts, reporting.refusedHost);
@@ -258,7 +259,9 @@ function authorizationServer(document: LoadedDocument, operations: Operation[], 
   }
   const { apiKeys, realm, now } = context;
   const open = apiKeys.includes(DEMO_API_KEY);
-  return createOAuthServer({ ...options.oauth, declaration, apiKeys, realm, now, trustProxy: options.trustProxy, keyless: (local) => open || (local && !options.trustProxy) });
+  // A code goes to the mock itself only at the docs page's callback, a page that grants no origin, and only while the docs page is served.
+  const ownCallbacks = options.docs ? [OAUTH2_REDIRECT_PATH] : [];
+  return createOAuthServer({ ...options.oauth, declaration, apiKeys, realm, now, trustProxy: options.trustProxy, ownCallbacks, keyless: (local) => open || (local && !options.trustProxy) });
 }
 
 /** The built-in parts, before any plugin adds to them. */

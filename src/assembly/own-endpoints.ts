@@ -16,7 +16,7 @@ import type { JsonObject } from '../core/json-object.js';
 import type { Collection } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import type { OAuthServer } from '../oauth/oauth-server.js';
-import { OAUTH_PATH } from '../oauth/oauth-paths.js';
+import { NAVIGATION_ENDPOINTS, OAUTH_PATH } from '../oauth/oauth-paths.js';
 import { SPEC_PATH, specResponder, type SpecFormat } from '../spec-endpoint.js';
 import { NO_PERSISTENCE } from '../state/persistence.js';
 import type { PersistenceHealth } from '../state/journal.js';
@@ -80,14 +80,16 @@ export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
     });
   }
 
-  // The authorization server: open like /__spec, with the API's CORS headers (a front end calls its token endpoint from the page).
+  // The authorization server: open like /__spec, with the API's CORS headers (a front end calls its token endpoint from the page),
+  // except on the authorization endpoint, a page to navigate to: a page that could read its redirect would read the code.
   const oauth = endpoints.oauth;
   if (oauth) {
     app.all(`${OAUTH_PATH}/*`, async (c) => {
       const started = performance.now();
       const header = reader.headers(c);
-      const response = await oauth.handle({ method: c.req.method, url: new URL(c.req.url), header, body: (maxBytes) => reader.body(c, maxBytes), local: isLocalCaller(c, reader) });
-      const allowed = cors.headers(header('origin'));
+      const url = new URL(c.req.url);
+      const response = await oauth.handle({ method: c.req.method, url, header, body: (maxBytes) => reader.body(c, maxBytes), local: isLocalCaller(c, reader) });
+      const allowed = NAVIGATION_ENDPOINTS.includes(url.pathname) ? undefined : cors.headers(header('origin'));
       if (allowed) for (const [name, value] of Object.entries(allowed)) response.headers.set(name, value);
       return reporting.answered(c, started, response);
     });

@@ -45,7 +45,7 @@ export interface ServeArgs {
   storeNamespace?: string;
   /** `--oauth-token-ttl`: seconds an access token of the mock's authorization server lasts. */
   oauthTokenTtl?: number;
-  /** `--oauth-redirect-origin`: origins a redirect_uri may name besides loopback ones and the mock's own. */
+  /** `--oauth-redirect-origin`: origins a redirect_uri may name besides loopback ones (never the rest of the mock itself: only its docs page's callback). */
   oauthRedirectOrigins?: string[];
   /** `--max-records`: records held by all stores together. */
   maxRecords?: number;
@@ -169,7 +169,7 @@ Options:
                      for a document with oauth2 or openIdConnect schemes
   --oauth-redirect-origin O
                      let /__oauth send sign-ins back to this origin too (repeatable; default:
-                     loopback origins and the mock's own)
+                     loopback origins, and on the mock itself only its docs page's callback)
   --max-records N    records held at most, the shared state and all sessions together (default
                      2000000; sessions at most half); a create or an import past it, or past
                      --max-state-mb, or near the heap's limit, gets 507; a start past it stops

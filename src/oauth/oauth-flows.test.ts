@@ -10,10 +10,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildMock, type BuildMockOptions, type Mock } from '../app.js';
 import { loadDocument, type LoadedDocument } from '../document/load-document.js';
 import { carryState } from '../reload.js';
+import type { DocsAssets } from '../docs/docs-endpoint.js';
 import { ROOT } from '../test-support/petstore.js';
 import { CODE_LIFETIME, DEFAULT_SUBJECT } from './oauth-server.js';
 
 const KEY = 'boards-key-1';
+/** The docs page's assets, enough for its OAuth callback page. */
+const DOCS: DocsAssets = { get: (name) => ({ body: new TextEncoder().encode(name === 'oauth2-redirect.html' ? '<!doctype html><script src="oauth2-redirect.js"></script>' : 'run()') }) };
 const START = Date.parse('2026-05-01T10:00:00Z');
 const APP = 'http://localhost:5173/callback';
 
@@ -198,6 +201,77 @@ describe('authorization code with PKCE', () => {
   });
 });
 
+describe('the authorization endpoint: a top-level navigation only', () => {
+  const params = new URLSearchParams({ response_type: 'code', client_id: 'web', redirect_uri: APP, state: 's-1' });
+  const navigation = { 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document', 'Sec-Fetch-Site': 'cross-site' };
+  const ask = (mock: Mock, headers: Record<string, string>) => mock.app.request(`/__oauth/authorize?${params}`, { headers });
+
+  it('refuses by their Fetch Metadata a fetch, an XMLHttpRequest, a frame, an image, a script and a no-cors request: 403 access_denied shown by the mock, never a redirect, no code made', async () => {
+    const { mock } = boards();
+    const kinds: Array<[string, string, RegExp]> = [
+      ['cors', 'empty', /fetch or XMLHttpRequest/],
+      ['same-origin', 'empty', /fetch or XMLHttpRequest/],
+      ['no-cors', 'empty', /no-cors/],
+      ['no-cors', 'image', /no-cors/],
+      ['no-cors', 'script', /no-cors/],
+      ['navigate', 'iframe', /a frame/],
+      ['navigate', 'frame', /a frame/],
+      ['navigate', 'object', /a frame/],
+    ];
+    for (const [mode, dest, why] of kinds) {
+      const refused = await ask(mock, { 'Sec-Fetch-Mode': mode, 'Sec-Fetch-Dest': dest, 'Sec-Fetch-Site': 'cross-site', Origin: 'http://evil.example' });
+      expect(refused.headers.get('Location'), `${mode} ${dest}`).toBeNull();
+      expect(refused.headers.get('Access-Control-Allow-Origin'), `${mode} ${dest}`).toBeNull();
+      const description = await expectOAuthError(refused, 403, 'access_denied');
+      expect(description, `${mode} ${dest}`).toMatch(why);
+      expect(description).toContain(`Sec-Fetch-Mode: ${mode}, Sec-Fetch-Dest: ${dest}`);
+    }
+    // Half of the metadata is no navigation either.
+    await expectOAuthError(await ask(mock, { 'Sec-Fetch-Mode': 'navigate' }), 403, 'access_denied');
+    expect(mock.oauth!.held.tables.codes.size).toBe(0);
+  });
+
+  it('signs in a top-level navigation (Sec-Fetch-Mode: navigate, Sec-Fetch-Dest: document) from any site, and a program that sends no browser headers, as before', async () => {
+    const { mock } = boards();
+    for (const headers of [navigation, {}]) {
+      const back = await ask(mock, headers);
+      expect(back.status).toBe(302);
+      expect(new URL(back.headers.get('Location')!).searchParams.get('code')).toMatch(/^[\w-]{43}$/);
+    }
+  });
+
+  it('without Fetch Metadata (an older browser), refuses a GET that carries Origin, which no navigation sends, and a POST from another origin; takes the sign-in form posted from the mock own origin', async () => {
+    const { mock } = boards();
+    const fetched = await ask(mock, { Origin: 'http://evil.example' });
+    expect(await expectOAuthError(fetched, 403, 'access_denied')).toMatch(/GET carries Origin/);
+    const submit = (origin: string | undefined, key = KEY) =>
+      mock.app.request('http://mock.example.com/__oauth/authorize', { method: 'POST', body: `${params}&api_key=${encodeURIComponent(key)}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(origin ? { Origin: origin } : {}) } });
+    for (const origin of ['http://evil.example', 'null', 'http://mock.example.com:8080']) expect(await expectOAuthError(await submit(origin), 403, 'access_denied'), origin).toMatch(/only the mock's own sign-in form/);
+    expect((await submit('http://mock.example.com')).status).toBe(302);
+    expect((await submit(undefined)).status).toBe(302); // a program
+    // A top-level form post from another site is a navigation: its Origin does not matter, the key still does.
+    const navigated = await mock.app.request('http://mock.example.com/__oauth/authorize', { method: 'POST', body: `${params}&api_key=guess`, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'http://evil.example', ...navigation } });
+    expect(navigated.status).toBe(401);
+  });
+
+  it('gives its answers and its redirects no CORS headers, and its preflight grants nothing; the token endpoint keeps them', async () => {
+    const { mock } = boards();
+    const origin = { Origin: 'http://localhost:5173' };
+    const back = await ask(mock, { ...navigation, ...origin });
+    expect(back.status).toBe(302);
+    expect(back.headers.get('Access-Control-Allow-Origin')).toBeNull();
+    const shown = await mock.app.request(`/__oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: 'web', redirect_uri: 'https://evil.example/cb' })}`, { headers: { ...navigation, ...origin } });
+    expect(shown.status).toBe(400);
+    expect(shown.headers.get('Access-Control-Allow-Origin')).toBeNull();
+    const preflight = await mock.app.request('/__oauth/authorize', { method: 'OPTIONS', headers: { ...origin, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' } });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('Access-Control-Allow-Origin')).toBeNull();
+    expect(preflight.headers.get('Access-Control-Allow-Methods')).toBeNull();
+    const token = await post(mock, '/__oauth/token', { grant_type: 'client_credentials' }, { Authorization: basic('svc', KEY), ...origin });
+    expect(token.headers.get('Access-Control-Allow-Origin')).toBe('*');
+  });
+});
+
 describe('refresh tokens', () => {
   it('give a new access token and a new refresh token, once each; a narrower scope is granted, a wider one refused', async () => {
     const { mock } = boards();
@@ -254,15 +328,53 @@ describe('redirect_uri', () => {
     }
     const missing = await mock.app.request('/__oauth/authorize?response_type=code&client_id=web');
     expect(await expectOAuthError(missing, 400, 'invalid_request')).toMatch(/redirect_uri is required/);
-    for (const allowed of ['http://127.0.0.1:3000/cb', 'http://[::1]:8080/cb', 'https://app.localhost/cb', 'http://localhost/cb?keep=1']) expect((await ask(allowed)).status, allowed).toBe(302);
-    // The mock's own origin (its docs page), seen from a name beyond loopback.
-    const { mock: demo } = boards({ apiKeys: ['petstore-demo-key'] });
+    for (const allowed of ['http://127.0.0.1:3000/cb', 'http://[::1]:8080/cb', 'https://app.localhost/cb', 'http://localhost:8080/cb?keep=1']) expect((await ask(allowed)).status, allowed).toBe(302);
+    // The mock's own origin (its docs page's callback), seen from a name beyond loopback.
+    const { mock: demo } = boards({ apiKeys: ['petstore-demo-key'], docs: DOCS });
     const own = await demo.app.request(`http://mock.example.com:4010/__oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: 'docs', redirect_uri: 'http://mock.example.com:4010/__docs/oauth2-redirect.html' })}`);
     expect(own.status).toBe(302);
     // An origin the operator allowed.
     const { mock: allowing } = boards({ oauth: { redirectOrigins: ['https://app.example.com'] } });
     const response = await allowing.app.request(`/__oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: 'web', redirect_uri: 'https://app.example.com/cb' })}`);
     expect(new URL(response.headers.get('Location')!).origin).toBe('https://app.example.com');
+  });
+
+  it('takes the mock itself only at its docs page callback, which carries no CORS grant, never at a path whose answers any site can read', async () => {
+    const { mock } = boards({ docs: DOCS, oauth: { redirectOrigins: ['http://localhost', 'http://mock.example.com:4010'] } });
+    const ask = (redirectUri: string, target = 'http://localhost') =>
+      mock.app.request(`${target}/__oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: 'web', redirect_uri: redirectUri })}`);
+    // Its own origin, another loopback name or scheme on its port, the name it is reached by: all the mock, whatever the operator allowed.
+    const refusals: Array<[string, string | undefined]> = [
+      ['http://localhost/api/boards', undefined],
+      ['http://localhost/__docs', undefined],
+      ['http://localhost/__spec', undefined],
+      ['http://localhost/__oauth/token', undefined],
+      ['http://127.0.0.1/api/boards', undefined],
+      ['http://[::1]:80/api/boards', undefined],
+      ['https://a.localhost:80/api/boards', undefined],
+      ['http://2130706433/api/boards', undefined], // 127.0.0.1, as a URL parser reads it
+      ['http://localhost/__docs/../api/boards', undefined],
+      ['http://127.0.0.1:4010/api/boards', 'http://mock.example.com:4010'],
+      ['http://mock.example.com:4010/api/boards', 'http://mock.example.com:4010'],
+    ];
+    for (const [refused, target] of refusals) {
+      const response = await ask(refused, target);
+      expect(response.headers.get('Location'), refused).toBeNull();
+      expect(await expectOAuthError(response, 400, 'invalid_request'), refused).toMatch(/is the mock itself/);
+    }
+    for (const allowed of ['http://localhost/__docs/oauth2-redirect.html', 'http://127.0.0.1/__docs/oauth2-redirect.html?x=1']) {
+      const response = await ask(allowed);
+      expect(response.status, allowed).toBe(302);
+      expect(new URL(response.headers.get('Location')!).pathname).toBe('/__docs/oauth2-redirect.html');
+    }
+    // The page the code lands on grants no origin.
+    const landing = await mock.app.request('/__docs/oauth2-redirect.html?code=c&state=s', { headers: { Origin: 'http://evil.example' } });
+    expect(landing.status).toBe(200);
+    expect([...landing.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    // Without the docs page, its path is the API's (a 404 with CORS headers): refused too.
+    const { mock: noDocs } = boards();
+    const response = await noDocs.app.request(`/__oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: 'web', redirect_uri: 'http://localhost/__docs/oauth2-redirect.html' })}`);
+    expect(await expectOAuthError(response, 400, 'invalid_request')).toMatch(/docs page is off/);
   });
 
   it("keeps the redirect_uri's own query, and the state as sent, reserved characters and all", async () => {
@@ -281,6 +393,8 @@ describe('who is signed in at once', () => {
     expect(form.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
     expect(form.headers.get('Content-Security-Policy')).toContain("form-action 'self' http://localhost:5173");
     expect(form.headers.get('X-Frame-Options')).toBe('DENY');
+    // Its form posts with the mock's Origin, which a browser without Fetch Metadata is judged by (no-referrer would send Origin: null).
+    expect(form.headers.get('Referrer-Policy')).toBe('same-origin');
     const html = await form.text();
     expect(html).toContain('name="state" value="s-9"');
     expect(html).not.toContain(KEY);

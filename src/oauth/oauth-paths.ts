@@ -19,5 +19,12 @@ export const OAUTH_ENDPOINTS = {
   serverMetadata: `${OAUTH_PATH}/.well-known/oauth-authorization-server`,
 } as const;
 
+/**
+ * The endpoints a browser navigates to, which no page may call: their answers and redirects carry
+ * no CORS grant, and their preflights are refused (the authorization endpoint, whose redirect
+ * carries the code).
+ */
+export const NAVIGATION_ENDPOINTS: readonly string[] = [OAUTH_ENDPOINTS.authorize];
+
 /** The issuer of the mock's tokens for an origin: `http://127.0.0.1:4010/__oauth`. */
 export const issuerFor = (origin: string): string => `${origin}${OAUTH_PATH}`;

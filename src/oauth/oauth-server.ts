@@ -12,7 +12,9 @@
  * - the authorization endpoint signs in at once (no login page) for a caller who could read a key
  *   anyway (the demo key is accepted, or the browser is on this machine), and asks anyone else for
  *   a key first; `login_hint` names the user (the tokens' `sub`, `mock-user` without it);
- * - `redirect_uri` must be on this machine, on the mock's origin, or allowed (./redirect-uri.ts).
+ * - the authorization endpoint answers a top-level navigation only (./navigation-only.ts), and
+ *   `redirect_uri` must be on this machine or allowed, and on the mock itself only its docs page's
+ *   callback (./redirect-uri.ts): no page of another site reads a code.
  *
  * Only the grants the document's flows declare are served (every one with an openIdConnect
  * scheme), and only the scopes it declares are granted. Access tokens are JWTs (RS256, RFC 9068)
@@ -29,7 +31,8 @@ import { base64Url, randomToken, rsaSigner, sha256, type JwtSigner } from './cry
 import { OPENID_SCOPES, type GrantType, type OAuthDeclaration } from './oauth-document.js';
 import { OAUTH_ENDPOINTS, issuerFor } from './oauth-paths.js';
 import { isPkceValue, verifierMatches, type ChallengeMethod } from './pkce.js';
-import { checkRedirectUri } from './redirect-uri.js';
+import { notANavigation } from './navigation-only.js';
+import { checkRedirectUri, type RedirectRules } from './redirect-uri.js';
 import { TokenTables, type AccessEntry, type Grant, type TokenLimits } from './tokens.js';
 
 /** The options a user sets (`oauth` in the library; `--oauth-token-ttl`, `--oauth-redirect-origin` in the CLI). */
@@ -38,7 +41,7 @@ export interface OAuthOptions {
   tokenLifetime?: number;
   /** How long a refresh token lasts, in seconds (default 30 days); each use gives a new one. */
   refreshTokenLifetime?: number;
-  /** Origins (`https://app.example.com`) `redirect_uri` may name besides loopback ones and the mock's own. */
+  /** Origins (`https://app.example.com`) `redirect_uri` may name besides loopback ones; on the mock itself only its docs page's callback, whatever is listed. */
   redirectOrigins?: string[];
 }
 
@@ -62,6 +65,8 @@ export interface OAuthServerOptions extends OAuthOptions {
   realm: string;
   /** The mock is behind a reverse proxy: the issuer's scheme is read from `X-Forwarded-Proto`. */
   trustProxy?: boolean;
+  /** The mock's own pages a code may be sent back to (the docs page's callback, when it is served); no other path of the mock. */
+  ownCallbacks?: readonly string[];
   limits?: TokenLimits;
 }
 
@@ -118,6 +123,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
   const tokenLifetime = options.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME;
   const refreshLifetime = options.refreshTokenLifetime ?? DEFAULT_REFRESH_TOKEN_LIFETIME;
   const redirectOrigins = options.redirectOrigins ?? [];
+  const redirectRules = (request: OAuthRequest): RedirectRules => ({ mockOrigin: originOf(request), ownCallbacks: options.ownCallbacks ?? [], allowedOrigins: redirectOrigins });
   let tables = new TokenTables(options.limits);
   let signer = rsaSigner();
   const seconds = () => Math.floor(now() / 1000);
@@ -278,6 +284,9 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
   // ---- The authorization endpoint (RFC 6749, sections 4.1 and 4.2) ----
 
   const authorize = async (request: OAuthRequest): Promise<Response> => {
+    // Before anything is read: a request a page made on its own gets nothing, not even the checks' answers.
+    const refusal = notANavigation(request.method, request.header, originOf(request));
+    if (refusal) return oauthError(new OAuthError(403, 'access_denied', refusal));
     let params: Form;
     if (request.method === 'POST') {
       const form = await readForm(request);
@@ -290,7 +299,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     const clientId = params.get('client_id');
     if (!clientId) return oauthError(invalidRequest('client_id is required.'));
     const origin = originOf(request);
-    const redirect = checkRedirectUri(params.get('redirect_uri'), origin, redirectOrigins);
+    const redirect = checkRedirectUri(params.get('redirect_uri'), redirectRules(request));
     if (typeof redirect === 'string') return oauthError(invalidRequest(redirect));
     if (params.repeated) return oauthError(invalidRequest(`${params.repeated} is given more than once.`));
 
@@ -366,7 +375,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     const params = formOf(new QueryString(request.url.search.slice(1)));
     const target = params.get('post_logout_redirect_uri');
     if (target === undefined) return page(200, 'Signed out', '<p>You are signed out of the mock. Its tokens stay valid until they expire or are revoked.</p>');
-    const redirect = checkRedirectUri(target, originOf(request), redirectOrigins);
+    const redirect = checkRedirectUri(target, redirectRules(request));
     if (typeof redirect === 'string') return oauthError(invalidRequest(redirect.replaceAll('redirect_uri', 'post_logout_redirect_uri')));
     return redirectTo(redirect, { state: params.get('state') }, 'query');
   };
@@ -539,7 +548,8 @@ ${body}
 </html>
 `;
   const csp = ["default-src 'none'", "style-src 'unsafe-inline'", `form-action 'self'${formTarget ? ` ${formTarget}` : ''}`, "frame-ancestors 'none'", "base-uri 'none'"].join('; ');
-  return new Response(html, { status, headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' } });
+  // same-origin, not no-referrer: the sign-in form then posts with the mock's Origin (no-referrer sends `Origin: null`), which a browser without Fetch Metadata is judged by.
+  return new Response(html, { status, headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'same-origin' } });
 }
 
 /** The form a caller who may not be signed in at once fills in with an API key; it posts the request back here. */

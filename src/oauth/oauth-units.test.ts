@@ -47,10 +47,20 @@ describe('oauthDeclaration', () => {
 
 describe('checkRedirectUri', () => {
   const MOCK = 'http://10.0.0.5:4010';
-  it('takes loopback origins on any port, the mock own origin and the allowed ones', () => {
-    for (const uri of ['http://localhost:5173/cb', 'http://127.0.0.1/cb', 'http://127.1.2.3:9/cb', 'http://[::1]:3000/', 'https://dev.localhost/cb', `${MOCK}/__docs/oauth2-redirect.html`, 'https://app.example.com/x?y=1']) {
-      expect(checkRedirectUri(uri, MOCK, ['https://app.example.com/']), uri).toBeInstanceOf(URL);
+  const rules = (allowedOrigins: string[], ownCallbacks = ['/__docs/oauth2-redirect.html']) => ({ mockOrigin: MOCK, ownCallbacks, allowedOrigins });
+  it('takes loopback origins on any other port, the mock own callback and the allowed origins', () => {
+    for (const uri of ['http://localhost:5173/cb', 'http://127.0.0.1/cb', 'http://127.1.2.3:9/cb', 'http://[::1]:3000/', 'https://dev.localhost/cb', `${MOCK}/__docs/oauth2-redirect.html`, 'http://127.0.0.1:4010/__docs/oauth2-redirect.html?a=1', 'https://app.example.com/x?y=1']) {
+      expect(checkRedirectUri(uri, rules(['https://app.example.com/'])), uri).toBeInstanceOf(URL);
     }
+  });
+
+  it('refuses the mock itself anywhere but its own callbacks: its origin, and its port on a loopback name, its own name or the other scheme, whatever is allowed', () => {
+    for (const uri of [`${MOCK}/pets`, `${MOCK}/__docs`, 'http://localhost:4010/pets', 'http://127.0.0.1:4010/', 'http://[::1]:4010/x', 'https://10.0.0.5:4010/pets', 'http://a.localhost:4010/', `${MOCK}/__docs/oauth2-redirect.html/..%2F..%2Fpets`]) {
+      expect(checkRedirectUri(uri, rules([MOCK, 'http://localhost:4010'])), uri).toMatch(/is the mock itself/);
+    }
+    expect(checkRedirectUri(`${MOCK}/__docs/oauth2-redirect.html`, rules([], []))).toMatch(/docs page is off/);
+    // Another port of the same machine is another server.
+    expect(checkRedirectUri('http://10.0.0.5:4011/cb', rules(['http://10.0.0.5:4011']))).toBeInstanceOf(URL);
   });
 
   it('refuses other origins, other schemes, fragments, credentials and relative URLs, saying why', () => {
@@ -65,7 +75,7 @@ describe('checkRedirectUri', () => {
       ['http://10.0.0.5:4011/cb', /not on this machine/],
       ['https://app.example.com.evil/cb', /not on this machine/],
     ];
-    for (const [uri, reason] of refusals) expect(checkRedirectUri(uri, MOCK, ['https://app.example.com']), String(uri)).toMatch(reason);
+    for (const [uri, reason] of refusals) expect(checkRedirectUri(uri, rules(['https://app.example.com'])), String(uri)).toMatch(reason);
   });
 
   it('knows loopback names', () => {
