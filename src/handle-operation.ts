@@ -2,7 +2,7 @@
  * The pipeline of one route, compiled once per operation: authenticate, check the sunset,
  * validate, act on state, respond. Errors at any stage go through the operation's error responder.
  */
-import { SECURITY_HEADERS } from './core/security-headers.js';
+import { SECURITY_HEADERS, sandboxed } from './core/security-headers.js';
 import type { Context } from 'hono';
 import type { Action, ActionResult } from './pipeline/exchange.js';
 import type { Cors } from './middleware/cors.js';
@@ -142,7 +142,8 @@ export function handleOperation(parts: OperationParts) {
         }
       }
       if (extra === baseHeaders) {
-        const headers = result.headers ? { ...jsonHeaders, ...result.headers } : jsonHeaders;
+        // An action's own Content-Type may not be JSON (a forced example sent as HTML).
+        const headers = result.headers ? sandboxed({ ...jsonHeaders, ...result.headers }) : jsonHeaders;
         return new Response(result.json ?? JSON.stringify(result.body), { status: result.status, headers });
       }
     }
@@ -279,10 +280,10 @@ function buildResponse(result: ActionResult, extra: Record<string, string>): Res
   // One headers object per response.
   const headers: Record<string, string> = { ...SECURITY_HEADERS, ...extra, ...result.headers };
   if (result.body === undefined) return new Response(null, { status: result.status, headers });
-  if (isBytes(result.body)) return new Response(result.body as Uint8Array<ArrayBuffer>, { status: result.status, headers });
-  if (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json')) return new Response(result.body, { status: result.status, headers });
+  if (isBytes(result.body)) return new Response(result.body as Uint8Array<ArrayBuffer>, { status: result.status, headers: sandboxed(headers) });
+  if (typeof result.body === 'string' && !/json/.test(headers['Content-Type'] ?? 'json')) return new Response(result.body, { status: result.status, headers: sandboxed(headers) });
   headers['Content-Type'] ??= 'application/json';
-  return new Response(result.json ?? JSON.stringify(result.body), { status: result.status, headers });
+  return new Response(result.json ?? JSON.stringify(result.body), { status: result.status, headers: sandboxed(headers) });
 }
 
 function sunsetError(operation: Operation, sunset: Date): ApiError {

@@ -8,7 +8,7 @@
 import { fnv1a } from './core/fnv.js';
 import yaml from 'js-yaml';
 import type { JsonObject } from './core/json-object.js';
-import { SECURITY_HEADERS } from './core/security-headers.js';
+import { SECURITY_HEADERS, sandboxed } from './core/security-headers.js';
 import { acceptQuality, parseAccept } from './core/media-type.js';
 
 export { parseAccept, type MediaRange } from './core/media-type.js';
@@ -98,7 +98,8 @@ export function specResponder(raw: JsonObject): (request: SpecRequest) => Respon
     if (vary) headers.Vary = vary;
     if (matchesEtag(ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
     headers['Content-Type'] = negotiated.format === 'json' ? negotiated.type : `${negotiated.type}; charset=utf-8`;
-    return new Response(bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
+    // YAML is not JSON: a browser may show it as a page, so it is sandboxed like the mock's answers.
+    return new Response(bytes as Uint8Array<ArrayBuffer>, { status: 200, headers: sandboxed(headers) });
   };
 }
 

@@ -8,10 +8,12 @@
  *
  * Closed to browsers: a developer's browser is on loopback too, so a page on any site could
  * otherwise reset or replace the state. Calls that change state are refused when a browser says
- * they come from another origin (`Sec-Fetch-Site`, else `Origin`: the rule of Go's
- * `net/http.CrossOriginProtection`); a client that sends neither is a script, not a page, and is
- * answered, bodyless POST included. A body must be JSON: a form or a `text/plain` fetch, which a
- * page may send without a CORS preflight (the admin API answers none), gets 415.
+ * a page sent them (`Sec-Fetch-Site`, `Origin`), whichever page: one of another origin, a
+ * sandboxed one (`Origin: null`), and one of the mock's own origin, which no page of the mock
+ * has reason to be (the docs page only reads the request log). A client that sends neither is a
+ * script, not a page, and is answered, bodyless POST included. A body must be JSON: a form or a
+ * `text/plain` fetch, which a page may send without a CORS preflight (the admin API answers
+ * none), gets 415.
  */
 import { respondJson } from '../core/security-headers.js';
 import { Hono, type Context } from 'hono';
@@ -115,7 +117,7 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false, r
       return errorResponse(new ApiError(403, 'ADMIN_FORBIDDEN', 'This request came through a proxy, so loopback proves nothing: without --admin-token the admin API refuses it.'));
     }
     if (!SAFE_METHODS.has(c.req.method)) {
-      const refused = crossOrigin(c) ?? notJsonBody(c, await bodyText(c));
+      const refused = fromPage(c) ?? notJsonBody(c, await bodyText(c));
       if (refused) return errorResponse(refused);
     }
     await next();
@@ -213,20 +215,31 @@ export function adminOff(): Hono {
 }
 
 /**
- * A call from a page on another origin, by what browsers send (as Go's `CrossOriginProtection`):
- * `Sec-Fetch-Site` decides when present (`same-origin` and `none`, a typed URL, pass); else an
- * `Origin` naming another host than the one called; a request with neither comes from no page.
+ * A call a web page sent, by what browsers send and a page cannot change: from another site or
+ * origin (`Sec-Fetch-Site` other than `same-origin` or `none`, or an `Origin` naming another host
+ * than the one called, `null` included: a sandboxed page, such as every answer of the mock that
+ * is not JSON) it is ADMIN_CROSS_ORIGIN; from the mock's own origin (`Sec-Fetch-Site:
+ * same-origin`, or its `Origin`) it is ADMIN_FROM_PAGE, since no page of the mock writes here,
+ * so only a script that should not run on this origin would. `Sec-Fetch-Site: none` (the
+ * browser's own address bar) and a request with neither header (a script) come from no page.
  * The scheme is not compared: a TLS proxy changes it.
+ *
+ * `Referer` and `Sec-Fetch-Dest` do not tell a script on this origin from the docs page: a page
+ * may name any URL of its own origin as `referrer`, and both send `Sec-Fetch-Dest: empty`.
  */
-function crossOrigin(c: Context): ApiError | undefined {
+function fromPage(c: Context): ApiError | undefined {
   const site = c.req.header('sec-fetch-site');
-  if (site !== undefined) {
-    if (site === 'same-origin' || site === 'none') return undefined;
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
     return new ApiError(403, 'ADMIN_CROSS_ORIGIN', `The admin API refuses calls from pages on other sites (Sec-Fetch-Site: ${site.slice(0, 40)}).`);
   }
   const origin = c.req.header('origin');
-  if (origin === undefined || hostOf(origin) === new URL(c.req.url).host) return undefined;
-  return new ApiError(403, 'ADMIN_CROSS_ORIGIN', `The admin API refuses calls from pages on other origins (Origin: ${origin.slice(0, 200)}).`);
+  if (origin !== undefined && hostOf(origin) !== new URL(c.req.url).host) {
+    return new ApiError(403, 'ADMIN_CROSS_ORIGIN', `The admin API refuses calls from pages on other origins (Origin: ${origin.slice(0, 200)}).`);
+  }
+  if (site === 'same-origin' || origin !== undefined) {
+    return new ApiError(403, 'ADMIN_FROM_PAGE', 'The admin API changes state for scripts, not for web pages, even on the mock\'s own origin: no page of the mock does, so send this call from a terminal or a test (curl, the library).');
+  }
+  return undefined;
 }
 
 /**

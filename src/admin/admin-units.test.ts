@@ -70,18 +70,37 @@ describe('adminApi: the guard', () => {
     expect((await admin({ trustProxy: true }).send('/requests')).status).toBe(403);
   });
 
-  it('refuses a write a browser says comes from another site or origin, and lets same-origin writes and cross-site reads through', async () => {
+  it('refuses a write a browser says a page sent, of another site or origin, a sandboxed one, or its own; lets scripts, the address bar and reads through', async () => {
     const { send, calls } = admin();
-    for (const headers of [{ 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }, { Origin: 'http://evil.example' }, { Origin: 'null' }] as HeaderSet[]) {
+    const crossOrigin = [
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { Origin: 'http://evil.example' },
+      { Origin: 'null' },
+      // A sandboxed page (every answer of the mock that is not JSON): an opaque origin.
+      { 'Sec-Fetch-Site': 'cross-site', Origin: 'null' },
+      // Either header naming another origin is enough.
+      { 'Sec-Fetch-Site': 'same-origin', Origin: 'null' },
+      { 'Sec-Fetch-Site': 'same-origin', Origin: 'http://evil.example' },
+      { 'Sec-Fetch-Site': 'none', Origin: 'null' },
+    ] as HeaderSet[];
+    for (const headers of crossOrigin) {
       const refused = await send('/reset', { method: 'POST', headers: { ...JSON_TYPE, ...headers } });
       expect([refused.status, await codeOf(refused)], JSON.stringify(headers)).toEqual([403, 'ADMIN_CROSS_ORIGIN']);
     }
+    // A page of the mock's own origin: none of the mock's pages writes here, so a script that should not run there.
+    for (const headers of [{ 'Sec-Fetch-Site': 'same-origin' }, { 'Sec-Fetch-Site': 'same-origin', Origin: 'http://localhost' }, { Origin: 'http://localhost' }, { Origin: 'https://localhost' }] as HeaderSet[]) {
+      const refused = await send('/reset', { method: 'POST', headers: { ...JSON_TYPE, ...headers } });
+      expect([refused.status, await codeOf(refused)], JSON.stringify(headers)).toEqual([403, 'ADMIN_FROM_PAGE']);
+    }
     expect(calls).toEqual([]); // nothing was reset
-    // Sec-Fetch-Site decides over Origin; an Origin naming the host called is the same origin.
-    for (const headers of [{ 'Sec-Fetch-Site': 'same-origin', Origin: 'http://evil.example' }, { 'Sec-Fetch-Site': 'none' }, { Origin: 'http://localhost' }] as HeaderSet[]) {
+    // No page: a script (neither header) and the browser's own address bar.
+    for (const headers of [{}, { 'Sec-Fetch-Site': 'none' }] as HeaderSet[]) {
       expect((await send('/reset', { method: 'POST', headers: { ...JSON_TYPE, ...headers } })).status, JSON.stringify(headers)).toBe(200);
     }
-    expect((await send('/state', { headers: { 'Sec-Fetch-Site': 'cross-site' } })).status).toBe(200);
+    // Reads are left to CORS (none is granted): the docs page's request-log drawer reads from the mock's origin.
+    for (const site of ['cross-site', 'same-origin']) expect((await send('/state', { headers: { 'Sec-Fetch-Site': site } })).status, site).toBe(200);
+    expect((await send('/requests', { headers: { 'Sec-Fetch-Site': 'same-origin', 'Sec-Fetch-Mode': 'cors', 'Sec-Fetch-Dest': 'empty', Referer: 'http://localhost/__docs' } })).status).toBe(200);
   });
 
   it('refuses a body that is not JSON with 415, and accepts a bodyless POST whatever its Content-Type', async () => {

@@ -127,6 +127,9 @@ describe('state-changing admin calls from another origin', () => {
       ['/__admin/reset', { ...token, 'Sec-Fetch-Site': 'cross-site', Origin: 'http://evil.example' }, undefined],
       ['/__admin/reset', { ...token, 'Sec-Fetch-Site': 'cross-site' }, undefined],
       ['/__admin/reset', { ...token, Origin: 'http://evil.example', 'Content-Type': 'text/plain' }, '{}'],
+      // A sandboxed page of the mock's own origin (an answer that is not JSON): opaque, so cross-site.
+      ['/__admin/seed', { ...token, Origin: 'null', 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors', 'Content-Type': 'text/plain' }, '{"seed":7}'],
+      ['/__admin/reset', { ...token, Origin: 'null', 'Sec-Fetch-Site': 'same-origin' }, undefined],
     ];
     for (const [path, headers, body] of sends) {
       const response = await app.request(path, { method: 'POST', headers, body });
@@ -136,18 +139,32 @@ describe('state-changing admin calls from another origin', () => {
     expect(await stillChanged()).toBe(true);
   });
 
-  it('accepts them from the same origin (Origin of the Host called, scheme aside) and without any Origin', async () => {
-    for (const headers of [{}, { Origin: 'http://localhost' }, { Origin: 'https://localhost' }, { Origin: 'http://localhost', 'Sec-Fetch-Site': 'same-origin' }, { 'Sec-Fetch-Site': 'none' }] as Array<Record<string, string>>) {
+  it("refuses them from a page of the mock's own origin too (no page of the mock writes here), even with the admin token", async () => {
+    for (const [options, auth] of [[{}, {}], [{ adminToken: 'admin-secret' }, { Authorization: 'Bearer admin-secret' }]] as const) {
+      const { app, stillChanged } = await changedMock(options);
+      for (const headers of [{ Origin: 'http://localhost' }, { Origin: 'https://localhost' }, { Origin: 'http://localhost', 'Sec-Fetch-Site': 'same-origin' }, { 'Sec-Fetch-Site': 'same-origin' }] as Array<Record<string, string>>) {
+        for (const [method, path, body] of [['POST', '/__admin/reset', undefined], ['POST', '/__admin/seed', '{"seed":3}'], ['PUT', '/__admin/state', '{}']] as const) {
+          const response = await app.request(path, { method, headers: { ...auth, ...JSON_TYPE, ...headers }, body });
+          expect(response.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(403);
+          expect(await response.json()).toMatchObject({ code: 'ADMIN_FROM_PAGE', status: 403 });
+        }
+      }
+      expect(await stillChanged()).toBe(true);
+    }
+    const { app } = await petstore();
+    const sameOrigin = await app.request('http://127.0.0.1:4010/__admin/reset', { method: 'POST', headers: { ...JSON_TYPE, Origin: 'http://127.0.0.1:4010' } });
+    expect([sameOrigin.status, ((await sameOrigin.json()) as { code: string }).code]).toEqual([403, 'ADMIN_FROM_PAGE']);
+    const otherPort = await app.request('http://127.0.0.1:4010/__admin/reset', { method: 'POST', headers: { ...JSON_TYPE, Origin: 'http://127.0.0.1:4011' } });
+    expect([otherPort.status, ((await otherPort.json()) as { code: string }).code]).toEqual([403, 'ADMIN_CROSS_ORIGIN']);
+  });
+
+  it('accepts them without any Origin (a script) and from the address bar (Sec-Fetch-Site: none)', async () => {
+    for (const headers of [{}, { 'Sec-Fetch-Site': 'none' }] as Array<Record<string, string>>) {
       const { app, stillChanged } = await changedMock();
       const response = await app.request('/__admin/reset', { method: 'POST', headers: { ...JSON_TYPE, ...headers } });
       expect(response.status, JSON.stringify(headers)).toBe(200);
       expect(await stillChanged()).toBe(false);
     }
-    const { app } = await petstore();
-    const sameOrigin = await app.request('http://127.0.0.1:4010/__admin/reset', { method: 'POST', headers: { ...JSON_TYPE, Origin: 'http://127.0.0.1:4010' } });
-    expect(sameOrigin.status).toBe(200);
-    const otherPort = await app.request('http://127.0.0.1:4010/__admin/reset', { method: 'POST', headers: { ...JSON_TYPE, Origin: 'http://127.0.0.1:4011' } });
-    expect(otherPort.status).toBe(403);
   });
 });
 
