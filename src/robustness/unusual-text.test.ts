@@ -3,7 +3,9 @@
  * `\ud800`) is refused with a 400 naming the field before anything is stored, whatever the document
  * and the body's decoder; NUL (`\u0000`), U+0001, astral characters and combining marks are stored
  * and given back exactly, in values, in keys the client chooses and in the scopes under them.
- * Through the in-memory store.
+ * The issue's examples through the in-memory store; the same property on every store, with
+ * ordinary writes alongside, in unusual-text-stores.integration.test.ts (memory, the state file)
+ * and src/state/unusual-text.process.test.ts (PostgreSQL).
  */
 import { describe, expect, it } from 'vitest';
 import { buildMock, type Mock } from '../app.js';
