@@ -120,13 +120,13 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       }
       if (parentProperty) record[parentProperty] = input.params.path[collection.scopeParams.at(-1)!];
       options.complete?.(collection, record, input.store, 'create', clientFields);
+      // The item path with the new key, where there is one: made before the record is stored, so a create that cannot answer stores nothing.
+      const headers = success === 201 && collection.itemPath ? { Location: `${options.basePath}${fill(collection.itemPath, input, { [collection.keyParam]: key })}` } : undefined;
       state.put(record, scope);
       if (rule.after) {
         ctx.record = record;
         rule.after(ctx);
       }
-      // The item path with the new key, where there is one.
-      const headers = success === 201 && collection.itemPath ? { Location: `${options.basePath}${fill(collection.itemPath, input, { [collection.keyParam]: key })}` } : undefined;
       return { status: success, body: hasBody ? (conform ? conform(record) : record) : undefined, headers };
     };
   }

@@ -26,7 +26,7 @@ describe('the PostgreSQL store when the database refuses a write', () => {
   });
 
   /** A Petstore mock on a database of its own, and a plain client of that database. */
-  async function mockOn(name: string, options: { statementTimeoutMs?: number } = {}) {
+  async function mockOn(name: string, options: { statementTimeoutMs?: number; onEvent?: (message: string) => void } = {}) {
     const url = await server.createDatabase(name);
     const stores = await connectPostgres({ url, namespace: name, probeMs: 50, ...options });
     opened.push(stores);
@@ -35,34 +35,73 @@ describe('the PostgreSQL store when the database refuses a write', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     opened.push(client);
-    return { mock, call: caller(mock), client, stores };
+    return { mock, call: caller(mock), client, stores, url };
   }
 
-  it('answers 503 for a write whose transaction failed after its work ran, and the copy forgets what the database did not take', async () => {
-    const { call, client } = await mockOn('failing');
+  /** Another replica of a mock made by mockOn: it loads what the database holds. */
+  async function replicaOf(url: string, name: string) {
+    const stores = await connectPostgres({ url, namespace: name });
+    opened.push(stores);
+    const mock = buildMock(await petstoreDocument(), { fixtures: FIXTURES, plugins: DEFAULT_PLUGINS, store: stores.make });
+    await stores.ready();
+    return caller(mock);
+  }
+
+  it('answers a write the database refuses with a 500 of its own: the writes committed with it succeed, /__health stays ready, the copy forgets what the database did not take', async () => {
+    const events: string[] = [];
+    const { call, client, url } = await mockOn('failing', { onEvent: (message) => events.push(message) });
     const before = await call('GET', '/pets?limit=100');
-    // The database refuses any change that names the pet "Phantom", as a failing disk or a constraint would.
+    // The database refuses any change that names the pet "Phantom", as a constraint or a trigger of the operator would.
     await client.query(`CREATE FUNCTION refuse_phantom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.entries LIKE '%"Phantom"%' THEN RAISE EXCEPTION 'refused for the test'; END IF; RETURN NEW; END $$`);
     await client.query('CREATE TRIGGER refuse_phantom BEFORE INSERT ON mock_changes FOR EACH ROW EXECUTE FUNCTION refuse_phantom()');
 
-    const refused = await call('POST', '/pets', { name: 'Phantom', categoryId: 1 });
-    expect(refused.status).toBe(503);
-    expect(refused.headers.get('retry-after')).toBe('1');
-    expect(refused.body).toMatchObject({ status: 503, code: 'STORE_UNAVAILABLE' });
+    // Sent together, so that they wait for the same group commit.
+    const ordinary = (from: number) => Array.from({ length: 30 }, (_, i) => call('POST', '/pets', { name: `Ordinary ${from + i}`, categoryId: 1 }));
+    const first = ordinary(0);
+    const phantom = call('POST', '/pets', { name: 'Phantom', categoryId: 1 });
+    const rest = ordinary(30);
+    const refused = await phantom;
+    expect(refused.status).toBe(500);
+    expect(refused.body).toMatchObject({ status: 500, code: 'STORE_REFUSED' });
     expect(refused.body.message).toContain('refused for the test');
+    const created = await Promise.all([...first, ...rest]);
+    expect(created.map((answer) => answer.status)).toEqual(created.map(() => 201));
+    // Not a lost database: never reported as one, and /__health ready.
+    expect(events).toEqual([]);
+    expect((await call('GET', '/__health')).status).toBe(200);
 
-    // The work had put the pet (and its inventory item) in the copy: they are gone, on every read after.
+    // The work had put the pet (and its inventory item) in the copy: gone, the others there, on every read after and through another replica.
     const after = await call('GET', '/pets?limit=100');
     expect(after.status).toBe(200);
-    expect(after.body).toEqual(before.body);
-    expect(after.headers.get('x-total-count')).toBe(before.headers.get('x-total-count'));
+    expect(after.body).toEqual([...before.body, ...created.map((answer) => answer.body)].sort((a, b) => a.id - b.id));
     const { rows } = await client.query("SELECT count(*)::int AS n FROM mock_records WHERE body->>'name' = 'Phantom'");
     expect(rows[0].n).toBe(0);
+    const other = await replicaOf(url, 'failing');
+    expect((await other('GET', '/pets?limit=100')).body).toEqual(after.body);
+    expect((await other('GET', '/inventory?limit=100')).body).toEqual((await call('GET', '/inventory?limit=100')).body);
 
     // The next write is taken, with a key the database never gave.
-    const created = await call('POST', '/pets', { name: 'Real', categoryId: 1 });
-    expect(created.status).toBe(201);
-    expect((await call('GET', `/pets?id=${created.body.id}`)).body).toEqual([created.body]);
+    const next = await call('POST', '/pets', { name: 'Real', categoryId: 1 });
+    expect(next.status).toBe(201);
+    expect((await call('GET', `/pets?id=${next.body.id}`)).body).toEqual([next.body]);
+  });
+
+  it('answers 503 when the connection is lost mid-commit, and the copy forgets what the database did not take', async () => {
+    const events: string[] = [];
+    const { call, client, stores } = await mockOn('cut', { onEvent: (message) => events.push(message) });
+    const before = await call('GET', '/pets?limit=100');
+    // The database ends the connection that appends the change naming "Cut", as a network cut or a restart would.
+    await client.query(`CREATE FUNCTION cut_connection() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.entries LIKE '%"Cut"%' THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF; RETURN NEW; END $$`);
+    await client.query('CREATE TRIGGER cut_connection BEFORE INSERT ON mock_changes FOR EACH ROW EXECUTE FUNCTION cut_connection()');
+    const cut = await call('POST', '/pets', { name: 'Cut', categoryId: 1 });
+    expect(cut.status).toBe(503);
+    expect(cut.headers.get('retry-after')).toBe('1');
+    expect(cut.body).toMatchObject({ status: 503, code: 'STORE_UNAVAILABLE' });
+    expect(events).toEqual([expect.stringMatching(/^PostgreSQL cannot be used \(.+\): requests are answered 503 until it is back\.$/)]);
+    await client.query('DROP TRIGGER cut_connection ON mock_changes');
+    await until(() => stores.health().ok, 'the probe to find the database answering');
+    const after = await call('GET', '/pets?limit=100');
+    expect(after.body).toEqual(before.body);
   });
 
   it('keeps answering reads while another process holds the lock, and refuses writes with a 503 once the wait passes the statement timeout', async () => {

@@ -2,7 +2,8 @@
  * The store conformance suite (src/test-support/store-conformance.ts) run against the PostgreSQL
  * store, on a real PostgreSQL server from Debian's packages started for this file: the same
  * tests the in-memory store passes (src/state/memory-store.conformance.test.ts). Every store the
- * suite makes gets a namespace of its own, as the shared state and each session do in a mock.
+ * suite makes gets a namespace of its own, as the shared state and each session do in a mock, and
+ * what it holds is read back through another replica's connections where the suite asks.
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -14,14 +15,24 @@ import { describeStoreConformance } from '../test-support/store-conformance.js';
 import { startPostgres } from '../test-support/postgres.js';
 import { StateBudget } from './budget.js';
 import { connectPostgres, type PostgresStore, type PostgresStores } from './postgres-store.js';
+import type { StateStore } from './state-store.js';
 
 describeStoreConformance('PostgresStore', async () => {
   const server = await startPostgres();
   const stores = await connectPostgres({ url: server.url, namespace: 'conformance' });
+  // Another replica's connections, for stores that read what one of the first made holds.
+  const replica = await connectPostgres({ url: server.url, namespace: 'conformance' });
+  const sessions = new WeakMap<StateStore, string>();
   let made = 0;
   return {
-    make: (collections, budget) => stores.make(collections, budget, `store-${++made}`),
+    make: (collections, budget) => {
+      const store = stores.make(collections, budget, `store-${++made}`);
+      sessions.set(store, `store-${made}`);
+      return store;
+    },
+    reopen: (store, collections, budget) => replica.make(collections, budget, sessions.get(store)),
     cleanup: async () => {
+      await replica.close();
       await stores.close();
       await server.stop();
     },

@@ -13,7 +13,10 @@
  *   (the journal's entries, observe-store.ts) to the log and to the records in the same
  *   transaction, and answers once it has committed: a write that was answered is in the database.
  *   The writes waiting in one replica go in one transaction (group commit); a work that fails is
- *   its request's error, not the others'.
+ *   its request's error, not the others', and so is a work whose changes the database refuses for
+ *   what they hold (they are committed again one by one, under a savepoint each: see batch).
+ * - Text PostgreSQL cannot hold as it is (NUL, lone surrogates) is written so that it reads back
+ *   exactly (postgres-text.ts).
  * - A read catches up the log first (one query, shared by the reads that arrive while another is
  *   under way), so what was written through any replica before the read began is seen.
  * - The first replica seeds the namespace under the lock; the others find it seeded and load it.
@@ -24,7 +27,8 @@
  * When the database cannot be reached, every transaction is refused with a 503 and `Retry-After`
  * (`StoreUnavailable`), `health()` says why, and a probe finds it back by itself. A failed write
  * transaction leaves the copy holding changes the database did not take: it is loaded again before
- * the next request uses it.
+ * the next request uses it. A request whose changes alone the database refuses is answered 500
+ * (`StoreRefused`): not a lost database, so `health()` stays ready.
  *
  * `pg` is loaded only when a PostgreSQL store is asked for: the in-memory default never loads it.
  */
@@ -35,6 +39,7 @@ import type { Collection } from '../operations/infer-collections.js';
 import { StateBudget } from './budget.js';
 import type { PersistenceHealth } from './journal.js';
 import { observeStore, type JournalEntry } from './observe-store.js';
+import { entriesOf, fromColumn, unitOf } from './postgres-text.js';
 import type { CollectionSnapshot, StateStore, StoredRecord, TransactIntent } from './state-store.js';
 import { MemoryCollection, MemoryStore } from './store.js';
 
@@ -65,29 +70,19 @@ export class StoreUnavailable extends ApiError {
   }
 }
 
+/**
+ * The database refused what one request changed, for what it holds (see refusedForContent), and
+ * kept none of it: that request alone is answered 500; the database still serves the others.
+ */
+export class StoreRefused extends ApiError {
+  constructor(reason: string) {
+    super(500, 'STORE_REFUSED', `PostgreSQL refused what this request changed (${reason}), so none of it was kept; other requests are not affected.`);
+  }
+}
+
 /** Why the store cannot start: one sentence, for the CLI's fatal line or the library's rejection. */
 export class StoreStartError extends Error {
   override readonly name = 'StoreStartError';
-}
-
-/** Entries of the journal's format (observe-store.ts), as the database's log holds them. */
-interface Entry extends JournalEntry {
-  /** Instead of `r` in the database's log: the record's JSON text, for a record holding NUL (see unitOf). */
-  raw?: string;
-}
-
-/**
- * Entries as one unit of the database's log: a JSON array. PostgreSQL's JSON functions refuse the
- * escape of the NUL character (\u0000) anywhere in a text they parse, so a record holding one is
- * sent as its JSON text, a string (`raw`), whose escapes they leave alone.
- */
-function unitOf(entries: readonly string[]): string {
-  return `[${entries.map((entry) => (entry.includes('\\u0000') ? withRaw(entry) : entry)).join(',')}]`;
-}
-
-function withRaw(text: string): string {
-  const { r, ...entry } = JSON.parse(text) as Entry;
-  return JSON.stringify(r === undefined ? entry : { ...entry, raw: JSON.stringify(r) });
 }
 
 /** The log keeps at least this many units per namespace; a replica further behind loads the records again. */
@@ -134,7 +129,7 @@ BEGIN
     sc := coalesce(e.s, '');
     IF e.op = 'put' THEN
       v_k := CASE WHEN json_typeof(e.k) = 'string' THEN e.k #>> '{}' ELSE e.k::text END;
-      -- A record holding the NUL character, which jsonb cannot, comes as its JSON text (see unitOf) and is kept so.
+      -- A record holding what jsonb cannot (NUL, a lone surrogate) comes as its JSON text (postgres-text.ts) and is kept so.
       INSERT INTO mock_records (ns, c, s, k, position, body, raw)
         VALUES (p_ns, e.c, sc, v_k, nextval('mock_position'), CASE WHEN e.raw IS NULL THEN e.r::jsonb END, e.raw)
         ON CONFLICT (ns, c, s, k) DO UPDATE SET body = excluded.body, raw = excluded.raw;
@@ -497,7 +492,7 @@ export class PostgresStore implements StateStore {
     const entries = this.loose.splice(0);
     if (entries.length === 0) return;
     // Applied again under the lock, after the log: written as this replica's change, after the others'.
-    void this.transact(() => this.apply(entries.map((text) => JSON.parse(text) as Entry), true)).catch(() => undefined);
+    void this.transact(() => this.apply(entries.map((text) => JSON.parse(text) as JournalEntry), true)).catch(() => undefined);
   }
 
   private async opened(): Promise<void> {
@@ -554,7 +549,7 @@ export class PostgresStore implements StateStore {
     if (!first || first.epoch !== this.epoch || BigInt(first.horizon) > this.last) return false;
     for (const row of result.rows as Array<{ seq: string | null; entries: string | null }>) {
       if (row.seq === null || BigInt(row.seq) <= this.last) continue;
-      this.apply(JSON.parse(row.entries!) as Entry[], false);
+      this.apply(entriesOf(row.entries!), false);
       this.last = BigInt(row.seq);
     }
     return true;
@@ -566,7 +561,7 @@ export class PostgresStore implements StateStore {
   }
 
   /** Applies entries to the copy: recorded (`record`, a change of this replica's) or not (the log of others). */
-  private apply(entries: Entry[], record: boolean): void {
+  private apply(entries: JournalEntry[], record: boolean): void {
     this.applying = !record;
     try {
       for (const entry of entries) {
@@ -574,7 +569,7 @@ export class PostgresStore implements StateStore {
         const scope = entry.s ?? '';
         switch (entry.op) {
           case 'put':
-            collection.putAt(entry.k, entry.r ?? (JSON.parse(entry.raw!) as StoredRecord), scope);
+            collection.putAt(entry.k, entry.r!, scope);
             break;
           case 'del':
             collection.delete(entry.k, scope);
@@ -613,8 +608,8 @@ export class PostgresStore implements StateStore {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      // A client whose transaction failed is not reused: its connection may be the reason.
-      giveBack(broken !== undefined);
+      // A client whose transaction failed is not reused (its connection may be the reason), unless the database refused what it held.
+      giveBack(broken !== undefined && !(broken instanceof ContentRefused));
     }
   }
 
@@ -693,20 +688,31 @@ export class PostgresStore implements StateStore {
   /** Replaces the copy with the namespace's records and sequences, read in the transaction given. */
   private async load(client: PoolClient, epoch: string): Promise<void> {
     const head = await client.query('SELECT coalesce(max(seq), 0)::text AS seq FROM mock_changes WHERE ns = $1', [this.namespace]);
-    const records = await client.query({ text: 'SELECT c, s, k, coalesce(raw, body::text) AS body FROM mock_records WHERE ns = $1 ORDER BY c, s, position', values: [this.namespace], rowMode: 'array' });
-    const sequences = await client.query('SELECT c, s, next::text AS next FROM mock_sequences WHERE ns = $1', [this.namespace]);
-    this.applying = true;
-    try {
-      for (const name of this.names) this.memory.collection(name).clear();
-      // The namespace holds this document's collections (openIn checked them).
-      for (const [c, s, k, body] of records.rows as Array<[string, string, string, string]>) this.memory.collection(c).putAt(k, JSON.parse(body) as StoredRecord, s);
-      for (const { c, s, next } of sequences.rows as Array<{ c: string; s: string; next: string }>) this.memory.collection(c).advance(Number(next), s === '' ? undefined : s);
-    } finally {
-      this.applying = false;
-    }
+    await this.reread(client);
     this.epoch = epoch;
     this.last = BigInt((head.rows[0] as { seq: string }).seq);
     this.stale = false;
+  }
+
+  /**
+   * Replaces collections of the copy (`names`, else all of them) with their records and key
+   * sequences as the transaction given sees them: the whole namespace when it is loaded, the
+   * collections a work had changed when the database refused what it changed.
+   */
+  private async reread(client: PoolClient, names?: readonly string[]): Promise<void> {
+    const only = names ? ' AND c = ANY($2)' : '';
+    const values = names ? [this.namespace, names] : [this.namespace];
+    const records = await client.query({ text: `SELECT c, s, k, coalesce(raw, body::text) AS body FROM mock_records WHERE ns = $1${only} ORDER BY c, s, position`, values, rowMode: 'array' });
+    const sequences = await client.query(`SELECT c, s, next::text AS next FROM mock_sequences WHERE ns = $1${only}`, values);
+    this.applying = true;
+    try {
+      for (const name of names ?? this.names) this.memory.collection(name).clear();
+      // The namespace holds this document's collections (openIn checked them).
+      for (const [c, s, k, body] of records.rows as Array<[string, string, string, string]>) this.memory.collection(c).putAt(fromColumn(k), JSON.parse(body) as StoredRecord, fromColumn(s));
+      for (const { c, s, next } of sequences.rows as Array<{ c: string; s: string; next: string }>) this.memory.collection(c).advance(Number(next), s === '' ? undefined : fromColumn(s));
+    } finally {
+      this.applying = false;
+    }
   }
 
   private kick(): void {
@@ -717,7 +723,13 @@ export class PostgresStore implements StateStore {
     });
   }
 
-  /** The writes queued: one transaction under the lock, each work run in turn on the copy caught up, committed together. */
+  /**
+   * The writes queued: one transaction under the lock, each work run in turn on the copy caught up,
+   * committed together. When the database refuses what they changed for what it holds (not for a
+   * lost connection: see refusedForContent), the transaction is rolled back and the works run
+   * again in another, each committed under a savepoint of its own, so that the one refused fails
+   * alone (`StoreRefused`) and the others are committed.
+   */
   private async batch(): Promise<void> {
     const jobs = this.queue.splice(0, BATCH);
     try {
@@ -726,46 +738,34 @@ export class PostgresStore implements StateStore {
       for (const job of jobs) job.reject(error);
       return;
     }
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-    let done = () => undefined as void;
-    /** Whether the works changed the copy: if the transaction then fails, the copy holds what the database does not. */
-    let changed = false;
+    let outcomes: Outcome[];
+    /** Settles `uncommitted`, once the copy holds only what the database does (or is stale): set by the first transaction that changes it. */
+    let release: (() => void) | undefined;
+    const hold = () => {
+      if (release) return;
+      let committed!: () => void;
+      this.uncommitted = new Promise<void>((resolve) => (committed = resolve));
+      release = () => {
+        this.uncommitted = undefined;
+        committed();
+      };
+    };
     try {
-      // The log past what the copy holds, read once the lock is held, in the lock's round trip (follow skips what a read applied meanwhile).
-      const logQuery = this.logQuery();
-      await this.locked(async (client, log) => {
-        if (this.stale || !this.follow(log!)) await this.openIn(client, false);
-        const recorded: string[] = (this.recording = []);
-        let committed!: () => void;
-        this.uncommitted = new Promise<void>((resolve) => (committed = resolve));
-        // Settled however the transaction ends: a read waiting for it then sees the copy committed, or loaded again.
-        done = () => {
-          this.uncommitted = undefined;
-          committed();
-        };
-        try {
-          for (const job of jobs) {
-            try {
-              outcomes.push({ ok: true, value: job.work() });
-            } catch (error) {
-              outcomes.push({ ok: false, error });
-            }
-          }
-        } finally {
-          this.recording = undefined;
-        }
-        if (recorded.length === 0) return;
-        changed = true;
-        this.last = await this.append(client, recorded);
-      }, logQuery);
+      try {
+        outcomes = await this.commit(jobs, hold);
+      } catch (error) {
+        if (!(error instanceof ContentRefused)) throw error;
+        outcomes = await this.commit(jobs, hold, error.collections);
+      }
       this.stale = false;
     } catch (error) {
-      if (changed) this.stale = true;
+      // The works may have changed the copy: it holds what the database does not.
+      if (release) this.stale = true;
       const refused = error instanceof StoreStartError ? new StoreUnavailable(error.message) : this.owner.failed(error);
       for (const job of jobs) job.reject(refused);
       return;
     } finally {
-      done();
+      release?.();
     }
     this.owner.succeeded(true);
     jobs.forEach((job, i) => {
@@ -774,6 +774,98 @@ export class PostgresStore implements StateStore {
       else job.reject(outcome.error);
     });
   }
+
+  /**
+   * One transaction of a batch: the works run on the copy caught up, their changes appended
+   * together, or (`alone`: the collections the first transaction had changed in the copy, read
+   * again first) each work's under a savepoint of its own, a refused one rolled back to it and the
+   * collections it changed read again.
+   * @throws ContentRefused when, together, the database refused what they changed for what it holds.
+   */
+  private commit(jobs: readonly Job[], hold: () => void, alone?: ReadonlySet<string>): Promise<Outcome[]> {
+    // The log past what the copy holds, read once the lock is held, in the lock's round trip (follow skips what a read applied meanwhile).
+    const logQuery = this.logQuery();
+    return this.locked(async (client, log) => {
+      if (this.stale || !this.follow(log!)) await this.openIn(client, false);
+      else if (alone?.size) await this.reread(client, [...alone]);
+      hold();
+      if (!alone) {
+        const outcomes: Outcome[] = [];
+        const recorded = this.recorded(() => jobs.forEach((job) => outcomes.push(run(job))));
+        if (recorded.length === 0) return outcomes;
+        try {
+          this.last = await this.append(client, recorded);
+        } catch (error) {
+          throw refusedForContent(error) ? new ContentRefused(collectionsOf(recorded)) : error;
+        }
+        return outcomes;
+      }
+      const outcomes: Outcome[] = [];
+      for (const job of jobs) {
+        let outcome!: Outcome;
+        const recorded = this.recorded(() => (outcome = run(job)));
+        if (recorded.length > 0) {
+          await client.query('SAVEPOINT work');
+          try {
+            this.last = await this.append(client, recorded);
+          } catch (error) {
+            if (!refusedForContent(error)) throw error;
+            await client.query('ROLLBACK TO SAVEPOINT work');
+            outcome = { ok: false, error: new StoreRefused(reasonOf(error)) };
+            await this.reread(client, [...collectionsOf(recorded)]);
+          }
+        }
+        outcomes.push(outcome);
+      }
+      return outcomes;
+    }, logQuery);
+  }
+
+  /** Runs `work`, and gives back the changes it made to the copy (the journal's entries). */
+  private recorded(work: () => void): string[] {
+    const recorded: string[] = (this.recording = []);
+    try {
+      work();
+    } finally {
+      this.recording = undefined;
+    }
+    return recorded;
+  }
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** A queued work run: its result, or what it threw. */
+function run(job: Job): Outcome {
+  try {
+    return { ok: true, value: job.work() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/**
+ * Whether the database refused a unit for what it holds, rather than failing: a data exception
+ * (SQLSTATE class 22), an integrity constraint (23), a limit such as the size of an index row
+ * (54: a key of more than about 2,700 bytes), or an exception raised in PL/pgSQL (P0: a trigger of
+ * the operator's). That is one request's failure. Anything else (no SQLSTATE: the connection;
+ * a server shutting down, a timeout, a missing table) means the database cannot be used.
+ */
+function refusedForContent(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /^(22|23|54|P0)/.test(code);
+}
+
+/** Out of a transaction whose changes, together, the database refused for what they hold: the collections they changed in the copy. */
+class ContentRefused extends Error {
+  constructor(readonly collections: ReadonlySet<string>) {
+    super('The database refused the changes of a group commit for what they hold.');
+  }
+}
+
+/** The collections entries change. */
+function collectionsOf(entries: readonly string[]): Set<string> {
+  return new Set(entries.map((entry) => (JSON.parse(entry) as JournalEntry).c));
 }
 
 /**

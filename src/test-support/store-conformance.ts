@@ -40,6 +40,12 @@ export interface StoreUnderTest {
    * session). Two stores it made never share records.
    */
   make: (collections: readonly Collection[], budget: StateBudget) => StateStore;
+  /**
+   * For a store that keeps its state outside the process: a store reading what `store` (one that
+   * `make` made) holds there, as another replica would, for the same collections. The suite then
+   * also checks that what one store wrote reads back the same through another.
+   */
+  reopen?: (store: StateStore, collections: readonly Collection[], budget: StateBudget) => StateStore | Promise<StateStore>;
   /** Before each test: forgets what the stores of earlier tests left outside the process (a database's tables). */
   reset?: () => void | Promise<void>;
   /** After the suite: closes what the factory opened (a connection pool, a server it started). */
@@ -125,6 +131,15 @@ const VALUES: StoredRecord = {
   list: [1, 'two', { three: [3] }, [], null],
   nested: { deeper: { deepest: ['x'] }, emptyObject: {} },
 };
+
+/**
+ * Text a JavaScript string may hold that some storage refuses or changes, each of which a store
+ * must give back as it was given, in a key, a scope and a value: NUL (PostgreSQL's text refuses
+ * it), U+0001 first, lone surrogates (not Unicode text: no UTF-8 holds them; a request cannot send
+ * one, but a plugin or an import may store one), an escape written as text, astral characters and
+ * combining marks.
+ */
+const TEXTS = ['a\u0000b', '\u0000', '\u0001', '\u0001"x"', 'lone \ud800 high', 'lone \udfff low', '\udc00\ud800', '\\u0000 as text', '🐕 e\u0301\u0301'];
 
 /** Runs the work in one transaction of the store and waits for it, whatever kind of store it is. */
 async function inTransaction<T>(store: StateStore, work: () => T): Promise<T> {
@@ -263,6 +278,39 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
             expect(records.get(k1, scope), label).toBeUndefined();
             expect([records.size, listed(records, scope).map(([key]) => key)], label).toEqual([2, [String(k2), String(k3)]]);
           });
+        }
+      });
+
+      it('keeps any text a string holds, in keys, scopes and values, as given (NUL, lone surrogates, U+0001...), read back the same by another store of the same state', async () => {
+        for (const { document, collection, label } of await subjects(keyed)) {
+          const store = await fresh(document);
+          const scopes = nested(collection) ? TEXTS : [''];
+          const keyOf = (i: number) => (integerKeyed(collection) ? i + 1 : TEXTS[i]);
+          const given = (i: number, scope: string) => recordFor(collection, keyOf(i), { text: TEXTS[i], scope, [TEXTS[i]]: [TEXTS[i]] });
+          await on(store, collection.name, (records) => {
+            for (const scope of scopes) TEXTS.forEach((_, i) => records.put(given(i, scope), scope));
+          });
+          // Replaced and deleted by those keys, in those scopes.
+          await on(store, collection.name, (records) => {
+            for (const scope of scopes) {
+              records.put({ ...given(0, scope), replaced: true }, scope);
+              expect(records.delete(keyOf(1), scope), `${label} ${JSON.stringify(scope)}`).toBe(true);
+            }
+          });
+          const expected = (scope: string) => TEXTS.flatMap((_, i) => (i === 1 ? [] : [[String(keyOf(i)), i === 0 ? { ...given(0, scope), replaced: true } : given(i, scope)]]));
+          for (const scope of scopes) {
+            expect(await on(store, collection.name, (records) => listed(records, scope)), `${label} ${JSON.stringify(scope)}`).toEqual(expected(scope));
+            expect(await on(store, collection.name, (records) => records.get(keyOf(2), scope)), `${label} ${JSON.stringify(scope)}`).toEqual(given(2, scope));
+          }
+          if (!under.reopen) continue;
+          const collections = await documentCollections(document);
+          const other = await under.reopen(store, collections, new StateBudget({ maxRecords: Infinity, maxBytes: Infinity }));
+          await inTransaction(other, () => undefined); // opened, and caught up
+          for (const scope of scopes) {
+            expect(await on(other, collection.name, (records) => listed(records, scope)), `${label} ${JSON.stringify(scope)}, read by another store`).toEqual(expected(scope));
+          }
+          const exported = await inTransaction(store, () => store.export());
+          expect(await inTransaction(other, () => other.export()), `${label}, read by another store`).toEqual(exported);
         }
       });
 

@@ -1,7 +1,8 @@
 /**
  * Stage 5: validate a request against its operation. Parameters are deserialised by style and
  * checked with one compiled schema; the body is checked for presence, media type, encoding and
- * JSON syntax, then against its schema. All problems of one request come back together.
+ * JSON syntax, for lone surrogates (lone-surrogates.ts), then against its schema. All problems of
+ * one request come back together.
  */
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
@@ -13,6 +14,7 @@ import { matchMediaType, parseMediaType } from '../core/media-type.js';
 import { compileParameterParser, type ParsedParameters, type RawParameters } from './parse-parameters.js';
 import type { SchemaConverter } from './to-json-schema.js';
 import { bodyDecoders, decoderFor, type BodyDecoder } from './body-decoders.js';
+import { loneSurrogates } from './lone-surrogates.js';
 import type { Registry } from '../core/registry.js';
 
 export interface RawRequest extends RawParameters {
@@ -94,6 +96,8 @@ export function compileRequestValidator(operation: Operation, ctx: CompileContex
       problems.push(...form.problems);
       decoded = form.values;
     }
+    // Not Unicode text, whatever the document allows: refused before the state (or a URL, or a database) sees it.
+    problems.push(...loneSurrogates(decoded, 'body'));
     const validate = bodyValidators.get(declaredMedia);
     if (validate) {
       try {
