@@ -208,7 +208,7 @@ describe('the proxy', () => {
     const exchanges: ProxyExchange[] = [];
     const proxy = buildProxy(await loadDocument(api), { upstream: UPSTREAM, fetch: inProcess(() => new Response('{}', { status: 418, headers: { 'Content-Type': 'application/json' } })), onExchange: (e) => exchanges.push(e) });
     await proxy.fetch(new Request(`${PROXY}/pets/1?api_key=very-secret-key&x=1`));
-    expect(exchanges[0].path).toBe('/pets/1?api_key=REDACTED&x=1');
+    expect(exchanges[0].path).toBe('/pets/1?api_key=***&x=1');
     const text = JSON.stringify(proxy.violations.latest(10));
     expect(proxy.violations.counts().total).toBeGreaterThan(0);
     expect(text).not.toContain('very-secret-key');

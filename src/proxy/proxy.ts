@@ -24,13 +24,13 @@ import { WEB_REQUESTS, type RequestReader } from '../pipeline/request-reader.js'
 import { serverBasePath } from '../routing/server-base-path.js';
 import { guardHosts } from '../middleware/host-guard.js';
 import type { AdminEndpoint } from '../admin/admin-api.js';
-import { redactQuery } from '../admin/request-log.js';
-import { buildMock, maxBodyBytesOf, queryKeyNames, type BuildMockOptions, type Mock } from '../app.js';
+import { buildMock, maxBodyBytesOf, type BuildMockOptions, type Mock } from '../app.js';
 import { checkRegistry } from '../contract/checks/index.js';
 import type { LoadedPlugin } from '../contract/plugin.js';
 import type { MockPlugin } from '../registries/extension.js';
 import { fetchForwarder, forwardedHeaders, parseUpstream, poolForwarder, type UpstreamFetch, type UpstreamAnswer } from './forward.js';
 import { createInspector, type AnsweredBy, type ProxyCheckId, type SeenAnswer, type SeenRequest, type Violation } from './inspect.js';
+import type { ExchangeMask } from './exchange-mask.js';
 import { ViolationLog } from './violations.js';
 
 /** The header that names what an answer breaks, with `errors`. */
@@ -68,8 +68,8 @@ export interface ProxyOptions {
   keep?: number;
   /** Told of each exchange: who answered, and what it broke. */
   onExchange?: (entry: ProxyExchange) => void;
-  /** Told of each upstream answer with a JSON body (the recorder of fixtures listens here). */
-  onAnswer?: (answer: { operation: Operation; params: Record<string, string>; status: number; json: unknown }) => void;
+  /** Told of each upstream answer with a JSON body (the recorder of fixtures listens here), with the exchange's secrets to mask. */
+  onAnswer?: (answer: { operation: Operation; params: Record<string, string>; status: number; json: unknown; mask: ExchangeMask }) => void;
   /** The clock of the violations' times (default: now). */
   now?: () => Date;
 }
@@ -78,7 +78,7 @@ export interface ProxyOptions {
 export interface ProxyExchange {
   time: Date;
   method: string;
-  /** The path and query as sent, the values of query parameters that carry API keys `REDACTED`. */
+  /** The path and query as sent, the exchange's secrets `***` (exchange-mask.ts). */
   path: string;
   status: number;
   ms: number;
@@ -126,8 +126,6 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
   const maxBodyBytes = maxBodyBytesOf(document.api);
   const checks = checkRegistry(options.contractPlugins ?? []);
   const inspector = createInspector({ document, checks, upstreamUrl: `${upstream.origin}${upstream.basePath}`, maxBodyBytes, warn: mockOptions.onWarning });
-  // The query parameters that carry API keys: their values never reach the log line.
-  const queryKeys = queryKeyNames(document.api);
   const mockAnswers = new Set(options.mockOperations ?? []);
   const unknownIds = [...mockAnswers].filter((id) => !operations.some((op) => op.id === id));
   if (unknownIds.length) throw new Error(`--mock ${unknownIds.join(', ')}: the document has no such operation (its operations: ${operations.map((op) => op.id).join(', ')}).`);
@@ -148,7 +146,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     c.req.raw.headers.forEach((value, name) => (headers[name] = value));
     const done = (response: Response, answeredBy: AnsweredBy, seen: Violation[], note?: string) => {
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      options.onExchange?.({ time: now(), method, path: redactQuery(target, queryKeys), status: response.status, ms, answeredBy, operationId: operation?.id, violations: seen, note });
+      if (options.onExchange) options.onExchange({ time: now(), method, path: inspector.mask({ method, target, headers }).target(target), status: response.status, ms, answeredBy, operationId: operation?.id, violations: seen, note });
       return response;
     };
 
@@ -192,7 +190,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
       return done(await mock.app.fetch(c.req.raw, c.env), 'mock', requestViolations, `the fallback: the upstream answered ${answer.status}, not the operation's own answer`);
     }
     const all = [...requestViolations, ...record(answerViolations)];
-    if (received.text !== undefined && answer.status < 300) options.onAnswer?.({ operation, params: found!.params, status: answer.status, json: received.json });
+    if (received.text !== undefined && answer.status < 300) options.onAnswer?.({ operation, params: found!.params, status: answer.status, json: received.json, mask: inspector.mask(seen, received) });
     return done(respondWith(answer, options.errors ? all : []), 'upstream', all, answer.unread && `body not checked: ${answer.unread}`);
   });
 
