@@ -14,6 +14,7 @@
 import { Hono, type Context } from 'hono';
 import { ApiError, errorResponse, errors } from '../core/api-error.js';
 import { fromUtf8 } from '../core/bytes.js';
+import { sendableHeaderValue } from '../core/header-value.js';
 import { isJsonMediaType, parseMediaType } from '../core/media-type.js';
 import { respondJson } from '../core/security-headers.js';
 import type { LoadedDocument } from '../document/load-document.js';
@@ -28,7 +29,7 @@ import { buildMock, maxBodyBytesOf, type BuildMockOptions, type Mock } from '../
 import { checkRegistry } from '../contract/checks/index.js';
 import type { LoadedPlugin } from '../contract/plugin.js';
 import type { MockPlugin } from '../registries/extension.js';
-import { fetchForwarder, forwardedHeaders, parseUpstream, poolForwarder, type UpstreamFetch, type UpstreamAnswer } from './forward.js';
+import { fetchForwarder, forwardedHeaders, parseUpstream, poolForwarder, type UpstreamFetch, type UpstreamAnswer, type UpstreamFailure } from './forward.js';
 import { createInspector, type AnsweredBy, type ProxyCheckId, type SeenAnswer, type SeenRequest, type Violation } from './inspect.js';
 import type { ExchangeMask } from './exchange-mask.js';
 import { ViolationLog } from './violations.js';
@@ -163,7 +164,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     if (!operation) {
       const where = found ? `${found.item} declares ${operations.filter((op) => op.path === found.item).map((op) => op.method.toUpperCase()).join(', ')}, not ${method}` : `no path of the document matches ${url.pathname}`;
       const answer = await forwardTo(c, url, seen, undefined);
-      if ('failure' in answer) return done(errorResponse(new ApiError(502, 'BAD_GATEWAY', `The proxy got no answer: ${answer.message}.`)), 'proxy', [], answer.message);
+      if ('failure' in answer) return done(errorResponse(noAnswer(answer)), 'proxy', [], answer.message);
       const seenViolations = record([inspector.undocumented(seen, answerSeen(answer), 'upstream', where)]);
       return done(respondWith(answer, seenViolations), 'upstream', seenViolations);
     }
@@ -179,9 +180,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     const answer = await forwardTo(c, url, seen, operation);
     if ('failure' in answer) {
       if (options.fallback === 'mock') return done(await mock.app.fetch(c.req.raw, c.env), 'mock', requestViolations, `the fallback: ${answer.message}`);
-      const status = answer.failure === 'timeout' ? 504 : 502;
-      const error = new ApiError(status, answer.failure === 'timeout' ? 'GATEWAY_TIMEOUT' : 'BAD_GATEWAY', `The proxy got no answer: ${answer.message}.`);
-      return done(inspector.error(operation, error, header('accept') ?? null), 'proxy', requestViolations, answer.message);
+      return done(inspector.error(operation, noAnswer(answer), header('accept') ?? null), 'proxy', requestViolations, answer.message);
     }
     const received = answerSeen(answer);
     const answerViolations = inspector.check(operation, seen, problems, received, 'upstream');
@@ -190,18 +189,46 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
       return done(await mock.app.fetch(c.req.raw, c.env), 'mock', requestViolations, `the fallback: the upstream answered ${answer.status}, not the operation's own answer`);
     }
     const all = [...requestViolations, ...record(answerViolations)];
-    if (received.text !== undefined && answer.status < 300) options.onAnswer?.({ operation, params: found!.params, status: answer.status, json: received.json, mask: inspector.mask(seen, received) });
+    if (received.text !== undefined && answer.status < 300 && options.onAnswer) {
+      // What listens (the recorder) failing is said, and the client still gets its answer.
+      try {
+        options.onAnswer({ operation, params: found!.params, status: answer.status, json: received.json, mask: inspector.mask(seen, received) });
+      } catch (error) {
+        mockOptions.onWarning?.(`The answer to ${method} ${operation.path} could not be handed on to be recorded: ${(error as Error).message}`);
+      }
+    }
     return done(respondWith(answer, options.errors ? all : []), 'upstream', all, answer.unread && `body not checked: ${answer.unread}`);
   });
 
   /** Sends a request on, and reads the answer within the limits: a JSON body of an operation of the document to be checked; others stream through. */
   const forwardTo = (c: Context, url: URL, seen: SeenRequest, operation: Operation | undefined) => {
-    const headers = forwardedHeaders(seen.headers, { address: base.remoteAddress(c), host: url.host, proto: url.protocol.slice(0, -1) });
+    const headers = forwardedHeaders(seen.headers, { address: base.remoteAddress(c), host: url.host, proto: url.protocol.slice(0, -1) }, mockOptions.trustProxy === true);
     return forwarder.send({ method: seen.method, pathAndQuery: seen.target, headers, body: seen.body }, (contentType) => operation !== undefined && isJson(contentType));
   };
 
+  // A failure of the proxy's own is answered in the error shape of the operation asked for (else the native one), never as Hono's bare text.
+  app.onError((error, c) => {
+    mockOptions.onWarning?.(`Unexpected failure while proxying a request: ${(error as Error)?.message ?? String(error)}`);
+    const failed = new ApiError(500, 'INTERNAL_ERROR', 'The proxy failed to answer this request; it is still running.');
+    const url = new URL(c.req.url);
+    const found = findPath(url.pathname);
+    const operation = found && byRoute.get(`${c.req.method.toUpperCase()} ${found.item}`);
+    try {
+      if (operation) return inspector.error(operation, failed, c.req.header('accept') ?? null);
+    } catch {
+      // The native shape, below.
+    }
+    return errorResponse(failed);
+  });
+
   guardHosts(app, mockOptions.allowedHosts);
   return { fetch: (request, env) => Promise.resolve(app.fetch(request, env)), close: () => forwarder.close(), mock, violations, operations, checks: inspector.checkIds };
+}
+
+/** The error of an exchange the upstream gave no answer to pass on: 504 when too slow, else 502. */
+function noAnswer(failure: UpstreamFailure): ApiError {
+  if (failure.failure === 'timeout') return new ApiError(504, 'GATEWAY_TIMEOUT', `The proxy got no answer: ${failure.message}.`);
+  return new ApiError(502, 'BAD_GATEWAY', `The proxy got no answer${failure.failure === 'unsendable' ? ' it can pass on' : ''}: ${failure.message}.`);
 }
 
 /**
@@ -232,7 +259,9 @@ function marked(response: Response, seen: Violation[]): Response {
   if (seen.length === 0) return response;
   const text = seen.map((v) => `${v.check}${v.path ? ` ${v.path}` : ''}`).join(', ');
   const headers = new Headers(response.headers);
-  headers.set(VIOLATIONS_HEADER, text.length > MAX_MARK ? `${text.slice(0, MAX_MARK - 3)}...` : text);
+  // A path holds property names as the client or the upstream wrote them: CR, LF and all.
+  const safe = sendableHeaderValue(text);
+  headers.set(VIOLATIONS_HEADER, safe.length > MAX_MARK ? `${safe.slice(0, MAX_MARK - 3).replace(/%[0-9A-F]?$/, '')}...` : safe);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
