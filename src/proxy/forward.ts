@@ -2,9 +2,10 @@
  * Forwarding one request to the upstream and reading its answer, bounded: the request goes only
  * to the upstream's origin (the path is appended to the upstream URL's path, never resolved
  * against it, so `//elsewhere.example/x` stays a path), without hop-by-hop headers, and a redirect
- * is handed to the client, never followed. The answer must start within the time limit; a JSON
- * body (the kind the document's schemas check) is read whole, up to the size limit, within it;
- * any other body, or one past the limit, streams through unread.
+ * is handed to the client, never followed. The answer, with a JSON body (the kind the document's
+ * schemas check) read whole up to the size limit, must be in within the time limit, however it is
+ * spaced out; any other body, or one past the limit, streams through unread, cut after a silence
+ * as long. The forwarding headers are the proxy's own (the client's are dropped unless trusted).
  */
 import { concatBytes } from '../core/bytes.js';
 
@@ -86,7 +87,7 @@ function tokenOrQuoted(value: string): string {
 export type UpstreamFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface ForwardLimits {
-  /** How long the upstream may take to start its answer, and to send each part of a body. */
+  /** How long the upstream has from the request to the end of a body that is read; and the longest silence in a body that streams through unread. */
   timeoutMs: number;
   /** The largest body read to be checked; a larger one streams through unchecked. */
   maxBodyBytes: number;
