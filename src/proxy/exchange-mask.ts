@@ -51,9 +51,10 @@ export function exchangeMasker(api: DocumentObject): (request: MaskedRequest, an
     if (scheme.in === 'header') declaredHeaders.add(scheme.name.toLowerCase());
     if (scheme.in === 'query') declaredQuery.add(scheme.name);
   }
-  const secretHeader = (name: string) => declaredHeaders.has(name.toLowerCase()) || isSecretParameterName(name);
-  const secretQuery = (name: string) => declaredQuery.has(name) || isSecretParameterName(name);
-  const masks = new Map<string, Mask>();
+  // Names come again and again (the same headers on every request): each is judged once.
+  const secretHeader = remembered((name) => declaredHeaders.has(name.toLowerCase()) || isSecretParameterName(name));
+  const secretQuery = remembered((name) => declaredQuery.has(name) || isSecretParameterName(name));
+  const masks = new Map<string, ExchangeMask>();
 
   return (request, answer) => {
     const found: string[] = [];
@@ -67,7 +68,7 @@ export function exchangeMasker(api: DocumentObject): (request: MaskedRequest, an
     for (const [name, value] of query) if (secretQuery(name)) found.push(value);
     if (request.body?.byteLength) secretValues(parsedBody(request.body), found);
     answer?.headers.forEach((value, name) => {
-      if (!isSecretParameterName(name)) return;
+      if (!secretHeader(name)) return;
       found.push(value);
       const pair = value.split(';')[0];
       if (pair.includes('=')) found.push(pair.slice(pair.indexOf('=') + 1).trim());
@@ -78,10 +79,25 @@ export function exchangeMasker(api: DocumentObject): (request: MaskedRequest, an
     let mask = masks.get(key);
     if (!mask) {
       if (masks.size >= MASKS_KEPT) masks.clear();
-      masks.set(key, (mask = secretMask({ headers: Object.fromEntries(found.map((value, i) => [String(i), value])) })));
+      const values = secretMask({ headers: Object.fromEntries(found.map((value, i) => [String(i), value])) });
+      masks.set(key, (mask = { ...values, target: (pathAndQuery) => values.text(maskQuery(pathAndQuery, secretQuery)) }));
     }
-    const text = mask.text;
-    return { ...mask, target: (pathAndQuery) => text(maskQuery(pathAndQuery, secretQuery)) };
+    return mask;
+  };
+}
+
+/** Names judged, kept up to a bound (a client may send a new name with every request). */
+const NAMES_KEPT = 1024;
+
+function remembered(judge: (name: string) => boolean): (name: string) => boolean {
+  const judged = new Map<string, boolean>();
+  return (name) => {
+    let secret = judged.get(name);
+    if (secret === undefined) {
+      if (judged.size >= NAMES_KEPT) judged.clear();
+      judged.set(name, (secret = judge(name)));
+    }
+    return secret;
   };
 }
 
