@@ -67,8 +67,9 @@ Options:
   --record DIR       write what the upstream answers as fixtures (DIR/<collection>.json, secrets
                      left out), for \`serve --fixtures DIR\`
   --upstream-timeout S
-                     seconds the upstream may take to answer (and to send a body that is checked;
-                     default 30)
+                     seconds the upstream has for its whole answer (its headers and a body that is
+                     checked), else 504; a body streamed unchecked is cut after as long a silence
+                     (default 30)
 
 The server's options are serve's (see serve --help): --port (default 4010), --host, --allowed-host,
 --admin-token, --no-admin, --no-docs, --trust-proxy, --cors-origin, --log-level, --log-format,

@@ -138,8 +138,12 @@ function finish(args: ProxyArgs, proxy: Proxy, recorder: Recorder | undefined, l
   return args.failOnViolation && counts.failures > 0 ? 1 : 0;
 }
 
-/** The line of an exchange: when, what, who answered, and each violation under it. */
-function exchangeLine(log: Logger): ((entry: ProxyExchange) => void) | undefined {
+/**
+ * The line of an exchange: when, what, who answered, and each violation under it. What a violation
+ * quotes (a property name, a value) is the client's or the upstream's text: its control characters
+ * are escaped, so that it cannot end the line and write one of its own.
+ */
+export function exchangeLine(log: Logger): ((entry: ProxyExchange) => void) | undefined {
   if (log.settings.level === 'silent') return undefined;
   return (entry) => {
     const violations = entry.violations.map(({ check, received, documented, path, rule }) => ({ check, received, documented, path, rule }));
@@ -147,7 +151,13 @@ function exchangeLine(log: Logger): ((entry: ProxyExchange) => void) | undefined
       log.info('request', { method: entry.method, path: entry.path, status: entry.status, ms: entry.ms, answeredBy: entry.answeredBy, operationId: entry.operationId, note: entry.note, violations });
       return;
     }
-    const head = `${entry.time.toISOString()} ${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms ${entry.answeredBy}${entry.note ? ` (${entry.note})` : ''}`;
-    log.info([head, ...violations.map((v) => `    violation ${v.check}: received ${v.received}, documented ${v.documented}`)].join('\n'));
+    const head = `${entry.time.toISOString()} ${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms ${entry.answeredBy}${entry.note ? ` (${oneLine(entry.note)})` : ''}`;
+    log.info([head, ...violations.map((v) => `    violation ${v.check}: received ${oneLine(v.received)}, documented ${oneLine(v.documented)}`)].join('\n'));
   };
+}
+
+/** A text on one line: CR, LF and tab as `\r`, `\n`, `\t`, other control characters and the line separators as `\uXXXX`. */
+function oneLine(text: string): string {
+  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (char) => named[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

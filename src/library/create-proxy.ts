@@ -29,7 +29,7 @@ export interface CreateProxyOptions {
   fallback?: 'mock';
   /** Operations (by operationId) the mock always answers. */
   mockOperations?: readonly string[];
-  /** How long the upstream may take to answer, and to send each part of a body, in milliseconds (default 30,000). */
+  /** How long the upstream has for its whole answer (headers, and a body read to be checked: else 504), in milliseconds; a body streamed unchecked is cut after as long a silence (default 30,000). */
   timeoutMs?: number;
   /** Told of each exchange: who answered, and what it broke. */
   onExchange?: (entry: ProxyExchange) => void;

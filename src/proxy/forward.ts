@@ -2,9 +2,10 @@
  * Forwarding one request to the upstream and reading its answer, bounded: the request goes only
  * to the upstream's origin (the path is appended to the upstream URL's path, never resolved
  * against it, so `//elsewhere.example/x` stays a path), without hop-by-hop headers, and a redirect
- * is handed to the client, never followed. The answer must start within the time limit; a JSON
- * body (the kind the document's schemas check) is read whole, up to the size limit, within it;
- * any other body, or one past the limit, streams through unread.
+ * is handed to the client, never followed. The answer, with a JSON body (the kind the document's
+ * schemas check) read whole up to the size limit, must be in within the time limit, however it is
+ * spaced out; any other body, or one past the limit, streams through unread, cut after a silence
+ * as long. The forwarding headers are the proxy's own (the client's are dropped unless trusted).
  */
 import { concatBytes } from '../core/bytes.js';
 
@@ -33,26 +34,60 @@ export function parseUpstream(text: string): Upstream {
   return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
 }
 
-/** The headers to send on: without hop-by-hop ones (and those the `Connection` header names), with the X-Forwarded ones. */
-export function forwardedHeaders(incoming: Record<string, string>, client: { address?: string; host?: string; proto: string }): Record<string, string> {
+/**
+ * Headers that say who a request was forwarded for: anyone can write them, so they are the proxy's
+ * to set, or (behind a proxy it trusts) to extend.
+ */
+const FORWARDING = /^(forwarded|x-forwarded-[a-z0-9-]+|x-real-ip|x-client-ip|true-client-ip|cf-connecting-ip|fastly-client-ip|x-cluster-client-ip)$/;
+
+/** Who the proxy forwards for: the peer's address, the Host it was asked for, its scheme. */
+export interface ForwardedFor {
+  address?: string;
+  host?: string;
+  proto: string;
+}
+
+/**
+ * The headers to send on: without hop-by-hop ones (and those the `Connection` header names), with
+ * the proxy's own `Forwarded`, `X-Forwarded-For`, `-Host` and `-Proto`. The client's forwarding
+ * headers are dropped, unless `trusted` (`--trust-proxy`: the peer is a proxy whose word counts),
+ * where its `Forwarded` and `X-Forwarded-For` get this hop added and its `-Host` and `-Proto` stand.
+ */
+export function forwardedHeaders(incoming: Record<string, string>, client: ForwardedFor, trusted = false): Record<string, string> {
   const named = new Set((incoming.connection ?? '').split(',').map((name) => name.trim().toLowerCase()));
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(incoming)) {
-    if (HOP_BY_HOP.has(name) || named.has(name)) continue;
+    if (HOP_BY_HOP.has(name) || named.has(name) || (!trusted && FORWARDING.test(name))) continue;
     // Bodies come back as the upstream writes them for a client that asks for no encoding: readable to be checked.
     if (name === 'accept-encoding') continue;
     out[name] = value;
   }
-  if (client.address) out['x-forwarded-for'] = [incoming['x-forwarded-for'], client.address].filter(Boolean).join(', ');
-  if (client.host && out['x-forwarded-host'] === undefined) out['x-forwarded-host'] = client.host;
-  if (out['x-forwarded-proto'] === undefined) out['x-forwarded-proto'] = client.proto;
+  const before = (name: string) => (trusted ? out[name] : undefined);
+  if (client.address) out['x-forwarded-for'] = [before('x-forwarded-for'), client.address].filter(Boolean).join(', ');
+  if (client.host) out['x-forwarded-host'] = before('x-forwarded-host') ?? client.host;
+  out['x-forwarded-proto'] = before('x-forwarded-proto') ?? client.proto;
+  out.forwarded = [before('forwarded'), forwardedElement(client)].filter(Boolean).join(', ');
   return out;
+}
+
+/** This hop as RFC 7239 says it: `for=127.0.0.1;host="127.0.0.1:4010";proto=http` (an IPv6 address as `for="[::1]"`). */
+function forwardedElement(client: ForwardedFor): string {
+  const node = client.address === undefined ? 'unknown' : client.address.includes(':') ? `[${client.address}]` : client.address;
+  const pairs = [`for=${tokenOrQuoted(node)}`];
+  if (client.host) pairs.push(`host=${tokenOrQuoted(client.host)}`);
+  pairs.push(`proto=${tokenOrQuoted(client.proto)}`);
+  return pairs.join(';');
+}
+
+/** A value as an RFC 9110 token where it is one, else a quoted string. */
+function tokenOrQuoted(value: string): string {
+  return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value) ? value : `"${value.replace(/["\\]/g, '\\$&')}"`;
 }
 
 export type UpstreamFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface ForwardLimits {
-  /** How long the upstream may take to start its answer, and to send each part of a body. */
+  /** How long the upstream has from the request to the end of a body that is read; and the longest silence in a body that streams through unread. */
   timeoutMs: number;
   /** The largest body read to be checked; a larger one streams through unchecked. */
   maxBodyBytes: number;
@@ -79,9 +114,9 @@ export interface UpstreamAnswer {
   ms: number;
 }
 
-/** Why no answer came: the upstream could not be reached, or took too long. */
+/** Why no answer came: the upstream could not be reached, took too long, or answered with a status HTTP cannot pass on. */
 export interface UpstreamFailure {
-  failure: 'unreachable' | 'timeout';
+  failure: 'unreachable' | 'timeout' | 'unsendable';
   message: string;
   ms: number;
 }
@@ -95,6 +130,9 @@ export interface Forwarder {
 
 const roundMs = (started: number) => Math.round((performance.now() - started) * 10) / 10;
 const timedOut = (limits: ForwardLimits, started: number): UpstreamFailure => ({ failure: 'timeout', message: `the upstream did not answer within ${limits.timeoutMs / 1000} s`, ms: roundMs(started) });
+/** A final status a response can carry (a 1xx is never final; 600 and above are no HTTP status). */
+const sendable = (status: number) => status >= 200 && status <= 599;
+const unsendable = (status: number, started: number): UpstreamFailure => ({ failure: 'unsendable', message: `the upstream answered status ${status}, outside 200 to 599`, ms: roundMs(started) });
 const unreachable = (error: unknown, started: number): UpstreamFailure => ({ failure: 'unreachable', message: `the upstream could not be reached (${causeOf(error)})`, ms: roundMs(started) });
 
 /**
@@ -106,18 +144,35 @@ const unreachable = (error: unknown, started: number): UpstreamFailure => ({ fai
  */
 export function poolForwarder(upstream: Upstream, limits: ForwardLimits): Forwarder {
   let pool: Promise<import('undici').Pool> | undefined;
+  // undici's own timeouts bound the silence between two parts (a body streamed through unread is cut after as long); the deadline below bounds the whole.
   const poolOf = () =>
     (pool ??= import('undici').then(({ Pool }) => new Pool(upstream.origin, { connections: 256, pipelining: 1, headersTimeout: limits.timeoutMs, bodyTimeout: limits.timeoutMs })));
   return {
     async send(request, readable) {
       const started = performance.now();
+      // From sending the request to the end of a body that is read: a body that trickles in never reaches undici's timeouts.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), limits.timeoutMs);
+      const failed = (error: unknown) => {
+        clearTimeout(timer);
+        return deadline.signal.aborted || isTimeout(error) ? timedOut(limits, started) : unreachable(error, started);
+      };
+      const answered = <T>(value: T) => {
+        clearTimeout(timer);
+        return value;
+      };
       let answer;
       try {
         const path = upstreamPath(upstream, request.pathAndQuery);
         const body = request.body && request.body.byteLength > 0 ? request.body : undefined;
-        answer = await (await poolOf()).request({ path, method: request.method as never, headers: request.headers, body });
+        answer = await (await poolOf()).request({ path, method: request.method as never, headers: request.headers, body, signal: deadline.signal });
       } catch (error) {
-        return isTimeout(error) ? timedOut(limits, started) : unreachable(error, started);
+        return failed(error);
+      }
+      if (!sendable(answer.statusCode)) {
+        // Destroying the body fails it with an abort: heard here, or it would be the process's uncaught error.
+        answer.body.on('error', () => undefined).destroy();
+        return answered(unsendable(answer.statusCode, started));
       }
       const headers = answerHeaders(answer.headers, false);
       const contentType = headers.get('content-type');
@@ -126,17 +181,17 @@ export function poolForwarder(upstream: Upstream, limits: ForwardLimits): Forwar
       const empty = length === 0 || request.method === 'HEAD' || answer.statusCode === 204 || answer.statusCode === 304;
       if (empty) {
         answer.body.resume();
-        return { status: answer.statusCode, headers, bytes: new Uint8Array(0), ms: roundMs(started) };
+        return answered({ status: answer.statusCode, headers, bytes: new Uint8Array(0), ms: roundMs(started) });
       }
       if (!readable(contentType) || tooLong) {
-        return { status: answer.statusCode, headers, stream: streamOf([], answer.body[Symbol.asyncIterator]()), unread: tooLong ? `over ${limits.maxBodyBytes} bytes` : 'not JSON', ms: roundMs(started) };
+        return answered({ status: answer.statusCode, headers, stream: streamOf([], answer.body[Symbol.asyncIterator]()), unread: tooLong ? `over ${limits.maxBodyBytes} bytes` : 'not JSON', ms: roundMs(started) });
       }
       try {
         const read = await readUpTo(answer.body, limits.maxBodyBytes);
-        if (read.rest) return { status: answer.statusCode, headers, stream: read.rest, unread: `over ${limits.maxBodyBytes} bytes`, ms: roundMs(started) };
-        return { status: answer.statusCode, headers, bytes: read.bytes, ms: roundMs(started) };
+        if (read.rest) return answered({ status: answer.statusCode, headers, stream: read.rest, unread: `over ${limits.maxBodyBytes} bytes`, ms: roundMs(started) });
+        return answered({ status: answer.statusCode, headers, bytes: read.bytes, ms: roundMs(started) });
       } catch (error) {
-        return isTimeout(error) ? timedOut(limits, started) : unreachable(error, started);
+        return failed(error);
       }
     },
     close: async () => {
@@ -162,6 +217,11 @@ export function fetchForwarder(fetch: UpstreamFetch, upstream: Upstream, limits:
       } catch (error) {
         clearTimeout(timer);
         return failed(error);
+      }
+      if (!sendable(response.status)) {
+        clearTimeout(timer);
+        await response.body?.cancel().catch(() => undefined);
+        return unsendable(response.status, started);
       }
       // fetch has undone a Content-Encoding: the body goes on decoded, without it.
       const headers = answerHeaders(response.headers, true);

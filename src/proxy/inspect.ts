@@ -8,7 +8,6 @@
 import type { ApiError } from '../core/api-error.js';
 import type { Problem } from '../core/problem.js';
 import type { LoadedDocument } from '../document/load-document.js';
-import { queryKeyNames } from '../app.js';
 import type { Operation } from '../operations/operation.js';
 import { createFaker } from '../generate/create-faker.js';
 import { createGenerator } from '../generate/from-schema.js';
@@ -23,7 +22,7 @@ import { CHECK_IDS, RESPONSE_CHECK_IDS, type CheckId } from '../contract/check-i
 import { checkContext, excerpt, type Verdict } from '../contract/checks/check.js';
 import type { CheckRegistry } from '../contract/evaluate.js';
 import { reproOf } from '../contract/repro.js';
-import { secretMask } from '../contract/report/mask.js';
+import { exchangeMasker, type ExchangeMask } from './exchange-mask.js';
 
 /** The proxy's own checks, beside the contract suite's: the request keeps to the document, and the route is one it describes. */
 export type ProxyCheckId = CheckId | 'request_conformance' | 'documented_operation';
@@ -34,9 +33,6 @@ export type ProxyCheckId = CheckId | 'request_conformance' | 'documented_operati
  * succeed (real traffic is refused for reasons of state the document does not describe).
  */
 const NOT_FOR_TRAFFIC = new Set<CheckId>(['response_received', 'not_a_server_error', 'positive_data_acceptance']);
-
-/** Masks kept for the secrets last seen. */
-const MASKS_KEPT = 256;
 
 /** Headers a repro leaves to curl: the connection's, the length, the client's name. */
 const NOT_REPEATED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'user-agent', 'accept-encoding']);
@@ -105,6 +101,8 @@ export interface Inspector {
   invalidRequest(operation: Operation, request: SeenRequest, problems: Problem[], answeredBy: AnsweredBy): Omit<Violation, 'id' | 'time'>;
   /** An error as the operation declares its errors (the mock's error shaping). */
   error(operation: Operation, error: ApiError, accept: string | null): Response;
+  /** The secrets of an exchange masked (exchange-mask.ts): for the log line and the recorder, as for the violations. */
+  mask(request: SeenRequest, answer?: SeenAnswer): ExchangeMask;
 }
 
 export interface InspectorOptions {
@@ -127,7 +125,7 @@ export function createInspector(options: InspectorOptions): Inspector {
   const judge = requestJudge({ ajv, converter, warn: options.warn ?? (() => undefined), maxBodyBytes: options.maxBodyBytes });
   const generate = createGenerator(createFaker(), { document: document.api });
   const responders = new WeakMap<Operation, ErrorResponder>();
-  const secrets = secretCarriers(document);
+  const masked = exchangeMasker(document.api);
   // The response checks, and those plugins add (one that judges only the cases of its own purpose says nothing here).
   const responseChecks = [...checks].filter(([id]) => (RESPONSE_CHECK_IDS.includes(id as never) && !NOT_FOR_TRAFFIC.has(id)) || !CHECK_IDS.includes(id as never));
 
@@ -144,26 +142,15 @@ export function createInspector(options: InspectorOptions): Inspector {
       fits: FITS_OF_INTENT[intent],
     };
   };
-  // Built once per set of secrets: under load the same credentials come again and again.
-  const masks = new Map<string, ReturnType<typeof secretMask>>();
-  const masked = (request: SeenRequest, answer: SeenAnswer | undefined) => {
-    const headers = secrets(request, answer);
-    const key = JSON.stringify(headers);
-    let mask = masks.get(key);
-    if (!mask) {
-      if (masks.size >= MASKS_KEPT) masks.clear();
-      masks.set(key, (mask = secretMask({ headers })));
-    }
-    return mask;
-  };
-  const reproFor = (request: SeenRequest, mask: ReturnType<typeof secretMask>) => {
+  const reproFor = (request: SeenRequest, mask: ExchangeMask) => {
     const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !NOT_REPEATED.has(name.toLowerCase())));
-    return mask.text(reproOf({ method: request.method, path: request.target, headers, body: request.body } as Case, upstreamUrl, undefined));
+    return mask.text(reproOf({ method: request.method, path: mask.target(request.target), headers, body: request.body } as Case, upstreamUrl, undefined));
   };
-  const requestLine = (request: SeenRequest) => `${request.method} ${request.target}`;
+  const requestLine = (request: SeenRequest, mask: ExchangeMask) => `${request.method} ${mask.target(request.target)}`;
   const responseLine = (answer: SeenAnswer) => `${answer.status} ${excerpt(answer.text ?? '(body streamed, not read)', 200)}`.trim();
 
   return {
+    mask: masked,
     checkIds: ['request_conformance', ...responseChecks.map(([id]) => id), 'documented_operation'],
 
     judge: (operation, params, request) => {
@@ -195,7 +182,7 @@ export function createInspector(options: InspectorOptions): Inspector {
         operationId: operation.id,
         received: mask.text(received),
         documented,
-        request: mask.text(requestLine(request)),
+        request: requestLine(request, mask),
         response: mask.text(responseLine(answer)),
         answeredBy,
         repro: reproFor(request, mask),
@@ -207,10 +194,10 @@ export function createInspector(options: InspectorOptions): Inspector {
       return {
         check: 'documented_operation',
         kind: 'failure',
-        operation: `${request.method} ${request.target.split('?')[0]}`,
-        received: mask.text(`${requestLine(request)}${answer ? `, answered ${answer.status}` : ''}`),
-        documented: where,
-        request: mask.text(requestLine(request)),
+        operation: mask.text(`${request.method} ${request.target.split('?')[0]}`),
+        received: `${requestLine(request, mask)}${answer ? `, answered ${answer.status}` : ''}`,
+        documented: mask.text(where),
+        request: requestLine(request, mask),
         response: answer && mask.text(responseLine(answer)),
         answeredBy,
         repro: reproFor(request, mask),
@@ -227,7 +214,7 @@ export function createInspector(options: InspectorOptions): Inspector {
         operationId: operation.id,
         received: mask.text(problems.map(describeProblem).join('; ')),
         documented: `a request to ${operation.method.toUpperCase()} ${operation.path} that keeps to its parameters and body`,
-        request: mask.text(requestLine(request)),
+        request: requestLine(request, mask),
         answeredBy,
         repro: reproFor(request, mask),
         path: first?.path,
@@ -245,32 +232,4 @@ export function createInspector(options: InspectorOptions): Inspector {
 
 function describeProblem(problem: Problem): string {
   return `${problem.path} ${problem.message}`;
-}
-
-/**
- * The values of an exchange that are secrets: Authorization, Proxy-Authorization and Cookie, the
- * headers and query parameters the document's apiKey schemes name, and the cookies an answer sets.
- */
-function secretCarriers(document: LoadedDocument): (request: SeenRequest, answer: SeenAnswer | undefined) => Record<string, string> {
-  const headerNames = new Set(['authorization', 'proxy-authorization', 'cookie']);
-  for (const scheme of Object.values(document.api.components?.securitySchemes ?? {})) {
-    if (scheme.type === 'apiKey' && scheme.in === 'header' && typeof scheme.name === 'string') headerNames.add(scheme.name.toLowerCase());
-  }
-  const queryNames = queryKeyNames(document.api);
-  return (request, answer) => {
-    const found: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (!headerNames.has(name.toLowerCase())) continue;
-      found[name] = value;
-      // Each cookie's value on its own too, and the credential after its scheme.
-      for (const part of value.split(';')) if (part.includes('=')) found[`${name}:${part}`] = part.slice(part.indexOf('=') + 1).trim();
-    }
-    const query = new URLSearchParams(request.target.split('?').slice(1).join('?'));
-    for (const name of queryNames) for (const value of query.getAll(name)) found[`query:${name}`] = value;
-    for (const cookie of answer?.headers.getSetCookie?.() ?? []) {
-      const pair = cookie.split(';')[0];
-      found[`set-cookie:${pair}`] = pair.slice(pair.indexOf('=') + 1).trim();
-    }
-    return found;
-  };
 }

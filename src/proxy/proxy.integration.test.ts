@@ -35,6 +35,20 @@ beforeAll(async () => {
     if (path === '/pets/1') return res.writeHead(200, { 'Content-Type': 'application/json', Connection: 'keep-alive' }).end(JSON.stringify(PET));
     if (path === '/pets/2') return res.writeHead(302, { Location: 'http://elsewhere.invalid/pets/2' }).end();
     if (path === '/pets/3') return; // never answers
+    if (path === '/pets/4') {
+      // Its headers at once, then its JSON body a byte every 200 ms, for as long as the connection lasts.
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"id":4,');
+      const trickle = setInterval(() => res.write(' '), 200);
+      res.on('close', () => clearInterval(trickle));
+      return;
+    }
+    if (path === '/pets/5') return res.writeHead(999, { 'Content-Type': 'application/json' }).end(JSON.stringify(PET));
+    if (path === '/stall') {
+      // A body that is not checked: streamed through as it comes, then nothing more.
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      return res.write('first part ');
+    }
     if (path === '/pets') {
       const items = JSON.stringify(Array.from({ length: Math.ceil(BIG / 200) }, (_, i) => ({ ...PET, id: i + 1, name: `pet ${'x'.repeat(120)}` })));
       // With a length (read as too long at once), or chunked (read until past the limit).
@@ -67,19 +81,35 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The upstream's connections first: a proxy still waiting on one (a test that failed) then finishes, and closes.
+  upstream.closeAllConnections();
   await Promise.all(proxies.map((p) => p.close()));
   await Promise.all(forwarders.map((p) => p.close()));
-  upstream.closeAllConnections();
   await new Promise((resolve) => upstream.close(resolve));
 });
 
-async function proxyOn(options: { upstream?: string; timeoutMs?: number } = {}) {
+async function proxyOn(options: { upstream?: string; timeoutMs?: number; trustProxy?: boolean } = {}) {
   const exchanges: ProxyExchange[] = [];
-  const proxy: Proxy = buildProxy(await petstoreDocument(), { upstream: options.upstream ?? upstreamUrl, timeoutMs: options.timeoutMs, maxAnswerBytes: 1024 * 1024, mock: { requestReader: NODE_REQUESTS }, onExchange: (e) => exchanges.push(e) });
+  const mock = { requestReader: NODE_REQUESTS, trustProxy: options.trustProxy };
+  const proxy: Proxy = buildProxy(await petstoreDocument(), { upstream: options.upstream ?? upstreamUrl, timeoutMs: options.timeoutMs, maxAnswerBytes: 1024 * 1024, mock, onExchange: (e) => exchanges.push(e) });
   const running = await startServer({ fetch: proxy.fetch }, { port: 0, host: '127.0.0.1' });
   proxies.push(running);
   forwarders.push(proxy);
   return { url: running.url, proxy, exchanges };
+}
+
+/** A GET over node:http, which sends the headers it is given as they are (fetch adds and refuses some). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const req = request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 describe('the proxy on loopback', () => {
@@ -166,6 +196,59 @@ describe('the proxy on loopback', () => {
     const refused = await fetch(`${gone.url}/pets/1`, { headers: AUTH });
     expect(refused.status).toBe(502);
     expect(await refused.json()).toMatchObject({ code: 'BAD_GATEWAY', message: expect.stringMatching(/could not be reached \(ECONNREFUSED\)/) });
+  });
+
+  it('answers 504 in the document\'s error shape when the upstream trickles its body past the time limit (the limit bounds the whole answer)', async () => {
+    const slow = await proxyOn({ timeoutMs: 1000 });
+    // A byte every 200 ms never lets the time between two bytes reach the limit; only the whole answer can.
+    const answer = await fetch(`${slow.url}/pets/4`, { headers: AUTH, signal: AbortSignal.timeout(30_000) });
+    expect(answer.status).toBe(504);
+    expect(await answer.json()).toEqual({ code: 'GATEWAY_TIMEOUT', status: 504, message: 'The proxy got no answer: the upstream did not answer within 1 s.' });
+    expect(slow.exchanges.at(-1)).toMatchObject({ status: 504, answeredBy: 'proxy' });
+  });
+
+  it('cuts the connection of a body it streams unchecked when the upstream falls silent past the time limit', async () => {
+    const slow = await proxyOn({ timeoutMs: 1000 });
+    const answer = await fetch(`${slow.url}/stall`, { signal: AbortSignal.timeout(30_000) });
+    expect(answer.status).toBe(200);
+    const reader = answer.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('first part ');
+    await expect(reader.read()).rejects.toThrow();
+    // The proxy still answers.
+    expect((await fetch(`${slow.url}/pets/1`, { headers: AUTH })).status).toBe(200);
+  });
+
+  it('answers 502 in the document\'s error shape for an upstream status HTTP cannot pass on', async () => {
+    const { url, exchanges } = await proxyOn();
+    const answer = await fetch(`${url}/pets/5`, { headers: AUTH });
+    expect(answer.status).toBe(502);
+    expect(await answer.json()).toEqual({ code: 'BAD_GATEWAY', status: 502, message: 'The proxy got no answer it can pass on: the upstream answered status 999, outside 200 to 599.' });
+    expect(exchanges.at(-1)).toMatchObject({ status: 502, answeredBy: 'proxy' });
+  });
+
+  it('sets its own forwarding headers and drops the client\'s, which anyone can write', async () => {
+    const { url } = await proxyOn();
+    seen.length = 0;
+    const spoofed = { 'X-Forwarded-For': '203.0.113.7', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Port': '443', Forwarded: 'for=203.0.113.7;host=evil.example;proto=https', 'X-Real-IP': '203.0.113.7' };
+    expect((await rawGet(`${url}/pets/1`, { ...AUTH, ...spoofed })).status).toBe(200);
+    const host = new URL(url).host;
+    expect(seen[0].headers).toMatchObject({ 'x-forwarded-for': '127.0.0.1', 'x-forwarded-host': host, 'x-forwarded-proto': 'http', forwarded: `for=127.0.0.1;host="${host}";proto=http` });
+    expect(seen[0].headers['x-forwarded-port']).toBeUndefined();
+    expect(seen[0].headers['x-real-ip']).toBeUndefined();
+  });
+
+  it('with --trust-proxy, keeps the forwarding headers of the proxy in front of it and adds its own hop', async () => {
+    const { url } = await proxyOn({ trustProxy: true });
+    seen.length = 0;
+    const front = { 'X-Forwarded-For': '203.0.113.7', 'X-Forwarded-Host': 'api.example.com', 'X-Forwarded-Proto': 'https', Forwarded: 'for=203.0.113.7;host=api.example.com;proto=https' };
+    expect((await rawGet(`${url}/pets/1`, { ...AUTH, ...front })).status).toBe(200);
+    const host = new URL(url).host;
+    expect(seen[0].headers).toMatchObject({
+      'x-forwarded-for': '203.0.113.7, 127.0.0.1',
+      'x-forwarded-host': 'api.example.com',
+      'x-forwarded-proto': 'https',
+      forwarded: `for=203.0.113.7;host=api.example.com;proto=https, for=127.0.0.1;host="${host}";proto=http`,
+    });
   });
 
   it('refuses a request body over the limit with 413 in the document\'s error shape, without forwarding it', async () => {

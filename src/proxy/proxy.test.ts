@@ -208,10 +208,65 @@ describe('the proxy', () => {
     const exchanges: ProxyExchange[] = [];
     const proxy = buildProxy(await loadDocument(api), { upstream: UPSTREAM, fetch: inProcess(() => new Response('{}', { status: 418, headers: { 'Content-Type': 'application/json' } })), onExchange: (e) => exchanges.push(e) });
     await proxy.fetch(new Request(`${PROXY}/pets/1?api_key=very-secret-key&x=1`));
-    expect(exchanges[0].path).toBe('/pets/1?api_key=REDACTED&x=1');
+    expect(exchanges[0].path).toBe('/pets/1?api_key=***&x=1');
     const text = JSON.stringify(proxy.violations.latest(10));
     expect(proxy.violations.counts().total).toBeGreaterThan(0);
     expect(text).not.toContain('very-secret-key');
+  });
+
+  it('with errors, names a violation whose path holds characters a header cannot carry (CR, LF, beyond Latin-1) in a header made safe, never a bare 500', async () => {
+    const thing = { type: 'object', additionalProperties: false, properties: { name: { type: 'string' } } };
+    const error = { description: 'Bad input.', content: { 'application/json': { schema: { type: 'object', required: ['code', 'message', 'status'], properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } } } } } };
+    const document = await loadDocument({
+      openapi: '3.1.0',
+      info: { title: 'Things', version: '1.0.0' },
+      paths: {
+        '/things': {
+          post: { operationId: 'createThing', requestBody: { required: true, content: { 'application/json': { schema: thing } } }, responses: { '201': { description: 'Created.', content: { 'application/json': { schema: thing } } }, '400': error } },
+          get: { operationId: 'listThings', responses: { '200': { description: 'A thing.', content: { 'application/json': { schema: thing } } } } },
+        },
+      },
+    });
+    const odd = 'a\r\nX-Injected: 1\u2028é';
+    const proxy = buildProxy(document, { upstream: UPSTREAM, errors: true, fetch: inProcess(() => new Response(JSON.stringify({ name: 'x', [odd]: 1 }), { headers: { 'Content-Type': 'application/json' } })) });
+    const refused = await proxy.fetch(new Request(`${PROXY}/things`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'x', [odd]: 1 }) }));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+    const answered = await proxy.fetch(new Request(`${PROXY}/things`));
+    expect(answered.status).toBe(200);
+    for (const response of [refused, answered]) {
+      const named = response.headers.get(VIOLATIONS_HEADER)!;
+      expect(named).toMatch(/^(request|response_schema)_conformance body/);
+      expect(named).toMatch(/^[\x20-\x7e]+$/);
+      expect(response.headers.get('X-Injected')).toBeNull();
+    }
+  });
+
+  it('gives the client its answer when what listens for answers fails, and answers a failure of its own in the error shape', async () => {
+    const warnings: string[] = [];
+    const upstream = () => new Response(JSON.stringify({ id: 1, name: 'Rex', categoryId: 1 }), { headers: { 'Content-Type': 'application/json' } });
+    const recording = buildProxy(await petstoreDocument(), {
+      upstream: UPSTREAM,
+      fetch: inProcess(upstream),
+      mock: { onWarning: (message) => warnings.push(message) },
+      onAnswer: () => {
+        throw new Error('the disk is full');
+      },
+    });
+    const answer = await recording.fetch(new Request(`${PROXY}/pets/1`, { headers: AUTH }));
+    expect(answer.status).toBe(200);
+    expect(warnings).toEqual(['The answer to GET /pets/{petId} could not be handed on to be recorded: the disk is full']);
+
+    const logging = buildProxy(await petstoreDocument(), {
+      upstream: UPSTREAM,
+      fetch: inProcess(upstream),
+      onExchange: () => {
+        throw new Error('the log is gone');
+      },
+    });
+    const failed = await logging.fetch(new Request(`${PROXY}/pets/1`, { headers: AUTH }));
+    expect(failed.status).toBe(500);
+    expect(await failed.json()).toEqual({ code: 'INTERNAL_ERROR', status: 500, message: 'The proxy failed to answer this request; it is still running.' });
   });
 
   it('keeps the latest violations up to its capacity, and counts them all', () => {

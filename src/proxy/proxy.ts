@@ -14,6 +14,7 @@
 import { Hono, type Context } from 'hono';
 import { ApiError, errorResponse, errors } from '../core/api-error.js';
 import { fromUtf8 } from '../core/bytes.js';
+import { sendableHeaderValue } from '../core/header-value.js';
 import { isJsonMediaType, parseMediaType } from '../core/media-type.js';
 import { respondJson } from '../core/security-headers.js';
 import type { LoadedDocument } from '../document/load-document.js';
@@ -24,13 +25,13 @@ import { WEB_REQUESTS, type RequestReader } from '../pipeline/request-reader.js'
 import { serverBasePath } from '../routing/server-base-path.js';
 import { guardHosts } from '../middleware/host-guard.js';
 import type { AdminEndpoint } from '../admin/admin-api.js';
-import { redactQuery } from '../admin/request-log.js';
-import { buildMock, maxBodyBytesOf, queryKeyNames, type BuildMockOptions, type Mock } from '../app.js';
+import { buildMock, maxBodyBytesOf, type BuildMockOptions, type Mock } from '../app.js';
 import { checkRegistry } from '../contract/checks/index.js';
 import type { LoadedPlugin } from '../contract/plugin.js';
 import type { MockPlugin } from '../registries/extension.js';
-import { fetchForwarder, forwardedHeaders, parseUpstream, poolForwarder, type UpstreamFetch, type UpstreamAnswer } from './forward.js';
+import { fetchForwarder, forwardedHeaders, parseUpstream, poolForwarder, type UpstreamFetch, type UpstreamAnswer, type UpstreamFailure } from './forward.js';
 import { createInspector, type AnsweredBy, type ProxyCheckId, type SeenAnswer, type SeenRequest, type Violation } from './inspect.js';
+import type { ExchangeMask } from './exchange-mask.js';
 import { ViolationLog } from './violations.js';
 
 /** The header that names what an answer breaks, with `errors`. */
@@ -68,8 +69,8 @@ export interface ProxyOptions {
   keep?: number;
   /** Told of each exchange: who answered, and what it broke. */
   onExchange?: (entry: ProxyExchange) => void;
-  /** Told of each upstream answer with a JSON body (the recorder of fixtures listens here). */
-  onAnswer?: (answer: { operation: Operation; params: Record<string, string>; status: number; json: unknown }) => void;
+  /** Told of each upstream answer with a JSON body (the recorder of fixtures listens here), with the exchange's secrets to mask. */
+  onAnswer?: (answer: { operation: Operation; params: Record<string, string>; status: number; json: unknown; mask: ExchangeMask }) => void;
   /** The clock of the violations' times (default: now). */
   now?: () => Date;
 }
@@ -78,7 +79,7 @@ export interface ProxyOptions {
 export interface ProxyExchange {
   time: Date;
   method: string;
-  /** The path and query as sent, the values of query parameters that carry API keys `REDACTED`. */
+  /** The path and query as sent, the exchange's secrets `***` (exchange-mask.ts). */
   path: string;
   status: number;
   ms: number;
@@ -126,8 +127,6 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
   const maxBodyBytes = maxBodyBytesOf(document.api);
   const checks = checkRegistry(options.contractPlugins ?? []);
   const inspector = createInspector({ document, checks, upstreamUrl: `${upstream.origin}${upstream.basePath}`, maxBodyBytes, warn: mockOptions.onWarning });
-  // The query parameters that carry API keys: their values never reach the log line.
-  const queryKeys = queryKeyNames(document.api);
   const mockAnswers = new Set(options.mockOperations ?? []);
   const unknownIds = [...mockAnswers].filter((id) => !operations.some((op) => op.id === id));
   if (unknownIds.length) throw new Error(`--mock ${unknownIds.join(', ')}: the document has no such operation (its operations: ${operations.map((op) => op.id).join(', ')}).`);
@@ -148,7 +147,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     c.req.raw.headers.forEach((value, name) => (headers[name] = value));
     const done = (response: Response, answeredBy: AnsweredBy, seen: Violation[], note?: string) => {
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      options.onExchange?.({ time: now(), method, path: redactQuery(target, queryKeys), status: response.status, ms, answeredBy, operationId: operation?.id, violations: seen, note });
+      if (options.onExchange) options.onExchange({ time: now(), method, path: inspector.mask({ method, target, headers }).target(target), status: response.status, ms, answeredBy, operationId: operation?.id, violations: seen, note });
       return response;
     };
 
@@ -165,7 +164,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     if (!operation) {
       const where = found ? `${found.item} declares ${operations.filter((op) => op.path === found.item).map((op) => op.method.toUpperCase()).join(', ')}, not ${method}` : `no path of the document matches ${url.pathname}`;
       const answer = await forwardTo(c, url, seen, undefined);
-      if ('failure' in answer) return done(errorResponse(new ApiError(502, 'BAD_GATEWAY', `The proxy got no answer: ${answer.message}.`)), 'proxy', [], answer.message);
+      if ('failure' in answer) return done(errorResponse(noAnswer(answer)), 'proxy', [], answer.message);
       const seenViolations = record([inspector.undocumented(seen, answerSeen(answer), 'upstream', where)]);
       return done(respondWith(answer, seenViolations), 'upstream', seenViolations);
     }
@@ -181,9 +180,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     const answer = await forwardTo(c, url, seen, operation);
     if ('failure' in answer) {
       if (options.fallback === 'mock') return done(await mock.app.fetch(c.req.raw, c.env), 'mock', requestViolations, `the fallback: ${answer.message}`);
-      const status = answer.failure === 'timeout' ? 504 : 502;
-      const error = new ApiError(status, answer.failure === 'timeout' ? 'GATEWAY_TIMEOUT' : 'BAD_GATEWAY', `The proxy got no answer: ${answer.message}.`);
-      return done(inspector.error(operation, error, header('accept') ?? null), 'proxy', requestViolations, answer.message);
+      return done(inspector.error(operation, noAnswer(answer), header('accept') ?? null), 'proxy', requestViolations, answer.message);
     }
     const received = answerSeen(answer);
     const answerViolations = inspector.check(operation, seen, problems, received, 'upstream');
@@ -192,18 +189,46 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
       return done(await mock.app.fetch(c.req.raw, c.env), 'mock', requestViolations, `the fallback: the upstream answered ${answer.status}, not the operation's own answer`);
     }
     const all = [...requestViolations, ...record(answerViolations)];
-    if (received.text !== undefined && answer.status < 300) options.onAnswer?.({ operation, params: found!.params, status: answer.status, json: received.json });
+    if (received.text !== undefined && answer.status < 300 && options.onAnswer) {
+      // What listens (the recorder) failing is said, and the client still gets its answer.
+      try {
+        options.onAnswer({ operation, params: found!.params, status: answer.status, json: received.json, mask: inspector.mask(seen, received) });
+      } catch (error) {
+        mockOptions.onWarning?.(`The answer to ${method} ${operation.path} could not be handed on to be recorded: ${(error as Error).message}`);
+      }
+    }
     return done(respondWith(answer, options.errors ? all : []), 'upstream', all, answer.unread && `body not checked: ${answer.unread}`);
   });
 
   /** Sends a request on, and reads the answer within the limits: a JSON body of an operation of the document to be checked; others stream through. */
   const forwardTo = (c: Context, url: URL, seen: SeenRequest, operation: Operation | undefined) => {
-    const headers = forwardedHeaders(seen.headers, { address: base.remoteAddress(c), host: url.host, proto: url.protocol.slice(0, -1) });
+    const headers = forwardedHeaders(seen.headers, { address: base.remoteAddress(c), host: url.host, proto: url.protocol.slice(0, -1) }, mockOptions.trustProxy === true);
     return forwarder.send({ method: seen.method, pathAndQuery: seen.target, headers, body: seen.body }, (contentType) => operation !== undefined && isJson(contentType));
   };
 
+  // A failure of the proxy's own is answered in the error shape of the operation asked for (else the native one), never as Hono's bare text.
+  app.onError((error, c) => {
+    mockOptions.onWarning?.(`Unexpected failure while proxying a request: ${(error as Error)?.message ?? String(error)}`);
+    const failed = new ApiError(500, 'INTERNAL_ERROR', 'The proxy failed to answer this request; it is still running.');
+    const url = new URL(c.req.url);
+    const found = findPath(url.pathname);
+    const operation = found && byRoute.get(`${c.req.method.toUpperCase()} ${found.item}`);
+    try {
+      if (operation) return inspector.error(operation, failed, c.req.header('accept') ?? null);
+    } catch {
+      // The native shape, below.
+    }
+    return errorResponse(failed);
+  });
+
   guardHosts(app, mockOptions.allowedHosts);
   return { fetch: (request, env) => Promise.resolve(app.fetch(request, env)), close: () => forwarder.close(), mock, violations, operations, checks: inspector.checkIds };
+}
+
+/** The error of an exchange the upstream gave no answer to pass on: 504 when too slow, else 502. */
+function noAnswer(failure: UpstreamFailure): ApiError {
+  if (failure.failure === 'timeout') return new ApiError(504, 'GATEWAY_TIMEOUT', `The proxy got no answer: ${failure.message}.`);
+  return new ApiError(502, 'BAD_GATEWAY', `The proxy got no answer${failure.failure === 'unsendable' ? ' it can pass on' : ''}: ${failure.message}.`);
 }
 
 /**
@@ -234,7 +259,9 @@ function marked(response: Response, seen: Violation[]): Response {
   if (seen.length === 0) return response;
   const text = seen.map((v) => `${v.check}${v.path ? ` ${v.path}` : ''}`).join(', ');
   const headers = new Headers(response.headers);
-  headers.set(VIOLATIONS_HEADER, text.length > MAX_MARK ? `${text.slice(0, MAX_MARK - 3)}...` : text);
+  // A path holds property names as the client or the upstream wrote them: CR, LF and all.
+  const safe = sendableHeaderValue(text);
+  headers.set(VIOLATIONS_HEADER, safe.length > MAX_MARK ? `${safe.slice(0, MAX_MARK - 3).replace(/%[0-9A-F]?$/, '')}...` : safe);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 

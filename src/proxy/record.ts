@@ -25,6 +25,7 @@ import type { SchemaObject } from '../document/schema.js';
 import { fnv1a } from '../core/fnv.js';
 import { formatProblem } from '../core/problem.js';
 import { isJsonObject } from '../core/json-object.js';
+import { isSecretName } from '../core/secret-names.js';
 import { createFaker } from '../generate/create-faker.js';
 import { createGenerator } from '../generate/from-schema.js';
 import { buildOperations } from '../operations/build-operations.js';
@@ -46,6 +47,8 @@ export interface RecordedExchange {
   status: number;
   /** The upstream's body, parsed; undefined when it was not JSON (or there was none). */
   json: unknown;
+  /** The exchange's secrets masked (the client's credentials, secret-named values: exchange-mask.ts); a value it changes is not recorded as it was. */
+  mask?: { text: (text: string) => string };
 }
 
 export interface RecordingSummary {
@@ -71,6 +74,9 @@ export interface RecorderOptions {
   /** Told once per cause what is not recorded, and why (a default: nothing said). */
   warn?: (message: string) => void;
 }
+
+/** At most this many passes over a record to find the values whose masking its schema refuses. */
+const MAX_STRICT_ROUNDS = 8;
 
 /** At most one write of the files per this many milliseconds after a change. */
 const WRITE_EVERY_MS = 1000;
@@ -130,7 +136,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
   };
 
   /** A record the answer holds, checked, with its parent's key and without its secrets; undefined (said once) when it is none. */
-  const take = (collection: Collection, operation: Operation, status: number, value: unknown, params: Record<string, string>): StoredRecord | undefined => {
+  const take = (collection: Collection, operation: Operation, status: number, value: unknown, params: Record<string, string>, mask?: (text: string) => string): StoredRecord | undefined => {
     const validate = validatorOf(collection.schema);
     // Said once per operation and cause, not once per item of a list or per problem found.
     const notOne = (cause: string, why: string) => void once(`${operation.id}: a ${status} answer ${why}; it is not recorded.`, `${operation.id} ${cause}`);
@@ -138,11 +144,25 @@ export function createRecorder(options: RecorderOptions): Recorder {
     const problem = failure(validate, value);
     if (problem) return notOne('shape', `is not a ${collection.name} record (${problem})`);
     if (!collection.keyless && value[collection.keyProperty] === undefined) return notOne('key', `has no ${collection.keyProperty}, the key of ${collection.name}`);
-    const record = structuredClone(value) as StoredRecord;
+    // The mock addresses a record by its key: one that is a secret of the exchange cannot be masked, so the record is left out.
+    if (!collection.keyless && mask && hidesIn(mask, String(value[collection.keyProperty]))) return notOne('secret key', `has a secret of the request or answer as its ${collection.keyProperty}`);
     const { parentProperty } = collection;
     const parentKey = collection.scopeParams.length ? params[collection.scopeParams.at(-1)!] : undefined;
-    if (parentProperty && record[parentProperty] === undefined && parentKey !== undefined) record[parentProperty] = typedLike(mergedProperties(collection.schema)[parentProperty], parentKey);
-    scrub(collection, record);
+    const cleaned = (strict: string[]) => {
+      const record = structuredClone(value) as StoredRecord;
+      if (parentProperty && record[parentProperty] === undefined && parentKey !== undefined) record[parentProperty] = typedLike(mergedProperties(collection.schema)[parentProperty], parentKey);
+      scrub(collection, record, mask, strict);
+      return record;
+    };
+    // A secret inside a value is masked (`***`); where the schema then refuses the value, it is treated as a secret-named one's.
+    const strict: string[] = [];
+    let record = cleaned(strict);
+    for (let round = 0; mask && round < MAX_STRICT_ROUNDS; round++) {
+      const paths = failingPaths(validate, record).filter((path) => !strict.includes(path));
+      if (paths.length === 0) break;
+      strict.push(...paths);
+      record = cleaned(strict);
+    }
     const after = failure(validate, record);
     if (after) return notOne('secrets', `no longer fits the ${collection.name} record schema once its secrets are left out (${after})`);
     return record;
@@ -173,7 +193,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
     }
   };
 
-  const observe = ({ operation, params, status, json }: RecordedExchange) => {
+  const observe = ({ operation, params, status, json, mask }: RecordedExchange) => {
+    const masking = mask && ((text: string) => mask.text(text));
     if (closed || status < 200 || status > 299) return;
     const binding: CrudBinding | undefined = bindings.get(operation.id);
     if (!binding) return;
@@ -192,12 +213,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
         return void once(`${operation.id}: a ${status} answer holds no list of ${collection.name} records; it is not recorded.`);
       }
       for (const item of listItems(collection, json)) {
-        const record = take(collection, operation, status, item, params);
+        const record = take(collection, operation, status, item, params, masking);
         if (record) put(collection, scope, record);
       }
       return;
     }
-    const record = take(collection, operation, status, json, params);
+    const record = take(collection, operation, status, json, params, masking);
     if (record) put(collection, scope, record);
   };
 
@@ -310,17 +331,6 @@ function warnOnce(warn: (message: string) => void): (message: string, cause?: st
   };
 }
 
-/** Words that make a property a secret, case and separators ignored (`api_key`, `X-Api-Key`, `clientSecret`). */
-const SECRET_WORDS = ['password', 'passwd', 'passphrase', 'secret', 'apikey', 'privatekey', 'cookie', 'authorization'];
-/** Names ending in `token` that are a page's cursor, not a credential. */
-const CURSOR_TOKEN = /(page|next|continuation|cursor|sync)token$/;
-
-/** @example isSecretName('refresh_token') // true; isSecretName('next_page_token') // false */
-export function isSecretName(name: string): boolean {
-  const bare = name.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return SECRET_WORDS.some((word) => bare.includes(word)) || (bare.endsWith('token') && !CURSOR_TOKEN.test(bare));
-}
-
 /** A schema says so itself, or through one of its `allOf` parts. */
 function says(schema: SchemaObject | undefined, test: (schema: SchemaObject) => boolean): boolean {
   return isJsonObject(schema) && (test(schema) || (Array.isArray(schema.allOf) && schema.allOf.some((part: SchemaObject) => says(part, test))));
@@ -328,23 +338,47 @@ function says(schema: SchemaObject | undefined, test: (schema: SchemaObject) => 
 const isWriteOnly = (schema: SchemaObject | undefined) => says(schema, (s) => s.writeOnly === true);
 const isPassword = (schema: SchemaObject | undefined) => says(schema, (s) => s.format === 'password');
 
+/** Where a value breaks its schema (JSON pointers, as Ajv gives them); none when it passes. */
+function failingPaths(validate: ValidateFunction | undefined, value: unknown): string[] {
+  if (!validate || validate(value)) return [];
+  return [...new Set((validate.errors ?? []).map((error) => error.instancePath))];
+}
+
+/** Whether the mask changes a text: it holds a secret of the exchange. */
+function hidesIn(mask: (text: string) => string, text: string): boolean {
+  return mask(text) !== text;
+}
+
 /**
  * Secrets out of a record, at any depth: a property that is `writeOnly`, `format: password` or
- * named like a secret is removed where its schema does not require it (a `writeOnly` one never is,
- * in an answer), and replaced by a generated value where it does, so the record still loads. The
- * value is generated from a Faker seeded by where it is, so the same record gives the same file. A
- * record's own key and its parent's key are kept whatever their names: the mock addresses records by them.
+ * named like a secret (core/secret-names.ts), or whose name holds a secret of the exchange, is
+ * removed where its schema does not require it (a `writeOnly` one never is, in an answer), and
+ * replaced by a generated value where it does, so the record still loads. A string that holds a
+ * secret of the exchange (the client's token echoed in a note) has it masked (`***`), or, at or
+ * under a `strict` path (where the masked record no longer fits its schema), is treated as a
+ * secret-named property's value (an item of a list is generated anew). Values are generated from
+ * a Faker seeded by where they are, so the same record gives the same file. A record's own key and
+ * its parent's key are kept whatever their names: the mock addresses records by them.
  */
-function secretScrubber(document: LoadedDocument): (collection: Collection, record: StoredRecord) => void {
+function secretScrubber(document: LoadedDocument): (collection: Collection, record: StoredRecord, mask: ((text: string) => string) | undefined, strict: readonly string[]) => void {
   const faker = createFaker();
   const generate = createGenerator(faker, { document: document.api });
-  return (collection, record) => {
+  return (collection, record, mask, strict) => {
     const kept = new Set([collection.keyProperty, collection.parentProperty].filter(Boolean));
     const where = `${collection.name}/${collection.keyless ? '' : String(record[collection.keyProperty])}`;
+    const generated = (schema: SchemaObject | undefined, path: string, propertyName?: string) => {
+      faker.seed(fnv1a(`${where}${path}`));
+      return generate(schema ?? { type: 'string' }, { propertyName, collection: collection.name });
+    };
+    const hides = (item: unknown): item is string => mask !== undefined && typeof item === 'string' && hidesIn(mask, item);
+    const isStrict = (path: string) => strict.some((at) => path === at || path.startsWith(`${at}/`));
     const walk = (schema: SchemaObject | undefined, value: unknown, path: string) => {
       if (Array.isArray(value)) {
         const items = isJsonObject(schema?.items) ? (schema.items as SchemaObject) : undefined;
-        value.forEach((item, index) => walk(items, item, `${path}/${index}`));
+        value.forEach((item, index) => {
+          if (!hides(item)) walk(items, item, `${path}/${index}`);
+          else value[index] = isStrict(`${path}/${index}`) ? generated(items, `${path}/${index}`) : mask!(item);
+        });
         return;
       }
       if (!isJsonObject(value)) return;
@@ -354,11 +388,14 @@ function secretScrubber(document: LoadedDocument): (collection: Collection, reco
       for (const name of Object.keys(value)) {
         if (path === '' && kept.has(name)) continue;
         const property = Object.hasOwn(properties, name) ? properties[name] : others;
-        if (!isWriteOnly(property) && !isPassword(property) && !isSecretName(name)) {
-          walk(property, value[name], `${path}/${name}`);
+        // As a JSON pointer, the form Ajv gives the paths where a record breaks its schema.
+        const at = `${path}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        const secret = isWriteOnly(property) || isPassword(property) || isSecretName(name) || hides(name) || (hides(value[name]) && isStrict(at));
+        if (!secret) {
+          if (hides(value[name])) value[name] = mask!(value[name]);
+          else walk(property, value[name], at);
         } else if (required.has(name) && !isWriteOnly(property)) {
-          faker.seed(fnv1a(`${where}${path}/${name}`));
-          value[name] = generate(property ?? { type: 'string' }, { propertyName: name, collection: collection.name });
+          value[name] = generated(property, at, name);
         } else {
           delete value[name];
         }
@@ -367,5 +404,3 @@ function secretScrubber(document: LoadedDocument): (collection: Collection, reco
     walk(collection.schema, record, '');
   };
 }
-
-
