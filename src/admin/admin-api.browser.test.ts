@@ -11,7 +11,8 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../test-support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedHostsFor } from '../middleware/host-guard.js';
-import { startServer, type RunningServer } from '../server/serve.js';
+import { type RunningServer } from '../server/serve.js';
+import { serveNoting } from '../test-support/serve-noting.js';
 import { petstore } from '../test-support/petstore.js';
 
 const REBIND = 'rebind.evil.example';
@@ -43,18 +44,7 @@ async function developersMock(port = 0) {
   const mock = await petstore({ allowedHosts: allowedHostsFor('127.0.0.1') });
   const created = await mock.call('POST', '/pets', { name: 'Added by the developer', categoryId: 1 });
   expect(created.status).toBe(201);
-  const reached: string[] = [];
-  const server = await startServer(
-    {
-      fetch: async (request, env) => {
-        const response = await mock.app.fetch(request, env);
-        const path = new URL(request.url).pathname;
-        if (path.startsWith('/__admin')) reached.push(`${request.method} ${path} ${response.status}`);
-        return response;
-      },
-    },
-    { port, host: '127.0.0.1' },
-  );
+  const { server, reached } = await serveNoting(mock.app, { port, noted: (path) => path.startsWith('/__admin') });
   mocks.push(server);
   return { mock, server, reached, snapshot: () => JSON.stringify(mock.store.export()), petId: created.body.id as number };
 }

@@ -17,7 +17,8 @@ import { buildMock, type Mock } from '../app.js';
 import { packageDocsAssets } from '../docs/docs-assets.js';
 import { loadDocument } from '../document/load-document.js';
 import { allowedHostsFor } from '../middleware/host-guard.js';
-import { startServer, type RunningServer } from '../server/serve.js';
+import { type RunningServer } from '../server/serve.js';
+import { serveNoting } from '../test-support/serve-noting.js';
 import { launchChromium } from '../test-support/chromium.js';
 import { ROOT } from '../test-support/petstore.js';
 
@@ -46,17 +47,7 @@ async function developersMock() {
   const document = await loadDocument(join(ROOT, 'test/documents/oauth-api.yaml'));
   // The docs page's OAuth callback is swagger-ui-dist's page, as the build copies it.
   const mock: Mock = buildMock(document, { apiKeys: [KEY], allowedHosts: allowedHostsFor('127.0.0.1'), docs: packageDocsAssets(join(ROOT, 'node_modules/swagger-ui-dist')) });
-  const reached: string[] = [];
-  const server = await startServer(
-    {
-      fetch: async (request, env) => {
-        const response = await mock.app.fetch(request, env);
-        reached.push(`${request.method} ${new URL(request.url).pathname} ${response.status}`);
-        return response;
-      },
-    },
-    { port: 0, host: '127.0.0.1' },
-  );
+  const { server, reached } = await serveNoting(mock.app);
   mocks.push(server);
   return { mock, url: server.url, reached, boards: () => mock.store.counts().boards };
 }

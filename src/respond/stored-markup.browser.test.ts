@@ -16,7 +16,8 @@ import { packageDocsAssets } from '../docs/docs-assets.js';
 import { loadDocument } from '../document/load-document.js';
 import { allowedHostsFor } from '../middleware/host-guard.js';
 import type { MockPlugin } from '../registries/extension.js';
-import { startServer, type RunningServer } from '../server/serve.js';
+import { type RunningServer } from '../server/serve.js';
+import { serveNoting } from '../test-support/serve-noting.js';
 import { launchChromium } from '../test-support/chromium.js';
 import { ROOT } from '../test-support/petstore.js';
 import { until } from '../test-support/until.js';
@@ -60,18 +61,7 @@ async function evilSite(): Promise<string> {
 /** The mock of pages-api.yaml as the CLI serves it (Host allow-list, admin API open on loopback, docs page), with a log of what reached its admin API. */
 async function pagesMock() {
   const mock = buildMock(await loadDocument(`${ROOT}test/documents/pages-api.yaml`), { plugins: [svgBadges], counts: { default: 0 }, allowedHosts: allowedHostsFor('127.0.0.1'), docs: packageDocsAssets() });
-  const reached: string[] = [];
-  const server = await startServer(
-    {
-      fetch: async (request, env) => {
-        const response = await mock.app.fetch(request, env);
-        const path = new URL(request.url).pathname;
-        if (path.startsWith('/__admin')) reached.push(`${request.method} ${path} ${response.status}`);
-        return response;
-      },
-    },
-    { port: 0, host: '127.0.0.1' },
-  );
+  const { server, reached } = await serveNoting(mock.app, { noted: (path) => path.startsWith('/__admin') });
   servers.push(server);
   return { mock, url: server.url, reached, snapshot: () => JSON.stringify(mock.store.export()) };
 }
