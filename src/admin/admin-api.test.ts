@@ -3,6 +3,8 @@ import { AUTH, petstore } from '../test-support/petstore.js';
 import { startServer } from '../server/serve.js';
 import { NODE_REQUESTS } from '../server/node-requests.js';
 import { connect } from 'node:net';
+import { MemoryStore } from '../state/store.js';
+import { StoreUnavailable } from '../state/postgres-store.js';
 
 const ADMIN = { Authorization: 'Bearer admin-secret' };
 /** State-changing admin calls say they send JSON, even without a body. */
@@ -144,6 +146,26 @@ describe('the admin API', () => {
       expect(answer).toContain(`larger than ${64 * 1024 * 1024} bytes`);
     } finally {
       await server.close();
+    }
+  });
+
+  it('answers in the error shape when the store refuses the transaction (a database lost): 503 for every call, never a rejected request', async () => {
+    /** A store whose transactions are refused once told to, as the PostgreSQL store's are while its database is gone. */
+    class RefusingStore extends MemoryStore {
+      refusing = false;
+      override transact<T>(work: () => T): T {
+        return this.refusing ? (Promise.reject(new StoreUnavailable('The database is gone.')) as unknown as T) : work();
+      }
+    }
+    let store: RefusingStore | undefined;
+    const { app } = await petstore({ adminToken: 'admin-secret', store: (collections, budget) => (store ??= new RefusingStore(collections, budget)) });
+    const exported = await (await app.request('/__admin/state', { headers: ADMIN })).json();
+    store!.refusing = true;
+    const calls: Array<[string, string, string?]> = [['PUT', '/__admin/state', JSON.stringify(exported)], ['POST', '/__admin/reset'], ['POST', '/__admin/seed', '{"seed":3}'], ['GET', '/__admin/state']];
+    for (const [method, path, body] of calls) {
+      const response = await app.request(path, { method, headers: ADMIN_JSON, body });
+      expect([method, path, response.status, response.headers.get('Retry-After')]).toEqual([method, path, 503, '1']);
+      expect(await response.json()).toMatchObject({ code: 'STORE_UNAVAILABLE', status: 503 });
     }
   });
 

@@ -196,7 +196,7 @@ export function adminApi(controls: AdminControls, { token, trustProxy = false, r
     ...(controls.more ?? []),
   ];
   const listing = endpoints.map(({ method, path, description }) => ({ method, path: path === '/' ? ADMIN_PATH : `${ADMIN_PATH}${path}`, description }));
-  for (const endpoint of endpoints) admin.on(endpoint.method, endpoint.path, endpoint.handle);
+  for (const endpoint of endpoints) admin.on(endpoint.method, endpoint.path, refusalsAnswered(endpoint.handle));
   const index = endpoints[0];
 
   // Here rather than notFound: a mounted app's notFound is not used, and the mock's own 404 carries CORS headers.
@@ -253,6 +253,26 @@ function notJsonBody(c: Context, text: string | ApiError): ApiError | undefined 
   if (type?.split(';')[0].trim().toLowerCase() === 'application/json') return undefined;
   if (text === '') return undefined;
   return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Admin calls that send a body need Content-Type: application/json${type ? `; this one sent ${type.slice(0, 100)}` : ''}.`);
+}
+
+/**
+ * A store that cannot serve now (its database lost, or refusing what a change holds) throws an
+ * ApiError from its transaction: answered in the error shape, as the API's requests are. Hono hands
+ * only `Error`s to an error handler, and an ApiError is data, not an `Error`.
+ */
+function refusalsAnswered(handle: AdminEndpoint['handle']): AdminEndpoint['handle'] {
+  const refused = (error: unknown) => {
+    if (error instanceof ApiError) return errorResponse(error);
+    throw error;
+  };
+  return (c) => {
+    try {
+      const answer = handle(c);
+      return answer instanceof Promise ? answer.catch(refused) : answer;
+    } catch (error) {
+      return refused(error);
+    }
+  };
 }
 
 function hostOf(origin: string): string | undefined {
