@@ -3,10 +3,11 @@
  * packages, through replicas in process, on test/documents/wiki-api.yaml (pages keyed by a name the
  * client chooses with no maxLength, tags and numbered revisions under each): a name longer than an
  * index row holds (about 2,700 bytes) is taken and read back exactly through every replica, as the
- * in-memory store takes it, never a 500. Also: the rows of ordinary keys are as they were, a short
- * key that reads like a long one's indexed form is another key, and a database made by the
- * version before (long keys stored as they were) is served and kept by this one. The store level
- * (put, replace, delete, drop, sequences): the conformance suite (postgres-store.process.test.ts).
+ * in-memory store takes it, never a 500, and so is a longer one an admin import brings. Also: the
+ * rows of ordinary keys are as they were, a short key that reads like a long one's indexed form is
+ * another key, and a database made by the version before (long keys stored as they were) is served
+ * and kept by this one. The store level (put, replace, delete, drop, sequences): the conformance
+ * suite (postgres-store.process.test.ts).
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -19,6 +20,7 @@ import { startPostgres, type RunningPostgres } from '../test-support/postgres.js
 import { connectPostgres, type PostgresStores } from './postgres-store.js';
 
 const WIKI = `${ROOT}test/documents/wiki-api.yaml`;
+const ADMIN_TOKEN = 'admin-secret';
 const page = (name: string) => `/pages/${encodeURIComponent(name)}`;
 
 /** Letters and digits, ten times each, a NUL and an é: 60,000 bytes of it, about 160 NULs written `\u0000`, still fit a body's 64 KiB. */
@@ -42,7 +44,7 @@ describe('keys and scopes of any length on the PostgreSQL store', () => {
     const events: string[] = [];
     const stores = await connectPostgres({ url, namespace, probeMs: 50, onEvent: (message) => events.push(message) });
     opened.push(stores);
-    const mock = buildMock(await loadDocument(WIKI), { counts: { default: 0 }, store: stores.make, persistence: () => stores.health() });
+    const mock = buildMock(await loadDocument(WIKI), { counts: { default: 0 }, adminToken: ADMIN_TOKEN, store: stores.make, persistence: () => stores.health() });
     await stores.ready();
     return { call: caller(mock), events };
   }
@@ -97,6 +99,29 @@ describe('keys and scopes of any length on the PostgreSQL store', () => {
       { c: 'tags', n: 2 },
     ]);
     expect([...writer.events, ...reader.events, ...late.events]).toEqual([]);
+  });
+
+  it('imports through the admin API a page named by 200,000 bytes, more than a request body carries, with a tag and a revision under it', async () => {
+    const url = await server.createDatabase('import');
+    const writer = await replica(url, 'import');
+    const reader = await replica(url, 'import');
+    const name = longText(200_000, MULTI_BYTE, 31);
+    const collections = {
+      pages: { nextInteger: 1, scopes: { '': [{ name, body: 'imported' }] } },
+      tags: { nextInteger: 1, scopes: { [name]: [{ tag: name }] } },
+      revisions: { nextInteger: 2, scopes: { [name]: [{ number: 1, summary: 'imported' }] }, sequences: { [name]: 2 } },
+    };
+    const imported = await writer.call('PUT', '/__admin/state', { format: 'petstore-mock-kit/state@1', collections }, { Authorization: `Bearer ${ADMIN_TOKEN}` });
+    expect([imported.status, imported.body]).toMatchObject([200, { counts: { pages: 1, tags: 1, revisions: 1 } }]);
+    expect((await reader.call('GET', page(name))).body).toEqual({ name, body: 'imported' });
+    expect((await reader.call('GET', `${page(name)}/tags`)).body).toEqual([{ tag: name }]);
+    expect((await reader.call('POST', `${page(name)}/revisions`, { summary: 'next' })).body).toEqual({ number: 2, summary: 'next' });
+    const late = await replica(url, 'import');
+    expect((await late.call('GET', `${page(name)}/revisions`)).body).toEqual([
+      { number: 1, summary: 'imported' },
+      { number: 2, summary: 'next' },
+    ]);
+    expect([...writer.events, ...reader.events]).toEqual([]);
   });
 
   it("keeps an ordinary key's row as it was (the key and the scope in their columns as sent), a long one's under a short form of its own with its text beside", async () => {
