@@ -8,6 +8,8 @@
  * - a key or a scope (a parent's key) holding either, or beginning with U+0001, is written in its
  *   column as U+0001 followed by its JSON text, and read back from it (`fromColumn`). Any other key is
  *   written as it is, so the rows of ordinary keys read as before, in SQL too.
+ * What this gives, past 1 KiB, is indexed by a digest that begins with U+0001 and "#" (`mock_key` in
+ * postgres-store.ts): a form no key written here has, as any that begins with U+0001 is a JSON text.
  */
 import type { JournalEntry } from './observe-store.js';
 import type { StoredRecord } from './state-store.js';

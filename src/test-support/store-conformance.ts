@@ -29,6 +29,7 @@ import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import type { MockPlugin } from '../registries/extension.js';
 import { StateBudget } from '../state/budget.js';
 import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from '../state/state-store.js';
+import { ASCII, longText, MULTI_BYTE } from './long-text.js';
 import { AUTH, FIXTURES, ROOT, SPEC } from './petstore.js';
 import { walk, type Answer, type WalkCall } from './walk.js';
 
@@ -65,6 +66,8 @@ const DOCUMENTS = {
   issues: `${ROOT}test/documents/issues-api.yaml`,
   /** Records with no key: an event log at the top, visits and tokens under members; loans listed and created under members. */
   pathless: `${ROOT}test/documents/pathless-api.yaml`,
+  /** Pages keyed by a name the client chooses, tags under each keyed by text too (no maxLength on either), revisions numbered per page. */
+  wiki: `${ROOT}test/documents/wiki-api.yaml`,
 } as const;
 type DocumentName = keyof typeof DOCUMENTS;
 
@@ -140,6 +143,18 @@ const VALUES: StoredRecord = {
  * combining marks.
  */
 const TEXTS = ['a\u0000b', '\u0000', '\u0001', '\u0001"x"', 'lone \ud800 high', 'lone \udfff low', '\udc00\ud800', '\\u0000 as text', '🐕 e\u0301\u0301'];
+
+/** 3,000 bytes of ASCII: a key, another key that only a last character more tells from it, and the scope dropped. */
+const LONG_3K = longText(3_000, ASCII, 3);
+
+/**
+ * Keys and scopes longer than some storage indexes (a PostgreSQL index row holds about 2,700
+ * bytes), each of which a store must keep as given: around 1 KiB (1,024 and 1,025 bytes), 3,000
+ * bytes of ASCII and the same with one more character at its end, 10,000 bytes of multi-byte text,
+ * and 60,000 bytes holding NULs. A request body (64 KiB) carries the longest; an import may bring
+ * longer.
+ */
+const LONG_TEXTS = [longText(1_024, ASCII, 1), longText(1_025, ASCII, 2), LONG_3K, `${LONG_3K}!`, longText(10_000, MULTI_BYTE, 4), longText(60_000, [...ASCII, '\u0000', '東'], 5)];
 
 /** Runs the work in one transaction of the store and waits for it, whatever kind of store it is. */
 async function inTransaction<T>(store: StateStore, work: () => T): Promise<T> {
@@ -311,6 +326,61 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
           }
           const exported = await inTransaction(store, () => store.export());
           expect(await inTransaction(other, () => other.export()), `${label}, read by another store`).toEqual(exported);
+        }
+      });
+
+      it('keeps keys and scopes of any length (1 KiB to 60,000 bytes, multi-byte, NUL): put, replaced, deleted, dropped with their parent, counted per parent, read back the same by other stores of the same state', async () => {
+        for (const { document, collection, label } of await subjects(keyed)) {
+          const unbounded = () => new StateBudget({ maxRecords: Infinity, maxBytes: Infinity });
+          const collections = await documentCollections(document);
+          const store = under.make(collections, unbounded());
+          await inTransaction(store, () => undefined);
+          // Where the state is kept outside the process: one store opened before the writes (it follows them), one after (it loads them).
+          const follower = under.reopen ? await under.reopen(store, collections, unbounded()) : undefined;
+          if (follower) await inTransaction(follower, () => undefined);
+          const scopes = nested(collection) ? [...LONG_TEXTS, scopeFor(collection, 1)] : [''];
+          const keys = integerKeyed(collection) ? LONG_TEXTS.map((_, i) => i + 1).concat(LONG_TEXTS.length + 1) : [...LONG_TEXTS, String(keyFor(collection, 1))];
+          // The 3,000-byte scope: its records dropped, as when their parent is deleted.
+          const dropped = nested(collection) ? LONG_3K : undefined;
+          const given = (i: number, scope: string) => recordFor(collection, keys[i], { i, long: scope.length });
+          await on(store, collection.name, (records) => {
+            for (const scope of scopes) keys.forEach((_, i) => records.put(given(i, scope), scope));
+          });
+          await on(store, collection.name, (records) => {
+            for (const scope of scopes) {
+              records.put({ ...given(0, scope), replaced: true }, scope);
+              expect(records.delete(keys[1], scope), `${label}: a delete by a long key`).toBe(true);
+            }
+          });
+          if (dropped !== undefined) await on(store, collection.name, (records) => records.dropScope(dropped));
+          const expected = (scope: string) => (scope === dropped ? [] : keys.flatMap((key, i) => (i === 1 ? [] : [[String(key), i === 0 ? { ...given(0, scope), replaced: true } : given(i, scope)]])));
+          const late = under.reopen ? await under.reopen(store, collections, unbounded()) : undefined;
+          const readers = [
+            ['the store that wrote', store],
+            ['a store that followed the writes', follower],
+            ['a store opened after them', late],
+          ].filter((reader): reader is [string, StateStore] => reader[1] !== undefined);
+          for (const [who, reader] of readers) {
+            const where = (scope: string) => `${label}, ${who}: scope of ${scope.length} characters`;
+            for (const scope of scopes) {
+              expect(await on(reader, collection.name, (records) => listed(records, scope)), where(scope)).toEqual(expected(scope));
+              expect(await on(reader, collection.name, (records) => [records.get(keys[4], scope), records.get(keys[1], scope)]), where(scope)).toEqual([scope === dropped ? undefined : given(4, scope), undefined]);
+            }
+            if (nested(collection)) expect(await on(reader, collection.name, (records) => records.scopes().sort()), `${label}, ${who}`).toEqual(scopes.filter((scope) => scope !== dropped).sort());
+            expect(await inTransaction(reader, () => reader.export()), `${label}, ${who}`).toEqual(await inTransaction(store, () => store.export()));
+          }
+          if (!collection.keyPerParent) continue;
+          // Each reader in turn creates a record under the next number of every scope: past the keys put, from 1 again in the dropped one.
+          for (const [turn, [who, reader]] of readers.entries()) {
+            const numbers = await on(reader, collection.name, (records) =>
+              scopes.map((scope) => {
+                const number = records.allocateInteger(scope);
+                records.put(recordFor(collection, number), scope);
+                return number;
+              }),
+            );
+            expect(numbers, `${label}, ${who}: the next numbers`).toEqual(scopes.map((scope) => (scope === dropped ? 1 : keys.length + 1) + turn));
+          }
         }
       });
 
