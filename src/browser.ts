@@ -7,10 +7,9 @@
  */
 import petstoreDocument from '../spec/openapi.yaml';
 import categories from '../fixtures/categories.json' with { type: 'json' };
-import yaml from 'js-yaml';
 import { dereferenceLocal } from './document/dereference-local.js';
 import { DocumentLoadError, prepareDocument } from './document/document.js';
-import { parseJson } from './document/parse-json.js';
+import { parseText } from './document/parse-text.js';
 import { DEFAULT_PLUGINS } from './plugins/index.js';
 import { inProcessMock, type InProcessMock } from './library/in-process-mock.js';
 import type { BrowserMockOptions } from './mock-options.js';
@@ -47,11 +46,7 @@ async function fetchDocument(url: string): Promise<unknown> {
     if (error instanceof DocumentLoadError) throw error;
     throw new DocumentLoadError(`Cannot fetch the OpenAPI document ${url}: ${(error as Error).message}.`);
   }
-  try {
-    return parseJson(text) ?? yaml.load(text);
-  } catch (error) {
-    throw new DocumentLoadError(`${url} is not valid YAML or JSON: ${String((error as Error).message).split('\n')[0]}.`);
-  }
+  return parseText(url, text);
 }
 
 export * from './library/in-process-exports.js';

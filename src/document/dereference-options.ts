@@ -30,11 +30,13 @@ export function dereferenceOptions(document: unknown): { circular: 'ignore'; exc
 /** The names of the schemas that a local `$ref` of the document names whole. */
 function referencedSchemas(document: unknown): Set<string> {
   const names = new Set<string>();
-  // An explicit stack: documents nest as deep as they like.
+  // An explicit stack: documents nest as deep as they like. Each object once: a YAML alias shares one among many places.
   const stack: unknown[] = [document];
+  const seen = new Set<object>();
   while (stack.length > 0) {
     const node = stack.pop();
-    if (node === null || typeof node !== 'object') continue;
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
     const ref = (node as { $ref?: unknown }).$ref;
     const name = typeof ref === 'string' ? NAMED_SCHEMA.exec(ref)?.[1] : undefined;
     if (name !== undefined) names.add(unescape(name));

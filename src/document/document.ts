@@ -4,8 +4,10 @@
  * swagger-parser; in a browser, local references only). Node's reader (load-document.ts) and the
  * browser's entry both end here.
  */
+import { boundPassed } from './document-bounds.js';
 import type { DocumentObject, JsonObject } from './objects.js';
-import type { SchemaObject } from './schema.js';
+
+export { resolveRef } from './resolve-ref.js';
 
 /** A document that cannot be served. `message` is one sentence meant for the terminal. */
 export class DocumentLoadError extends Error {
@@ -38,7 +40,7 @@ export interface PrepareSteps {
    * Validates and dereferences the document (a copy it may change), circular references left as
    * `$ref`s; `checkSchema` asks it to check the meta-schema too. Throws the problem it found.
    */
-  dereference: (document: JsonObject, options: { file?: string; checkSchema: boolean }) => Promise<DocumentObject>;
+  dereference: (document: JsonObject, options: { file?: string; name: string; checkSchema: boolean }) => Promise<DocumentObject>;
   /** Converts a Swagger 2.0 document to OpenAPI 3.0 (none: Swagger 2.0 is refused). */
   convertSwagger2?: (name: string, file: string, swagger: JsonObject, text?: string) => Promise<JsonObject>;
 }
@@ -50,11 +52,14 @@ export async function prepareDocument(parsed: unknown, steps: PrepareSteps): Pro
     throw new DocumentLoadError(`${name} does not contain an OpenAPI document (expected a YAML or JSON object).`);
   }
   let raw = parsed as JsonObject;
+  // Before anything walks it: converting, checking and dereferencing all follow what it holds.
+  refuseUnbounded(name, raw);
   const version = detectVersion(name, raw);
   const convertedFrom = version === '2.0' ? '2.0' : undefined;
   if (convertedFrom) {
     if (!steps.convertSwagger2) throw new DocumentLoadError(`${name} is a Swagger 2.0 document; convert it to OpenAPI 3 first (swagger2openapi), or serve it on Node, which converts it.`);
     raw = await steps.convertSwagger2(name, steps.file ?? name, raw, steps.text);
+    refuseUnbounded(name, raw);
   }
   const dialect = version === '3.1' ? '3.1' : '3.0';
   const what = convertedFrom ? 'Swagger 2.0 document (converted to OpenAPI 3.0)' : `OpenAPI ${String(raw.openapi)} document`;
@@ -63,13 +68,19 @@ export async function prepareDocument(parsed: unknown, steps: PrepareSteps): Pro
   if (meta !== undefined && meta !== 'unavailable') throw new DocumentLoadError(`${name} is not a valid ${what}: ${meta}.`);
   let api: DocumentObject;
   try {
-    api = await steps.dereference(structuredClone(raw), { file: steps.file, checkSchema: meta === 'unavailable' });
+    api = await steps.dereference(structuredClone(raw), { file: steps.file, name, checkSchema: meta === 'unavailable' });
   } catch (error) {
     if (error instanceof DocumentLoadError) throw error; // a reference that could not be fetched, said already
     throw new DocumentLoadError(`${name} is not a valid ${what}: ${firstProblem(error)}.`);
   }
   const file = steps.file ?? name;
   return convertedFrom ? { file, dialect, api, raw, convertedFrom } : { file, dialect, api, raw };
+}
+
+/** @throws DocumentLoadError when the document expands past a bound (document-bounds.ts). */
+export function refuseUnbounded(name: string, document: JsonObject): void {
+  const passed = boundPassed(document);
+  if (passed !== undefined) throw new DocumentLoadError(`${name} is refused: ${passed}.`);
 }
 
 /** `2.0` for a Swagger 2.0 document (converted on load), else the OpenAPI dialect. */
@@ -97,20 +108,4 @@ export function firstProblem(error: unknown): string {
   const first = (lines[0] ?? 'unknown problem').replace(/\.$/, '');
   // swagger-parser's sentence for a reference to nothing, as the local walk says it (dereference-local.ts).
   return first.replace(/^Missing \$ref pointer "([^"]*)"\. Token "[^"]*" does not exist$/, 'Missing $ref pointer "$1": it names nothing in the document').slice(0, 300);
-}
-
-/**
- * Follows a local `$ref` (`#/components/schemas/Node`) inside the dereferenced document: only
- * circular references are left as `$ref` after loading.
- */
-export function resolveRef(api: object, ref: string): SchemaObject | undefined {
-  if (!ref.startsWith('#/')) return undefined;
-  // Circular references are left only inside schemas, so what one names is a schema (or nothing).
-  let node: unknown = api;
-  for (const part of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as JsonObject)[key];
-  }
-  return node as SchemaObject | undefined;
 }

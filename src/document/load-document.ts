@@ -7,13 +7,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import yaml from 'js-yaml';
 import { dereferenceLocal } from './dereference-local.js';
 import { dereferenceOptions } from './dereference-options.js';
 import { externalReference, foreignReference, LOCAL_ONLY_RESOLVERS, remoteReference, sameOriginResolvers } from './reference-origin.js';
-import { DocumentLoadError, firstProblem, prepareDocument, type LoadedDocument } from './document.js';
+import { DocumentLoadError, firstProblem, prepareDocument, refuseUnbounded, type LoadedDocument } from './document.js';
 import { fetchDocument } from './fetch-document.js';
-import { parseJson } from './parse-json.js';
+import { parseText } from './parse-text.js';
 import { validateMetaSchema } from './meta-schema/validate-meta-schema.js';
 import type { DocumentObject, JsonObject } from './objects.js';
 
@@ -47,14 +46,12 @@ export async function loadDocument(source: string | object, options: LoadOptions
   const url = /^https?:\/\//i.test(path);
   const file = url ? path : resolve(path);
   let text = url ? await fetchDocument(path, { timeoutMs: options.fetchTimeoutMs }) : undefined;
-  let raw: unknown;
   try {
     text ??= await readFile(file, 'utf8');
-    // YAML is a superset of JSON: one parser reads both (js-yaml: swagger-parser's own parser); JSON.parse is faster at JSON.
-    raw = parseJson(text) ?? yaml.load(text, { filename: path });
   } catch (error) {
-    throw new DocumentLoadError(describeParseFailure(path, error));
+    throw new DocumentLoadError(describeReadFailure(path, error));
   }
+  const raw = parseText(path, text);
   const foreign = url ? foreignReference(raw, path) : undefined;
   if (foreign !== undefined) {
     throw new DocumentLoadError(`The OpenAPI document ${path} refers to ${foreign}, off its own origin (${new URL(path).origin}): a document read from a URL may refer only to URLs of its own origin, never to a file.`);
@@ -78,20 +75,37 @@ function resolversFor(file: string | undefined, { allowRemoteRefs = false }: Loa
   let failure: unknown;
   // Every URL is read as the document itself is: bounded in time and size (fetch-document.ts).
   const read = (ref: { url: string }) => fetchDocument(ref.url, { what: 'the document referred to' }).catch((error: unknown) => Promise.reject((failure ??= error)));
+  // Every file or URL referred to is parsed as the document itself is: its YAML aliases bounded (parse-yaml.ts).
+  const parse = { yaml: { ...YAML_PARSER, parse: (file: { url: string; data: unknown }) => parseReferred(file, (error) => (failure ??= error)) } };
   const rethrowFetched = (_error: unknown): void => {
     if (failure !== undefined) throw failure;
   };
   const rethrow = (error: unknown): never => {
     throw failure ?? error;
   };
-  if (file && /^https?:\/\//i.test(file)) return { options: { resolve: sameOriginResolvers(file, read) }, rethrow, rethrowFetched };
+  if (file && /^https?:\/\//i.test(file)) return { options: { parse, resolve: sameOriginResolvers(file, read) }, rethrow, rethrowFetched };
   // Allowed by the one who gave the document: any URL, internal ones too (swagger-parser's guard against them is lifted).
-  return { options: { resolve: allowRemoteRefs ? { http: { safeUrlResolver: false, read } } : LOCAL_ONLY_RESOLVERS }, rethrow, rethrowFetched };
+  return { options: { parse, resolve: allowRemoteRefs ? { http: { safeUrlResolver: false, read } } : LOCAL_ONLY_RESOLVERS }, rethrow, rethrowFetched };
+}
+
+/** When swagger-parser tries its YAML parser: its own order and file extensions (JSON is YAML). */
+const YAML_PARSER = { order: 200, allowEmpty: true, canParse: ['.yaml', '.yml', '.json'] };
+
+/** A document referred to, parsed as the one referring to it (swagger-parser keeps only the message of what a parser throws, so `failed` is told the error). */
+function parseReferred(file: { url: string; data: unknown }, failed: (error: DocumentLoadError) => void): unknown {
+  const data = file.data instanceof Uint8Array ? new TextDecoder().decode(file.data) : file.data;
+  if (typeof data !== 'string') return data;
+  try {
+    return parseText(file.url, data);
+  } catch (error) {
+    if (error instanceof DocumentLoadError) failed(error);
+    throw error;
+  }
 }
 
 /** On Node: the build's precompiled meta-schema validators, swagger-parser, and the Swagger 2.0 converter. */
 const NODE_STEPS = { metaSchema: validateMetaSchema };
-const dereferenceWith = (load: LoadOptions) => (document: JsonObject, options: { file?: string; checkSchema: boolean }) => validateAndDereference(document, options, load);
+const dereferenceWith = (load: LoadOptions) => (document: JsonObject, options: { file?: string; name: string; checkSchema: boolean }) => validateAndDereference(document, options, load);
 const convertWith = (load: LoadOptions) => (path: string, file: string, swagger: JsonObject, text?: string) => convertSwagger2(path, file, swagger, text, load);
 
 /**
@@ -99,17 +113,31 @@ const convertWith = (load: LoadOptions) => (path: string, file: string, swagger:
  * dereferenced document. A document whose references are all inside it, already checked against
  * the meta-schema, is dereferenced by the walk the browser uses (dereference-local.ts): the same
  * document, in a third of the time (0.3 s and 0.15 s for 2,000 operations).
+ *
+ * One that refers to other files or URLs has them brought in first (swagger-parser's bundle, which
+ * follows each reference once), so that the whole is held to the bounds (document-bounds.ts)
+ * before swagger-parser dereferences it: its walk follows a `$ref` each time it meets one, and
+ * would never end on references fanning out across files.
  */
-async function validateAndDereference(document: JsonObject, { file, checkSchema }: { file?: string; checkSchema: boolean }, load: LoadOptions): Promise<DocumentObject> {
-  if (!checkSchema && externalReference(document) === undefined) return dereferenceLocal(document);
+async function validateAndDereference(document: JsonObject, { file, name, checkSchema }: { file?: string; name: string; checkSchema: boolean }, load: LoadOptions): Promise<DocumentObject> {
+  const external = externalReference(document) !== undefined;
+  if (!checkSchema && !external) return dereferenceLocal(document);
   // The parsed document is handed over (no second read or parse); the path resolves external refs.
   // References stay where the document came from (see reference-origin.ts).
   const refs = resolversFor(file, load);
-  const options = { dereference: dereferenceOptions(document), validate: { schema: checkSchema, spec: true }, ...refs.options };
-  const api = file ? SwaggerParser.validate(file, document as never, options as never) : SwaggerParser.validate(document as never, options as never);
   try {
+    let whole = document;
+    if (external) {
+      const bundled = file ? SwaggerParser.bundle(file, document as never, refs.options as never) : SwaggerParser.bundle(document as never, refs.options as never);
+      whole = (await bundled) as unknown as JsonObject;
+      refuseUnbounded(name, whole);
+    }
+    const options = { dereference: dereferenceOptions(whole), validate: { schema: checkSchema, spec: true }, ...refs.options };
+    // Bundled, it refers only to itself: no path to resolve from.
+    const api = file && !external ? SwaggerParser.validate(file, whole as never, options as never) : SwaggerParser.validate(whole as never, options as never);
     return (await api) as unknown as DocumentObject;
   } catch (error) {
+    if (error instanceof DocumentLoadError) throw error;
     return refs.rethrow(error);
   }
 }
@@ -142,14 +170,11 @@ async function convertSwagger2(path: string, file: string, swagger: JsonObject, 
   }
 }
 
-function describeParseFailure(path: string, error: unknown): string {
-  const err = error as { code?: string; message?: string };
-  const message = String(err.message ?? error);
+function describeReadFailure(path: string, error: unknown): string {
+  const message = String((error as Error).message ?? error);
   if (/ENOENT/.test(message)) return `Cannot read the OpenAPI document ${path}: the file does not exist.`;
   if (/EISDIR/.test(message)) return `Cannot read the OpenAPI document ${path}: it is a directory.`;
   if (/EACCES/.test(message)) return `Cannot read the OpenAPI document ${path}: permission denied.`;
-  // js-yaml: "bad indentation of a mapping entry (3:10)" (line:column), then an excerpt.
-  const reason = message.split('\n')[0].replace(/^YAMLException: /, '').replace(/[.:]$/, '');
-  return `${path} is not valid YAML or JSON: ${reason}.`;
+  return `Cannot read the OpenAPI document ${path}: ${message.split('\n')[0].replace(/[.:]$/, '')}.`;
 }
 

@@ -17,12 +17,17 @@ export function externalReference(document: unknown): string | undefined {
   return firstReference(document, () => true);
 }
 
-/** The first external `$ref` of a document (not `#...`) that `matches`, walked without recursion (documents nest deep). */
+/**
+ * The first external `$ref` of a document (not `#...`) that `matches`, walked without recursion
+ * (documents nest deep), each object once (a YAML alias shares one among many places).
+ */
 function firstReference(document: unknown, matches: (ref: string) => boolean): string | undefined {
   const stack: unknown[] = [document];
+  const seen = new Set<object>();
   while (stack.length > 0) {
     const node = stack.pop();
-    if (node === null || typeof node !== 'object') continue;
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
     const ref = (node as { $ref?: unknown }).$ref;
     if (typeof ref === 'string' && !ref.startsWith('#') && matches(ref)) return ref;
     for (const value of Object.values(node)) if (value !== null && typeof value === 'object') stack.push(value);
