@@ -15,6 +15,7 @@
  * const maskOf = exchangeMasker(document.api);
  * maskOf({ target: '/pets?api_key=k3y-value', headers: { authorization: 'Bearer s3cret-value' } }).text('echo: s3cret-value') // 'echo: ***'
  */
+import { queryKeyNames } from '../app.js';
 import { fromUtf8 } from '../core/bytes.js';
 import { isJsonObject } from '../core/json-object.js';
 import { isSecretName, isSecretParameterName } from '../core/secret-names.js';
@@ -45,11 +46,9 @@ const MASKS_KEPT = 256;
 /** @returns the mask of one exchange, from its request and (when there is one) its answer. */
 export function exchangeMasker(api: DocumentObject): (request: MaskedRequest, answer?: MaskedAnswer) => ExchangeMask {
   const declaredHeaders = new Set(['authorization', 'proxy-authorization', 'cookie']);
-  const declaredQuery = new Set<string>();
+  const declaredQuery = new Set(queryKeyNames(api));
   for (const scheme of Object.values(api.components?.securitySchemes ?? {})) {
-    if (scheme.type !== 'apiKey' || typeof scheme.name !== 'string') continue;
-    if (scheme.in === 'header') declaredHeaders.add(scheme.name.toLowerCase());
-    if (scheme.in === 'query') declaredQuery.add(scheme.name);
+    if (scheme.type === 'apiKey' && scheme.in === 'header' && typeof scheme.name === 'string') declaredHeaders.add(scheme.name.toLowerCase());
   }
   // Names come again and again (the same headers on every request): each is judged once.
   const secretHeader = remembered((name) => declaredHeaders.has(name.toLowerCase()) || isSecretParameterName(name));

@@ -11,13 +11,13 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildMock } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import { ASCII, longText, MULTI_BYTE, utf8Length } from '../test-support/long-text.js';
 import { caller, ROOT, type Call } from '../test-support/petstore.js';
-import { startPostgres, type RunningPostgres } from '../test-support/postgres.js';
-import { connectPostgres, type PostgresStores } from './postgres-store.js';
+import { postgresForTests } from '../test-support/postgres.js';
+import { connectPostgres } from './postgres-store.js';
 
 const WIKI = `${ROOT}test/documents/wiki-api.yaml`;
 const ADMIN_TOKEN = 'admin-secret';
@@ -29,21 +29,13 @@ const RARE_NUL = [...'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(10), '\u0000'
 const NAMES = [longText(3_000, ASCII, 11), longText(10_000, MULTI_BYTE, 12), longText(60_000, RARE_NUL, 13)];
 
 describe('keys and scopes of any length on the PostgreSQL store', () => {
-  let server: RunningPostgres;
-  const opened: Array<PostgresStores | pg.Client> = [];
-  beforeAll(async () => {
-    server = await startPostgres();
-  });
-  afterAll(async () => {
-    for (const thing of opened.reverse()) await (thing instanceof pg.Client ? thing.end() : thing.close());
-    await server?.stop();
-  });
+  const postgres = postgresForTests();
 
   /** A replica of a wiki mock on the database and namespace: its requests, and what it reports as events (a lost database). */
   async function replica(url: string, namespace: string): Promise<{ call: Call; events: string[] }> {
     const events: string[] = [];
     const stores = await connectPostgres({ url, namespace, probeMs: 50, onEvent: (message) => events.push(message) });
-    opened.push(stores);
+    postgres.opened(stores);
     const mock = buildMock(await loadDocument(WIKI), { counts: { default: 0 }, adminToken: ADMIN_TOKEN, store: stores.make, persistence: () => stores.health() });
     await stores.ready();
     return { call: caller(mock), events };
@@ -52,12 +44,12 @@ describe('keys and scopes of any length on the PostgreSQL store', () => {
   async function client(url: string): Promise<pg.Client> {
     const connected = new pg.Client({ connectionString: url });
     await connected.connect();
-    opened.push(connected);
+    postgres.opened(connected);
     return connected;
   }
 
   it('takes a page named by 3,000, 10,000 and 60,000 bytes (201, where it was a 500), and its tags and revisions, read back exactly through another replica, deleted with them', async () => {
-    const url = await server.createDatabase('requests');
+    const url = await postgres.server().createDatabase('requests');
     const writer = await replica(url, 'wiki');
     const reader = await replica(url, 'wiki');
     for (const [i, name] of NAMES.entries()) {
@@ -102,7 +94,7 @@ describe('keys and scopes of any length on the PostgreSQL store', () => {
   });
 
   it('imports through the admin API a page named by 200,000 bytes, more than a request body carries, with a tag and a revision under it', async () => {
-    const url = await server.createDatabase('import');
+    const url = await postgres.server().createDatabase('import');
     const writer = await replica(url, 'import');
     const reader = await replica(url, 'import');
     const name = longText(200_000, MULTI_BYTE, 31);
@@ -125,7 +117,7 @@ describe('keys and scopes of any length on the PostgreSQL store', () => {
   });
 
   it("keeps an ordinary key's row as it was (the key and the scope in their columns as sent), a long one's under a short form of its own with its text beside", async () => {
-    const url = await server.createDatabase('rows');
+    const url = await postgres.server().createDatabase('rows');
     const { call } = await replica(url, 'rows');
     const long = NAMES[0];
     expect((await call('POST', '/pages', { name: 'Home' })).status).toBe(201);
@@ -152,7 +144,7 @@ describe('keys and scopes of any length on the PostgreSQL store', () => {
   });
 
   it("tells a short key that reads like a long one's indexed form from the long one", async () => {
-    const url = await server.createDatabase('lookalike');
+    const url = await postgres.server().createDatabase('lookalike');
     const first = await replica(url, 'lookalike');
     const long = NAMES[0];
     const lookalike = `\u0001#${createHash('sha256').update(long).digest('hex')}`;
@@ -167,7 +159,7 @@ describe('keys and scopes of any length on the PostgreSQL store', () => {
   });
 
   it('serves and keeps a database made by the version before, whose keys and scopes past 1 KiB were stored as they were', async () => {
-    const url = await server.createDatabase('before');
+    const url = await postgres.server().createDatabase('before');
     const sql = await client(url);
     // The tables as the version before made them, and what it wrote for a page named by 2,000 bytes, a tag and a revision under it.
     await sql.query(`

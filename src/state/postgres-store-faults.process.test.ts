@@ -5,43 +5,35 @@
  * and a database stopped mid-run are in replicas.process.test.ts).
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildMock } from '../app.js';
 import { fnv1a } from '../core/fnv.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { caller, FIXTURES, petstoreDocument } from '../test-support/petstore.js';
-import { startPostgres, type RunningPostgres } from '../test-support/postgres.js';
+import { postgresForTests, startPostgres } from '../test-support/postgres.js';
 import { until } from '../test-support/until.js';
 import { connectPostgres, type PostgresStores } from './postgres-store.js';
 
 describe('the PostgreSQL store when the database refuses a write', () => {
-  let server: RunningPostgres;
-  const opened: Array<PostgresStores | pg.Client> = [];
-  beforeAll(async () => {
-    server = await startPostgres();
-  });
-  afterAll(async () => {
-    for (const thing of opened.reverse()) await (thing instanceof pg.Client ? thing.end() : thing.close());
-    await server?.stop();
-  });
+  const postgres = postgresForTests();
 
   /** A Petstore mock on a database of its own, and a plain client of that database. */
   async function mockOn(name: string, options: { statementTimeoutMs?: number; onEvent?: (message: string) => void } = {}) {
-    const url = await server.createDatabase(name);
+    const url = await postgres.server().createDatabase(name);
     const stores = await connectPostgres({ url, namespace: name, probeMs: 50, ...options });
-    opened.push(stores);
+    postgres.opened(stores);
     const mock = buildMock(await petstoreDocument(), { fixtures: FIXTURES, plugins: DEFAULT_PLUGINS, store: stores.make, persistence: () => stores.health() });
     await stores.ready();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    opened.push(client);
+    postgres.opened(client);
     return { mock, call: caller(mock), client, stores, url };
   }
 
   /** Another replica of a mock made by mockOn: it loads what the database holds. */
   async function replicaOf(url: string, name: string) {
     const stores = await connectPostgres({ url, namespace: name });
-    opened.push(stores);
+    postgres.opened(stores);
     const mock = buildMock(await petstoreDocument(), { fixtures: FIXTURES, plugins: DEFAULT_PLUGINS, store: stores.make });
     await stores.ready();
     return caller(mock);

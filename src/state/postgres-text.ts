@@ -11,6 +11,7 @@
  * What this gives, past 1 KiB, is indexed by a digest that begins with U+0001 and "#" (`mock_key` in
  * postgres-store.ts): a form no key written here has, as any that begins with U+0001 is a JSON text.
  */
+import { holdsLoneSurrogate } from '../core/unicode.js';
 import type { JournalEntry } from './observe-store.js';
 import type { StoredRecord } from './state-store.js';
 
@@ -31,8 +32,6 @@ const MARK = '\u0001';
  */
 const CAREFUL = /\\u(?:000[01]|d[89a-f])/;
 
-/** In Unicode mode a surrogate pair is one code point, so this matches only a surrogate left alone. */
-const LONE = /[\uD800-\uDFFF]/u;
 
 /** Entries (JSON texts, as observe-store.ts emits them) as one unit of the database's log: a JSON array. */
 export function unitOf(entries: readonly string[]): string {
@@ -63,7 +62,7 @@ export function fromColumn(text: string): string {
 
 /** A key or a scope as its column holds it. */
 function toColumn(text: string): string {
-  return text.includes('\u0000') || text.startsWith(MARK) || LONE.test(text) ? MARK + JSON.stringify(text) : text;
+  return text.includes('\u0000') || text.startsWith(MARK) || holdsLoneSurrogate(text) ? MARK + JSON.stringify(text) : text;
 }
 
 function careful(text: string): string {

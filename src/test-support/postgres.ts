@@ -14,6 +14,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { cleanUpAfterFile, freePort, track } from './processes.js';
 import { reachableTempDir } from './reachable.js';
 
@@ -360,4 +361,26 @@ export function sharedMemoryExists(id: number): boolean {
     .split('\n')
     .slice(1)
     .some((line) => line.trim() !== '' && Number(line.trim().split(/\s+/)[1]) === id);
+}
+
+/** What a test opens on a server: a store's connections (`close`) or a plain client (`end`). */
+type Opened = { close(): Promise<void> } | pg.Client;
+
+/**
+ * One PostgreSQL server for the describe block it is called in: started before its tests, and
+ * after them what they opened on it closed (last opened first), then the server stopped.
+ *
+ * @example const postgres = postgresForTests(); const url = await postgres.server().createDatabase('a'); postgres.opened(stores)
+ */
+export function postgresForTests(): { server: () => RunningPostgres; opened: <T extends Opened>(thing: T) => T } {
+  let server: RunningPostgres | undefined;
+  const opened: Opened[] = [];
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(async () => {
+    for (const thing of opened.reverse()) await (thing instanceof pg.Client ? thing.end() : thing.close());
+    await server?.stop();
+  });
+  return { server: () => server!, opened: (thing) => (opened.push(thing), thing) };
 }

@@ -14,6 +14,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Call } from './petstore.js';
+import { holdsLoneSurrogate } from '../core/unicode.js';
 
 export const LABELS_DOCUMENT = 'test/documents/labels-api.yaml';
 
@@ -40,9 +41,6 @@ export function unusualText(maxLength: number, halves: boolean): fc.Arbitrary<st
   const unit = halves ? fc.oneof({ weight: 9, arbitrary: WHOLE }, { weight: 1, arbitrary: HALF }) : WHOLE;
   return fc.string({ unit, maxLength });
 }
-
-/** Whether a text holds half of a surrogate pair alone. */
-export const holdsLoneSurrogate = (text: string): boolean => /[\uD800-\uDFFF]/u.test(text);
 
 type Op =
   | { kind: 'label'; name: string; color?: string }

@@ -6,13 +6,11 @@
  * media type decoded it. A whole pair (an emoji written as two escapes) is one character and passes.
  */
 import type { Problem } from '../core/problem.js';
+import { holdsLoneSurrogate, LONE_SURROGATES } from '../core/unicode.js';
 
 /** At most this many are named in one answer. */
 const MAX_PROBLEMS = 20;
 
-/** In Unicode mode a surrogate pair is one code point, so this matches only a surrogate left alone. */
-const LONE = /[\uD800-\uDFFF]/u;
-const LONE_ALL = /[\uD800-\uDFFF]/gu;
 
 /**
  * The problems of a value's strings and property names that hold a lone surrogate, under `root`
@@ -32,7 +30,7 @@ export function loneSurrogates(value: unknown, root: string): Problem[] {
     }
     const [item, path] = next;
     if (typeof item === 'string') {
-      if (LONE.test(item)) problems.push(problemAt(path, item));
+      if (holdsLoneSurrogate(item)) problems.push(problemAt(path, item));
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--) pending.push([item[i], `${path}.${i}`]);
     } else if (item !== null && typeof item === 'object' && !ArrayBuffer.isView(item)) {
@@ -40,7 +38,7 @@ export function loneSurrogates(value: unknown, root: string): Problem[] {
       for (let i = names.length - 1; i >= 0; i--) {
         const name = names[i];
         const at = `${path}.${shown(name)}`;
-        if (LONE.test(name)) pending.push({ path: at, rule: 'unicode', message: `is a property name holding a lone surrogate (${escapes(name)}), which is not Unicode text` });
+        if (holdsLoneSurrogate(name)) pending.push({ path: at, rule: 'unicode', message: `is a property name holding a lone surrogate (${escapes(name)}), which is not Unicode text` });
         else pending.push([(item as Record<string, unknown>)[name], at]);
       }
     }
@@ -58,7 +56,7 @@ function problemAt(path: string, text: string): Problem {
 
 /** The lone surrogates of a text as their JSON escapes, for a message that is itself Unicode text. */
 function escapes(text: string): string {
-  return [...new Set(text.match(LONE_ALL) ?? [])]
+  return [...new Set(text.match(LONE_SURROGATES) ?? [])]
     .slice(0, 3)
     .map((unit) => `\\u${unit.charCodeAt(0).toString(16)}`)
     .join(', ');
@@ -66,5 +64,5 @@ function escapes(text: string): string {
 
 /** A property name as a path shows it: its lone surrogates written as escapes. */
 function shown(name: string): string {
-  return name.replace(LONE_ALL, (unit) => `\\u${unit.charCodeAt(0).toString(16)}`);
+  return name.replace(LONE_SURROGATES, (unit) => `\\u${unit.charCodeAt(0).toString(16)}`);
 }
