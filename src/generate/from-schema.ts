@@ -32,6 +32,8 @@ interface Context {
   required: Set<SchemaObject>;
   /** Values generated below the optional structure, for the current top-level value. */
   spent: number;
+  /** Values and string characters generated for the current top-level value (VALUE_BUDGET). */
+  made: number;
 }
 
 /**
@@ -43,6 +45,15 @@ interface Context {
  */
 const REQUIRED_DEPTH = 256;
 const REQUIRED_VALUES = 10_000;
+
+/**
+ * The most one generated value holds, counting each value and each character of its strings:
+ * about 100 KB of JSON. Schemas multiply values without bound (ten required properties that are
+ * each ten more, ten levels down; arrays of arrays with `minItems: 2000`; `minLength: 1e9`), and
+ * a value is generated while other requests wait: a collection's 20 records at the budget take
+ * about 1.5 s. Past it the rest is the minimal value, as below the optional structure.
+ */
+export const VALUE_BUDGET = 100_000;
 
 /**
  * What generating a schema needs that depends only on the schema (its kind, bounds, property lists),
@@ -121,10 +132,11 @@ export function createGenerator(
   options: GeneratorOptions = {},
 ): (schema: SchemaObject, hints?: GenerateHints) => unknown {
   const evidence = options.document === undefined ? NO_EVIDENCE : documentEvidence(options.document);
-  const context: Context = { faker, maxDepth: Math.max(0, num(options.maxDepth) ?? 4), evidence, required: new Set(), spent: 0 };
+  const context: Context = { faker, maxDepth: Math.max(0, num(options.maxDepth) ?? 4), evidence, required: new Set(), spent: 0, made: 0 };
   return (schema, hints = {}) => {
     context.required.clear();
     context.spent = 0;
+    context.made = 0;
     try {
       return generate(context, schema, hints, 0);
     } catch {
@@ -138,6 +150,7 @@ function generate(context: Context, raw: unknown, hints: GenerateHints, depth: n
   const { faker } = context;
   if (raw === false) return null;
   if (!isObject(raw)) return faker.lorem.word();
+  if (++context.made > VALUE_BUDGET) return minimalValue(kindOf(raw));
   const schema = normalize(context, raw);
   const plan = planOf(schema);
   if (plan.mayBeFixed) {
@@ -168,7 +181,14 @@ function generateKind(context: Context, schema: SchemaObject, plan: Plan, hints:
     }
     case 'array': return generateArray(context, (plan.array ??= arrayPlan(schema)), hints, depth);
     case 'object': return generateObject(context, (plan.object ??= objectPlan(schema)), hints, depth);
-    default: return generateString(faker, schema, hints, context.evidence);
+    default: {
+      // A string longer than what is left of the budget is not made (minLength: 1e9 would take the memory).
+      if ((num(schema.minLength) ?? 0) > VALUE_BUDGET - context.made) return minimalValue('string');
+      const value = generateString(faker, schema, hints, context.evidence);
+      const left = Math.max(0, VALUE_BUDGET - context.made);
+      context.made += value.length;
+      return value.length > left ? value.slice(0, left) : value;
+    }
   }
 }
 
@@ -462,7 +482,7 @@ function generateArray(context: Context, plan: ArrayPlan, hints: GenerateHints, 
   const out: unknown[] = [];
   const seen = plan.unique ? new Set<string>() : undefined;
   // uniqueItems over a small item space (an enum of 3) gives up after a few tries: fewer items, no endless loop.
-  for (let tries = 0; out.length < length && tries < length * 5 + 10; tries++) {
+  for (let tries = 0; out.length < length && tries < length * 5 + 10 && context.made < VALUE_BUDGET; tries++) {
     const itemSchema = out.length < prefix.length ? prefix[out.length] : rest;
     if (itemSchema === false) break;
     const value = generate(context, itemSchema, hints, depth + 1);
@@ -512,9 +532,17 @@ function generateObject(context: Context, plan: ObjectPlan, hints: GenerateHints
   const mapSize = plan.isMap && depth <= context.maxDepth ? context.faker.number.int({ min: 1, max: 2 }) : 0;
   const wanted = Math.min(plan.maxProperties, Math.max(plan.minProperties, mapSize));
   if (!extra || wanted <= 0) return out; // the common case, without listing the keys to count them
-  for (let tries = 0; Object.keys(out).length < wanted && tries < wanted * 5 + 10; tries++) {
+  let size = Object.keys(out).length;
+  // Faker's words run out long before `minProperties: 1e9` is met: a thousand draws in a row of
+  // keys already there end it, and each draw counts against the budget.
+  for (let tries = 0, misses = 0; size < wanted && tries < wanted * 5 + 10 && misses < 1000 && ++context.made < VALUE_BUDGET; tries++) {
     const key = context.faker.lorem.word();
-    if (!Object.hasOwn(out, key)) setOwn(out, key, generate(context, extra, hints, depth + 1));
+    if (Object.hasOwn(out, key)) misses++;
+    else {
+      setOwn(out, key, generate(context, extra, hints, depth + 1));
+      size++;
+      misses = 0;
+    }
   }
   return out;
 }
