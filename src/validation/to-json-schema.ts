@@ -81,6 +81,12 @@ export class SchemaConverter {
         if (schema && typeof schema === 'object' && typeof schema.$ref !== 'string') this.names.set(schema, name);
       }
     }
+    // Any other object the document uses in more than one place (a `$ref` to `#/x-defs/L1`, a YAML
+    // alias) is registered as a named schema is, so Ajv compiles it once rather than at every
+    // place: ten places naming ten places, six deep, took 21 s and then overflowed Ajv's stack.
+    for (const shared of sharedObjects(api)) {
+      if (!this.names.has(shared) && typeof shared.$ref !== 'string') this.names.set(shared, 'shared');
+    }
     this.oneWay = this.directional();
   }
 
@@ -299,6 +305,24 @@ export class SchemaConverter {
     });
     return out.reverse();
   }
+}
+
+/** The objects (not arrays) a document reaches from more than one place: each `$ref` target and alias, once. Without recursion. */
+function sharedObjects(api: unknown): Set<SchemaObject> {
+  const seen = new Set<object>();
+  const shared = new Set<SchemaObject>();
+  const stack: unknown[] = [api];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (seen.has(node)) {
+      if (!Array.isArray(node)) shared.add(node as SchemaObject);
+      continue;
+    }
+    seen.add(node);
+    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') stack.push(value);
+  }
+  return shared;
 }
 
 /** Visits a document schema and its subschemas (where the converter looks) once each, without recursion; `visit` returns false to skip what is inside. */
