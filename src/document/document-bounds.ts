@@ -159,8 +159,9 @@ class ExpandedSize {
       stack.push({ node: value, values: Object.values(value), next: 0, total: 1, named, reference: false });
     } else {
       // Replaced by what it names, with its other keys: what dereferencing makes of it.
-      const siblings = Object.entries(value).filter(([key]) => key !== '$ref').map(([, sibling]) => sibling);
-      stack.push({ node: value, values: [target, ...siblings], next: 0, total: 0, named, reference: true });
+      const values: unknown[] = [target];
+      for (const key in value) if (key !== '$ref' && Object.hasOwn(value, key)) values.push((value as Record<string, unknown>)[key]);
+      stack.push({ node: value, values, next: 0, total: 0, named, reference: true });
     }
     return undefined;
   }

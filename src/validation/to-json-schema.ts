@@ -307,8 +307,13 @@ export class SchemaConverter {
   }
 }
 
+/** sharedObjects of each document: the mock, its banner and the suite each make a converter of it. */
+const sharedByDocument = new WeakMap<object, Set<SchemaObject>>();
+
 /** The objects (not arrays) a document reaches from more than one place: each `$ref` target and alias, once. Without recursion. */
-function sharedObjects(api: unknown): Set<SchemaObject> {
+function sharedObjects(api: DocumentObject): Set<SchemaObject> {
+  const known = sharedByDocument.get(api);
+  if (known) return known;
   const seen = new Set<object>();
   const shared = new Set<SchemaObject>();
   const stack: unknown[] = [api];
@@ -322,6 +327,7 @@ function sharedObjects(api: unknown): Set<SchemaObject> {
     seen.add(node);
     for (const value of Object.values(node)) if (value !== null && typeof value === 'object') stack.push(value);
   }
+  if (api !== null && typeof api === 'object') sharedByDocument.set(api, shared);
   return shared;
 }
 
