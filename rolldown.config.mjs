@@ -1,7 +1,7 @@
 /**
  * The package's build (after tsc has type-checked and compiled dist/src for the tests and the
  * bench): the files a user runs and imports, with the dependencies that do not show in the public
- * types bundled in (Ajv, re2js, Faker's English locale, js-yaml, swagger-parser), and the ones that do,
+ * types bundled in (Ajv, re2js, Faker's English locale, yaml, js-yaml, swagger-parser), and the ones that do,
  * or that are loaded only on demand, left to npm (hono, @hono/node-server, swagger2openapi, msw, and
  * undici, the proxy's client to its upstream).
  *

@@ -57,6 +57,14 @@ describe('dereferenceLocal', () => {
     await expect(dereferenceLocal({ a: { $ref: '#/components/schemas/Missing' } })).rejects.toThrow(/names nothing/);
   });
 
+  it('follows a pointer through what the document holds only: never into what every object inherits', async () => {
+    for (const ref of ['#/__proto__', '#/constructor', '#/components/toString', '#/components/schemas/list/length', '#/a%ZZ']) {
+      await expect(dereferenceLocal({ components: { schemas: { list: [] } }, a: { $ref: ref } }), ref).rejects.toThrow(/names nothing/);
+    }
+    const api = await dereferenceLocal({ components: { schemas: { list: [{ type: 'string' }] } }, a: { $ref: '#/components/schemas/list/0' } });
+    expect(api).toMatchObject({ a: { type: 'string' } });
+  });
+
   it('gives the Petstore the same answers as swagger-parser does', async () => {
     const raw = yaml.load(readFileSync('spec/openapi.yaml', 'utf8')) as SchemaObject;
     const inBrowser = await load(raw, 'petstore', dereferenceLocal);
