@@ -15,9 +15,14 @@ describe('toProblems', () => {
     for (const keyword of ['oneOf', 'anyOf']) {
       expect(problemsOf({ type: 'object', properties: { value: { [keyword]: branches } } }, { value: true })).toEqual(['body.value: must be string or integer']);
     }
-    // Branches that refuse more than the type: the keyword's own message, once.
-    const objects = { oneOf: [{ type: 'object', required: ['a'] }, { type: 'object', required: ['b'] }] };
-    expect(problemsOf({ type: 'object', properties: { value: objects } }, { value: {} })).toEqual(['body.value: must match exactly one schema in oneOf']);
+    // Branches that refuse the value for something else than its type: the keyword's own message, once.
+    const bounded = { anyOf: [{ type: 'string', maxLength: 2 }, { type: 'integer' }] };
+    expect(problemsOf({ type: 'object', properties: { value: bounded } }, { value: 'abc' })).toEqual(['body.value: must match a schema in anyOf']);
+  });
+
+  it('keeps what the branches found inside the value, each at its own place, in place of the keyword', () => {
+    const objects = { oneOf: [{ type: 'object', required: ['a'] }, { type: 'object', required: ['b'], properties: { c: { maximum: 5 } } }] };
+    expect(problemsOf({ type: 'object', properties: { value: objects } }, { value: { c: 6 } })).toEqual(['body.value.a: is required', 'body.value.b: is required', 'body.value.c: must be <= 5']);
   });
 
   it('keeps the problems of other places beside a failed oneOf', () => {

@@ -27,9 +27,11 @@ export function toProblems(errors: ErrorObject[] | null | undefined, root: strin
 
 /**
  * A value that fits no branch of a `oneOf`/`anyOf` is one problem at its place, not one per branch
- * and one more for the keyword: the branches' errors (which Ajv reports just before the keyword's)
- * are folded into the keyword's error. When every branch refused the value's type, it reads
- * `must be string or integer`.
+ * and one more for the keyword: the branches' errors about the value itself (which Ajv reports
+ * just before the keyword's) are folded into the keyword's error; when every branch refused the
+ * value's type, it reads `must be string or integer`. Errors the branches found inside the value
+ * (`pages` past its maximum in the one branch that bounds it) are kept, each at its own place,
+ * and then stand for the keyword's.
  */
 function alternativesFolded(errors: ErrorObject[]): ErrorObject[] {
   const out: ErrorObject[] = [];
@@ -40,11 +42,24 @@ function alternativesFolded(errors: ErrorObject[]): ErrorObject[] {
     }
     const branches: ErrorObject[] = [];
     while (out.length > 0 && isBranchError(out[out.length - 1], error)) branches.unshift(out.pop()!);
-    const types = branches.every((b) => b.keyword === 'type' && b.instancePath === error.instancePath) ? [...new Set(branches.map((b) => String((b.params as { type: unknown }).type)))] : [];
-    if (branches.length > 0 && types.length > 0) out.push({ ...error, keyword: 'type', params: { type: types.join(',') }, message: `must be ${types.join(' or ')}` });
+    const inside = branches.filter((b) => placeOf(b) !== error.instancePath);
+    if (inside.length > 0) {
+      out.push(...inside);
+      continue;
+    }
+    const types = branches.length > 0 && branches.every((b) => b.keyword === 'type') ? [...new Set(branches.flatMap((b) => String((b.params as { type: unknown }).type).split(',')))] : [];
+    if (types.length > 0) out.push({ ...error, keyword: 'type', params: { type: types.join(',') }, message: `must be ${types.join(' or ')}` });
     else out.push(error);
   }
   return out;
+}
+
+/** Where an error is: a missing or unexpected property is at the property, not at the object holding it. */
+function placeOf(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') return `${error.instancePath}/${String(params.missingProperty)}`;
+  if (error.keyword === 'additionalProperties') return `${error.instancePath}/${String(params.additionalProperty)}`;
+  return error.instancePath;
 }
 
 /** True when `error` came from a branch of the `oneOf`/`anyOf` that failed as `alternatives`: at or inside its value, from its branches (or a `$ref` they name). */
