@@ -7,6 +7,7 @@
  * describe; and a broken promise is one finding at its place, not one per branch.
  */
 import { describe, expect, it } from 'vitest';
+import { buildMock } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import { ROOT } from '../test-support/petstore.js';
 import { constraintsServer } from '../test-support/contract-servers/constraints-server.js';
@@ -61,5 +62,16 @@ describe('a server holding constraints its document does not state', async () =>
     expect(wrong.filter((f) => f.path === 'body.summary')).toHaveLength(records.length);
     // The only other broken promise: the summary sent does not read back.
     expect(report.failures.filter((f) => f.check !== 'response_schema_conformance' && !/ with summary = 42 instead of /.test(f.received)).map(describeFinding)).toEqual([]);
+  });
+
+  it('the mock serving the same document takes a null summary (nullable beside a oneOf) and passes the suite', async () => {
+    const mock = buildMock(document, { counts: { default: 3 } });
+    const created = await mock.app.request('/articles', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'T', slug: 's', priority: 7, summary: null }) });
+    expect(created.status).toBe(201);
+    expect((await created.json()).summary).toBeNull();
+    const refused = await mock.app.request('/articles', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'T', slug: 's', priority: 7, summary: 5 }) });
+    expect(refused.status).toBe(400);
+    const report = await runContract({ document, baseUrl: 'http://mock.test', fetch: (url, init) => mock.app.fetch(new Request(url, init)) });
+    expect(report.failures.map(describeFinding)).toEqual([]);
   });
 });
