@@ -68,10 +68,10 @@ describe('a server holding constraints its document does not state', async () =>
     const mock = buildMock(document, { counts: { default: 3 } });
     const created = await mock.app.request('/articles', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'T', slug: 's', priority: 7, summary: null }) });
     expect(created.status).toBe(201);
-    expect((await created.json()).summary).toBeNull();
+    expect(((await created.json()) as { summary: unknown }).summary).toBeNull();
     const refused = await mock.app.request('/articles', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'T', slug: 's', priority: 7, summary: 5 }) });
     expect(refused.status).toBe(400);
-    const report = await runContract({ document, baseUrl: 'http://mock.test', fetch: (url, init) => mock.app.fetch(new Request(url, init)) });
+    const report = await runContract({ document, baseUrl: 'http://mock.test', fetch: async (url, init) => mock.app.fetch(new Request(url, init)) });
     expect(report.failures.map(describeFinding)).toEqual([]);
   });
 });
