@@ -229,6 +229,14 @@ export class ContractContext {
     this.evaluator.fail(op, check, label, received, documented);
   }
 
+  /**
+   * A valid request (`label`) refused, then accepted with another valid body (`how`): its refusal
+   * is reported once, as a gap of the document (a rule it does not state), not a broken promise.
+   */
+  unstatedRule(op: Operation, label: string, how: string, check: CheckId = 'positive_data_acceptance'): void {
+    this.results.toGap(check, op.id, label, how);
+  }
+
   /** Records a pass found across several exchanges. */
   passed(op: Operation, check: CheckId): void {
     this.evaluator.passed(op, check);

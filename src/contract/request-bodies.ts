@@ -3,8 +3,11 @@
  * (or one branch of a `oneOf`/`anyOf`), made safe (no `readOnly` field, no key the suite did not
  * choose, references pointing at records that exist, the run's marker in a free text field of a
  * create) and confirmed by the schema's validator; and, when the server refused one for a rule the
- * document does not state, other valid bodies (its examples, each property's example or default,
- * other draws), the kind that worked kept for the rest of the run.
+ * document does not state, other valid bodies (other values for the fields its answer names, the
+ * document's examples, typical and small values, optional properties left out, nulls where
+ * allowed, other draws: see variations.ts), the kind that worked kept for the rest of the run.
+ * Values that may have to be unique (slugs, e-mails, names) are fresh in every body: an example
+ * is never sent as it stands, nor a value sent before.
  */
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
@@ -12,6 +15,7 @@ import { mergedProperties, requiredProperties, type CrudBinding } from '../opera
 import type { Operation } from '../operations/operation.js';
 import { jsonMediaType } from '../core/media-type.js';
 import type { RunMarker } from './marker.js';
+import { freshVariant, mayBeUnique, namedProperties, typicalValues } from './variations.js';
 
 type Row = Record<string, unknown>;
 
@@ -39,19 +43,27 @@ export class RequestBodies {
       if (!validate || !validate(sample)) this.invalid.add(op);
       return sample as Row;
     }
-    // Once the server refused generated bodies and took another kind (its example), the suite keeps to that kind.
+    // Once the server refused generated bodies and took another kind (its example, priority = 1), the suite keeps to that kind.
     const recipe = branch ? undefined : this.recipes.get(op);
-    const preferred = recipe && this.others(op, refs, overrides, recipe)[0];
+    if (recipe?.patch) {
+      const patched = this.validObject(op, schema, refs, { ...recipe.patch, ...overrides }, { from });
+      if (this.isValid(op, patched)) return patched;
+    }
+    const preferred = recipe && !recipe.patch && this.others(op, refs, overrides, { kind: recipe.kind })[0];
     return preferred ? preferred.body : this.validObject(op, schema, refs, overrides, { from });
   }
 
   /** Notes the kind of body (see others) the server accepted after it refused a generated one. */
-  prefer(op: Operation, why: string): void {
-    this.recipes.set(op, why);
+  prefer(op: Operation, variant: Pick<Variant, 'kind' | 'patch'>): void {
+    this.recipes.set(op, { kind: variant.kind, patch: variant.patch });
   }
 
-  /** The kind of body each operation's server accepted after refusing a generated one. */
-  private readonly recipes = new Map<Operation, string>();
+  /** The kind of body each operation's server accepted after refusing a generated one (with the values that made it, for a field the server named). */
+  private readonly recipes = new Map<Operation, Pick<Variant, 'kind' | 'patch'>>();
+
+  /** Values of unique-looking properties already put in a body, per operation and property: never sent again. */
+  private readonly used = new Map<string, Set<unknown>>();
+  private fresh = 0;
 
   /**
    * Operations for which no body could be built that its schema is known to accept: the schema may
@@ -94,6 +106,8 @@ export class RequestBodies {
       for (const [property, value] of Object.entries(refs)) if (property in body || property === collection?.keyProperty || attempt > 4 || base) body[property] = value;
       for (const [property, value] of Object.entries(refs)) if (value === undefined) delete body[property];
       Object.assign(body, overrides);
+      for (const [property, value] of Object.entries(body)) if (value === undefined) delete body[property];
+      this.freshen(op, schema, body, new Set([...Object.keys(refs), ...Object.keys(overrides), ...(collection ? [collection.keyProperty] : [])]));
       if (!validate) break;
       if (validate(body)) return body;
     }
@@ -103,34 +117,70 @@ export class RequestBodies {
   }
 
   /**
-   * Other valid bodies for an operation, for when the server refused the first (a constraint the
-   * document does not state): its examples, the generated body with each property's own example
-   * or default, and fresh draws. Each is made safe as valid's (references, no `readOnly` field,
-   * the run's marker) and confirmed by the validator; those it does not confirm are left out.
-   * `kind`: only the bodies of that kind are made (the one a server took before).
+   * Other valid bodies for an operation, for when the server refused the first (a rule the document
+   * does not state), at most MAX_VARIANTS, most likely first: other values the document allows for
+   * each property the server's answer names (`answer`: its text), the document's examples, each
+   * property's typical value (example, default, small numbers), only the required properties with
+   * small values, nulls where allowed, another draw. Each is made safe as valid's (references, no
+   * `readOnly` field, the run's marker, fresh unique values) and confirmed by the validator; those
+   * it does not confirm are left out. `kind`: only the bodies of that kind (the one a server took before).
    */
-  others(op: Operation, refs: Row = {}, overrides: Row = {}, kind?: string): Array<{ why: string; body: Row }> {
+  others(op: Operation, refs: Row = {}, overrides: Row = {}, { kind, answer = '' }: { kind?: string; answer?: string } = {}): Variant[] {
     const media = jsonMediaType(Object.keys(op.requestBody?.content ?? {}));
     const content = media ? op.requestBody!.content[media] : undefined;
     if (!content?.schema) return [];
     const schema: SchemaObject = content.schema;
+    const properties = mergedProperties(schema);
+    const required = new Set(requiredProperties(schema));
     const objects = (values: unknown[]) => values.filter((v): v is Row => Boolean(v) && typeof v === 'object' && !Array.isArray(v));
+    const draw = () => objects([this.deps.generate(schema, { collection: this.deps.binding(op)?.collection.name })])[0] ?? {};
+    const generated = draw();
+    const candidates: Variant[] = [];
+    // The server's answer names the field its rule is about: other values of that field first.
+    for (const name of namedProperties(answer, Object.keys(properties))) {
+      if (name in refs || name in overrides || properties[name]?.readOnly) continue;
+      for (const value of typicalValues(properties[name])) candidates.push({ kind: 'named', why: `${name} = ${JSON.stringify(value)}, the field the server's answer names`, patch: { [name]: value }, body: { ...generated, [name]: value } });
+      if (!required.has(name)) candidates.push({ kind: 'named', why: `without ${name}, the field the server's answer names`, patch: { [name]: undefined }, body: { ...generated, [name]: undefined } });
+    }
     const examples = objects([content.example, ...Object.values(content.examples ?? {}).map((e) => e?.value), schema.example, ...(Array.isArray(schema.examples) ? schema.examples : [])]);
-    const generated = this.deps.generate(schema, { collection: this.deps.binding(op)?.collection.name });
-    const typical = Object.fromEntries(
-      Object.entries(mergedProperties(schema))
-        .map(([name, p]) => [name, p?.example ?? (Array.isArray(p?.examples) ? p.examples[0] : undefined) ?? p?.default ?? (Array.isArray(p?.enum) ? p.enum[0] : undefined)])
-        .filter(([, value]) => value !== undefined),
-    );
-    const candidates = [
-      ...examples.map((body) => ({ why: 'the document\'s example', body })),
-      ...(Object.keys(typical).length ? objects([generated]).map((body) => ({ why: 'each property\'s example or default', body: { ...body, ...typical } })) : []),
-      ...objects([this.deps.generate(schema, {}), this.deps.generate(schema, {})]).map((body) => ({ why: 'another draw', body })),
-    ];
+    candidates.push(...examples.map((body) => ({ kind: 'example', why: 'the document\'s example', body })));
+    const typical = (names: string[]) => Object.fromEntries(names.map((name) => [name, typicalValues(properties[name]).find((v) => v !== null)]).filter(([, v]) => v !== undefined));
+    candidates.push({ kind: 'typical', why: 'each property\'s example, default or a small value', body: { ...generated, ...typical(Object.keys(properties)) } });
+    const requiredOnly = Object.fromEntries(Object.entries(generated).filter(([name]) => required.has(name)));
+    candidates.push({ kind: 'required', why: 'only the required properties, with typical values', body: { ...requiredOnly, ...typical([...required]) } });
+    const nullable = Object.keys(properties).filter((name) => typicalValues(properties[name]).includes(null));
+    if (nullable.length) candidates.push({ kind: 'nulls', why: 'null where the document allows it', body: { ...generated, ...Object.fromEntries(nullable.map((name) => [name, null])) } });
+    candidates.push({ kind: 'draw', why: 'another draw', body: draw() });
     return candidates
-      .filter(({ why }) => kind === undefined || why === kind)
-      .map(({ why, body }) => ({ why, body: this.validObject(op, schema, refs, overrides, { base: body }) }))
-      .filter(({ body }) => this.isValid(op, body));
+      .filter((candidate) => kind === undefined || candidate.kind === kind)
+      .map((candidate) => ({ ...candidate, body: this.validObject(op, schema, refs, overrides, { base: candidate.body }) }))
+      .filter(({ body }) => this.isValid(op, body))
+      .slice(0, MAX_VARIANTS);
+  }
+
+  /**
+   * Gives each unique-looking property of a body (see mayBeUnique) not in `keep` a value never put
+   * in a body of the operation before, and never one of the document's examples as it stands.
+   */
+  private freshen(op: Operation, schema: SchemaObject, body: Row, keep: Set<string>): void {
+    const properties = mergedProperties(schema);
+    for (const [name, value] of Object.entries(body)) {
+      const property = properties[name];
+      if (keep.has(name) || typeof value !== 'string' || !mayBeUnique(name, property)) continue;
+      const key = `${op.id}\u0000${name}`;
+      const used = this.used.get(key) ?? new Set(exampleValues(op, name));
+      this.used.set(key, used);
+      if (!used.has(value)) {
+        used.add(value);
+        continue;
+      }
+      const validate = this.deps.validator(property);
+      let fresh = freshVariant(value, property, `${this.deps.marker.prefix.slice(-8)}${++this.fresh}`);
+      // A pattern or format the variant does not fit: a few draws of the schema's own that were never used.
+      for (let draw = 0; draw < 5 && (used.has(fresh) || validate?.(fresh) === false); draw++) fresh = String(this.deps.generate(property, { propertyName: name }));
+      used.add(fresh);
+      body[name] = fresh;
+    }
   }
 
   /** The field of a create's body that carries the run's marker (none for other operations, or when no field can hold it). */
@@ -146,6 +196,27 @@ export class RequestBodies {
   }
 
   private readonly markerFields = new Map<Operation, string | undefined>();
+}
+
+/** A valid body to try after a refusal: its kind (kept for the rest of the run once it worked), why it was chosen, and for a field the server named, the values set. */
+export interface Variant {
+  kind: string;
+  why: string;
+  body: Row;
+  patch?: Row;
+}
+
+/** At most this many other bodies after a refused create or update. */
+export const MAX_VARIANTS = 8;
+
+/** The values the document gives as examples or defaults of a property of an operation's body (the body's examples' included). */
+function exampleValues(op: Operation, name: string): unknown[] {
+  const media = jsonMediaType(Object.keys(op.requestBody?.content ?? {}));
+  const content = media ? op.requestBody!.content[media] : undefined;
+  const schema: SchemaObject | undefined = content?.schema;
+  const property = schema ? mergedProperties(schema)[name] : undefined;
+  const bodies = [content?.example, ...Object.values(content?.examples ?? {}).map((e) => e?.value), schema?.example, ...(Array.isArray(schema?.examples) ? schema.examples : [])];
+  return [...bodies.map((b) => (b && typeof b === 'object' ? (b as Row)[name] : undefined)), property?.example, ...(Array.isArray(property?.examples) ? property.examples : []), property?.default].filter((v) => v !== undefined);
 }
 
 /** The schema of an operation's JSON request body, in the media type a JSON body is sent as. */

@@ -67,6 +67,22 @@ export class Results {
     this.findings.push(finding);
   }
 
+  /**
+   * Turns the refusals a check reported for a case (by operation and label) into gaps, with `note`
+   * added to what the document says: a valid request refused, then accepted with another valid
+   * body, met a rule the document does not state. The refusal stays reported, once.
+   */
+  toGap(check: CheckId, operationId: string, label: string, note: string): void {
+    const outcome = this.outcome(check, operationId);
+    if (!outcome) return;
+    for (const [i, finding] of this.findings.entries()) {
+      if (finding.check !== check || finding.operationId !== operationId || finding.label !== label || finding.kind !== 'failure' || (finding.status ?? 0) >= 500) continue;
+      this.findings[i] = { ...finding, kind: 'gap', documented: `${finding.documented}; ${note}: the server holds a rule the document does not state` };
+      outcome.failed--;
+      outcome.gaps++;
+    }
+  }
+
   /** Says why a check did not judge an operation (kept only if nothing judged it in the end). */
   skip(check: CheckId, operationId: string, reason: string): void {
     const outcome = this.outcome(check, operationId);

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../document/load-document.js';
 import type { DocumentObject } from '../document/objects.js';
 import type { SchemaObject } from '../document/schema.js';
@@ -10,6 +10,7 @@ import { createAjv } from './ajv-instance.js';
 import { SchemaConverter } from './to-json-schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'to-json-schema-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A loaded document whose `POST /things` takes and returns `body`, with these named schemas. */
 async function documentWith(schemas: Record<string, SchemaObject>, body: SchemaObject = { $ref: '#/components/schemas/Thing' }, openapi = '3.0.3') {
@@ -174,5 +175,54 @@ describe('SchemaConverter', () => {
     const validate = ajv.compile(converter.convert(schemaOf(api), 'request') as SchemaObject);
     expect(validate({ odd: 5 })).toBe(true);
     expect(validate({ odd: 'x' }) && !validate(5)).toBe(true);
+  });
+});
+
+describe('nullable (3.0)', () => {
+  /** A validator of `Thing.value` as the document writes it, in requests or responses. */
+  async function valueValidator(value: SchemaObject, extra: Record<string, SchemaObject> = {}, direction: 'request' | 'response' = 'response') {
+    const { api, ajv, converter } = await documentWith({ Thing: { type: 'object', required: ['value'], properties: { value } }, ...extra });
+    const validate = ajv.compile(converter.convert(schemaOf(api), direction) as SchemaObject);
+    return (v: unknown) => validate({ value: v });
+  }
+  const branches = [{ type: 'string' as const }, { type: 'integer' as const }];
+
+  it('allows null beside a oneOf, anyOf or allOf without a type, and still checks the other values', async () => {
+    for (const keyword of ['oneOf', 'anyOf']) {
+      const valid = await valueValidator({ nullable: true, [keyword]: branches });
+      expect([valid(null), valid('a'), valid(1), valid(true)]).toEqual([true, true, true, false]);
+    }
+    const all = await valueValidator({ nullable: true, allOf: [{ type: 'object', required: ['a'], properties: { a: { type: 'string' } } }] });
+    expect([all(null), all({ a: 'x' }), all({}), all(1)]).toEqual([true, true, false, false]);
+  });
+
+  it('allows null beside a $ref to a named schema (the loader merges the sibling) and beside an enum or a typed oneOf', async () => {
+    const referred = await valueValidator({ nullable: true, allOf: [{ $ref: '#/components/schemas/Kind' }] }, { Kind: { oneOf: branches } });
+    expect([referred(null), referred('a'), referred(false)]).toEqual([true, true, false]);
+    const merged = await valueValidator({ $ref: '#/components/schemas/Kind', nullable: true } as SchemaObject, { Kind: { oneOf: branches } });
+    expect([merged(null), merged('a'), merged(false)]).toEqual([true, true, false]);
+    const typed = await valueValidator({ type: 'object', nullable: true, oneOf: [{ required: ['a'] }, { required: ['b'] }] });
+    expect([typed(null), typed({ a: 1 }), typed({})]).toEqual([true, true, false]);
+    const listed = await valueValidator({ nullable: true, enum: ['a', 'b'] });
+    expect([listed(null), listed('a'), listed('c')]).toEqual([true, true, false]);
+  });
+
+  it('leaves null refused where nullable is not true, and keeps readOnly required properties out of requests inside the wrapper', async () => {
+    const strict = await valueValidator({ oneOf: branches });
+    expect([strict(null), strict('a')]).toEqual([false, true]);
+    const inRequest = await valueValidator({ nullable: true, type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } }, allOf: [{}] }, {}, 'request');
+    expect([inRequest(null), inRequest({ name: 'n' }), inRequest({})]).toEqual([true, true, false]);
+  });
+
+  it('allows null beside a circular $ref the loader leaves as it is', async () => {
+    const { api, ajv, converter } = await documentWith({ Thing: { type: 'object', required: ['parent'], properties: { parent: { $ref: '#/components/schemas/Thing', nullable: true } as SchemaObject } } });
+    const validate = ajv.compile(converter.convert(schemaOf(api), 'response') as SchemaObject);
+    expect([validate({ parent: null }), validate({ parent: { parent: null } }), validate({ parent: { parent: 1 } })]).toEqual([true, true, false]);
+  });
+
+  it('does not apply nullable in 3.1 (where null is a type like any other)', async () => {
+    const { api, ajv, converter } = await documentWith({ Thing: { nullable: true, oneOf: branches } }, undefined, '3.1.0');
+    const validate = ajv.compile(converter.convert(schemaOf(api), 'response') as SchemaObject);
+    expect([validate(null), validate('a')]).toEqual([false, true]);
   });
 });

@@ -111,7 +111,10 @@ export class SchemaConverter {
         this.followed.set(schema, target ? this.share(target, direction) : undefined);
       }
       const entry = this.followed.get(schema);
-      return entry ? this.refer(entry, place) : {};
+      if (!entry) return {};
+      // `nullable: true` beside a `$ref` (3.0): null, or what the `$ref` names.
+      if (this.dialect === '3.0' && schema.nullable === true) return { anyOf: [{ type: 'null' }, this.refer(entry, 'in place')] };
+      return this.refer(entry, place);
     }
     return this.inline(schema, direction);
   }
@@ -144,8 +147,8 @@ export class SchemaConverter {
       }
     }
     if (typeof out.format === 'string') allowFormat(this.ajv, out.format);
-    if (this.dialect === '3.0') convert30Keywords(schema, out);
     dropInvisibleRequired(schema, out, direction);
+    if (this.dialect === '3.0') convert30Keywords(schema, out); // last: it may wrap the rest in an `anyOf`
     return out;
   }
 
@@ -406,11 +409,27 @@ function convert30Keywords(source: SchemaObject, out: SchemaObject): void {
       delete out[bound];
     }
   }
-  if (source.nullable === true) {
-    if (typeof out.type === 'string') out.type = [out.type, 'null'];
-    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-  }
+  if (source.nullable === true) allowNull(out);
 }
+
+/**
+ * `nullable: true` allows null wherever it appears (3.0), with a `type` or without one: beside a
+ * `oneOf`, `anyOf`, `allOf`, `not`, `enum` or `const`, none of which a null would pass. A schema
+ * that only constrains other types (`properties`, `maxLength`) already lets null through. Changed
+ * in place: a circular schema refers to this very object.
+ */
+function allowNull(out: SchemaObject): void {
+  if (typeof out.type === 'string') out.type = [out.type, 'null'];
+  else if (Array.isArray(out.type) && !out.type.includes('null')) out.type = [...out.type, 'null'];
+  if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  if (!NULL_REFUSERS.some((keyword) => keyword in out)) return;
+  const rest: SchemaObject = { ...out };
+  for (const key of Object.keys(out)) delete out[key];
+  out.anyOf = [{ type: 'null' }, rest];
+}
+
+/** The keywords (besides `type` and `enum`, widened in place) that a null fails when nothing says otherwise. */
+const NULL_REFUSERS = ['oneOf', 'anyOf', 'allOf', 'not', 'const', '$ref', 'if'];
 
 /**
  * A client never sends `readOnly` properties, and never receives `writeOnly` ones. Read from the

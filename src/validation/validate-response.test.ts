@@ -49,6 +49,15 @@ describe('the response checker', () => {
     expect(check(op('deletePet'), { status: 204, headers: new Headers(), text: '{}' })[0].rule).toBe('empty');
   });
 
+  it('reads a response declared without content as no promise about its body, but for 204 and 304 (bodiless by HTTP)', () => {
+    const deleted = op('deletePet');
+    const bare = deleted.responses.find((r) => r.status === '204')!;
+    const answered = { ...deleted, responses: [{ ...bare, status: '200' }, { ...bare, status: '304' }] };
+    expect(check(answered, json(200, { deleted: true }))).toEqual([]);
+    expect(check(answered, { status: 200, headers: new Headers(), text: 'gone' })).toEqual([]);
+    expect(check(answered, { status: 304, headers: new Headers(), text: '{}' })).toEqual([{ path: 'body', rule: 'empty', message: 'must be empty (a 304 has no body)' }]);
+  });
+
   it('checks error bodies against the Error schema, naming the failed keyword\'s place in it', () => {
     expect(check(op('getPet'), json(404, { code: 'NOT_FOUND', message: 'gone' }, deprecation))).toEqual([{ path: 'body.status', rule: 'required', message: 'is required', schemaPath: '#/required' }]);
   });

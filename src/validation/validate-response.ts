@@ -47,7 +47,8 @@ export function createResponseChecker(ajv: AjvCore, converter: SchemaConverter, 
     }
     const mediaTypes = Object.keys(declared.content);
     if (mediaTypes.length === 0) {
-      if (response.text !== '') problems.push({ path: 'body', rule: 'empty', message: 'must be empty (no content is declared)' });
+      // A response declared without content promises nothing about its body; 204 and 304 have none by HTTP (RFC 9110 15.3.5, 15.4.5).
+      if (BODILESS.has(response.status) && response.text !== '') problems.push({ path: 'body', rule: 'empty', message: `must be empty (a ${response.status} has no body)` });
       return problems;
     }
     const contentType = response.headers.get('content-type');
@@ -70,6 +71,9 @@ export function createResponseChecker(ajv: AjvCore, converter: SchemaConverter, 
     return problems;
   };
 }
+
+/** The statuses whose responses have no body, whatever the document declares. */
+const BODILESS = new Set([204, 304]);
 
 function coerceHeader(value: string, schema: SchemaObject): unknown {
   if ((schema.type === 'integer' || schema.type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);

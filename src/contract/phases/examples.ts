@@ -8,7 +8,8 @@
 import { RESPONSE_CHECKS } from '../checks/index.js';
 import type { Phase } from './phase.js';
 import { sendOptionalParameters } from './optional-parameters.js';
-import { notSafe, validBodyFor } from './phase.js';
+import { pastRefusal } from './past-refusal.js';
+import { notSafe, validRefsFor } from './phase.js';
 
 export const examplesPhase: Phase = {
   name: 'examples',
@@ -26,12 +27,16 @@ export const examplesPhase: Phase = {
       }
       if (notSafe(ctx, op, params, RESPONSE_CHECKS)) continue;
       const guessed = targets.guessed(params);
-      const body = await validBodyFor(ctx, targets, op);
+      const refs = await validRefsFor(ctx, targets, op);
+      const body = ctx.bodies.valid(op, refs);
       if (!ctx.bodies.isValid(op, body)) {
         ctx.skip(RESPONSE_CHECKS, op, 'no body could be built that its schema is known to accept (the schema allows none, or does not compile)');
         continue;
       }
-      await ctx.request(op, { label: guessed ? 'a valid request to a record the suite could not find' : 'a valid request', params, body, intent: guessed ? 'guessed' : 'valid' });
+      const spec = { label: guessed ? 'a valid request to a record the suite could not find' : 'a valid request', params, body, intent: guessed ? 'guessed' as const : 'valid' as const };
+      const exchange = await ctx.request(op, spec);
+      // A valid write refused for a rule the document does not state: reported once, then other valid bodies.
+      if (!safe && !guessed) await pastRefusal(ctx, op, spec, exchange, refs);
       await sendOptionalParameters(ctx, op, params, guessed ? 'guessed' : 'valid');
       // The token is also sent as each other way of authenticating the operation declares (an apiKey in a query parameter, a cookie, basic...).
       for (let alternative = 1; alternative < op.security.length && safe && !guessed; alternative++) {

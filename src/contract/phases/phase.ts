@@ -130,6 +130,11 @@ export async function shownFree(ctx: ContractContext, op: Operation, params: Rec
  * their collections), so a refusal is about what a case breaks, not about a dangling reference.
  */
 export async function validBodyFor(ctx: ContractContext, targets: Targets, op: Operation): Promise<Record<string, unknown> | undefined> {
+  return ctx.bodies.valid(op, await validRefsFor(ctx, targets, op));
+}
+
+/** The values of a valid body that name records (see validBodyFor): the references, and the key of a body that names the record it changes. */
+export async function validRefsFor(ctx: ContractContext, targets: Targets, op: Operation): Promise<Record<string, unknown>> {
   const binding = ctx.binding(op);
   const collection = binding?.collection;
   const refs: Record<string, unknown> = {};
@@ -142,7 +147,7 @@ export async function validBodyFor(ctx: ContractContext, targets: Targets, op: O
     const record = await targets.record(target);
     if (record) refs[reference.property] = record[target.keyProperty];
   }
-  return ctx.bodies.valid(op, refs);
+  return refs;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Operation } from '../../operations/operation.js';
 import type { ContractContext } from '../context.js';
 import { listItems } from '../list-items.js';
 import { storedAnyway } from '../list-reader.js';
+import type { Variant } from '../request-bodies.js';
 
 type Row = Record<string, unknown>;
 
@@ -32,13 +33,16 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
   const params = await scopeParams(ctx, collection, create, prepare);
   if (body && typeof body === 'object' && body[collection.keyProperty] !== undefined && !(await isFree(ctx, collection, body[collection.keyProperty], params))) return undefined;
   // A valid body refused (a constraint the document does not state) is reported once; other valid bodies are tried, so the record's operations still run.
-  // Once another kind of body worked, validBody gives that kind first (the refusal was reported once).
-  const tries = [{ why: 'generated', body }, ...ctx.bodies.others(create, refs, overrides)].slice(0, MAX_RETRIES + 1);
-  for (const [i, attempt] of tries.entries()) {
+  // Once another kind of body worked, valid() gives that kind first (the refusal was reported once).
+  const label = `create a ${collection.name} record`;
+  const tries: Array<Partial<Variant> & { body?: Row }> = [{ body }];
+  for (let i = 0; i < tries.length; i++) {
+    const attempt = tries[i];
     if (i > 0 && attempt.body && attempt.body[collection.keyProperty] !== undefined && !(await isFree(ctx, collection, attempt.body[collection.keyProperty], params))) continue;
-    const label = i === 0 ? `create a ${collection.name} record` : `create a ${collection.name} record, another valid body after a refusal (${attempt.why})`;
-    const exchange = await ctx.request(create, { label, params, body: attempt.body, intent: i === 0 ? 'valid' : 'retry' });
+    const exchange = await ctx.request(create, { label: i === 0 ? label : `${label}, another valid body after a refusal (${attempt.why})`, params, body: attempt.body, intent: i === 0 ? 'valid' : 'retry' });
     if (exchange.error) return undefined; // no answer at all: another body would get none either
+    // The first refusal says what to vary: other values of the fields its answer names come first.
+    if (i === 0 && exchange.status >= 300) tries.push(...ctx.bodies.others(create, refs, overrides, { answer: exchange.text }));
     // A create that failed may still have stored its record: found by its marker, it is the suite's (and no other is made).
     const stored = exchange.status >= 500 ? await storedAnyway(ctx, collection, params, attempt.body) : undefined;
     if (stored) {
@@ -50,16 +54,16 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
       ctx.own.add({ collection, key, params: { ...params, [collection.keyParam]: key } });
     }
     if (!stored && (exchange.status >= 300 || !exchange.json || typeof exchange.json !== 'object')) continue;
-    if (i > 0) ctx.bodies.prefer(create, attempt.why);
+    if (i > 0) {
+      ctx.bodies.prefer(create, attempt as Variant);
+      ctx.unstatedRule(create, label, `accepted with another valid body (${attempt.why})`);
+    }
     const record = stored ?? (exchange.json as Row);
     creations.set(record, { params, body: attempt.body as Row | undefined, location: exchange.headers.get('location') ?? undefined });
     return record;
   }
   return undefined;
 }
-
-/** At most this many other bodies after a refused create. */
-const MAX_RETRIES = 5;
 
 /** How a record was created: the path parameters it lives under (`vaultUuid` of `/vaults/{vaultUuid}/items`), the body sent, the Location answered. */
 export interface Creation {
