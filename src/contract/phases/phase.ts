@@ -138,7 +138,13 @@ export async function validBodyFor(ctx: ContractContext, targets: Targets, op: O
   if (binding?.keyFromBody && own !== undefined && ctx.isOwn(binding.collection, own)) refs[binding.collection.keyProperty] = own;
   for (const reference of collection?.references ?? []) {
     const target = ctx.collections.find((c) => c.name === reference.collection);
-    if (!target || target === collection || reference.property === collection?.keyProperty) continue;
+    if (!target || reference.property === collection?.keyProperty) continue;
+    // A record of its own collection (`parent`): the suite's own target, else none.
+    if (target === collection) {
+      const own = (await targets.record(target))?.[target.keyProperty];
+      refs[reference.property] = ctx.isOwn(target, own) ? own : undefined;
+      continue;
+    }
     const record = await targets.record(target);
     if (record) refs[reference.property] = record[target.keyProperty];
   }
