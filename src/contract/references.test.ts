@@ -83,10 +83,29 @@ describe('references to other records, and parameter values of the operation its
     expect(server.collections.size).toBe(before.collections.size);
   });
 
+  it('leaves out an optional reference it can only point at a record of others', async () => {
+    const document = await loadDocument(FILE);
+    delete document.api.paths!['/roles'].post;
+    const folder = document.api.components!.schemas!.Folder as { required: string[] };
+    folder.required = ['name'];
+    const server = foldersServer({ roleOptional: true });
+    const before = theirs(server);
+    const { fetch, statuses } = inProcess(server);
+    const report = await runContract({ document, baseUrl: 'http://cms.test', fetch });
+    expect(writesIntoTheirs(server, before)).toEqual([]);
+    expect(report.failures.map(describeFinding)).toEqual([]);
+    // Folders are made, without a role (and one inside another).
+    const made = server.calls.filter((call, i) => call.method === 'POST' && call.path === '/folders' && statuses[i] === 201);
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.filter((call) => call.body?.role !== undefined)).toEqual([]);
+    expect(made.some((call) => typeof call.body?.parent === 'string')).toBe(true);
+  });
+
   it('never sends a write under a parent or naming a record it did not create, and says why', async () => {
     const document = await loadDocument(FILE);
-    // Without a way to create collections, every collection is someone else's.
+    // Without a way to create collections or roles, every collection and role is someone else's.
     delete document.api.paths!['/collections'].post;
+    delete document.api.paths!['/roles'].post;
     const server = foldersServer();
     const before = theirs(server);
     const { fetch, statuses } = inProcess(server);
@@ -100,6 +119,9 @@ describe('references to other records, and parameter values of the operation its
     expect(comments.filter(({ name, i }) => !shownFree(name, i))).toEqual([]);
     const reasons = Object.fromEntries(report.notSent.map((row) => [row.operationId, row.reason]));
     expect(reasons.createField).toMatch(/path parameter `collection` = "authors" names no collections record the suite created/);
+    // A folder requires a role: the one the list showed is the server's, so no folder is made.
+    expect(reasons.createFolder).toBe(`its body's \`role\` = "${[...before.roles][0]}" names a roles record the suite did not create`);
+    expect(server.calls.filter((call, i) => call.method === 'POST' && call.path === '/folders' && statuses[i] < 300)).toEqual([]);
     expect(reasons.createComment).toMatch(/body's `collection` = "\w+" names a collections record the suite did not create/);
     expect(report.failures.map(describeFinding)).toEqual([]);
   });

@@ -7,7 +7,7 @@ import type { CheckId, Exchange } from '../case.js';
 import type { Breach } from '../confirmation.js';
 import type { ContractContext } from '../context.js';
 import { ownersOf } from '../safety.js';
-import { listedRecord, missingKey, pathParams, recordParams, someRecord, type CreatePreparation } from './records.js';
+import { listedRecord, missingKey, ownOrLeftOut, pathParams, recordParams, someRecord, type CreatePreparation } from './records.js';
 
 export interface Phase {
   name: string;
@@ -146,7 +146,7 @@ export async function validBodyFor(ctx: ContractContext, targets: Targets, op: O
       continue;
     }
     const record = await targets.record(target);
-    if (record) refs[reference.property] = record[target.keyProperty];
+    if (record) refs[reference.property] = ownOrLeftOut(ctx, op, reference.property, target, record[target.keyProperty]);
   }
   return ctx.bodies.valid(op, refs);
 }

@@ -4,7 +4,8 @@
  */
 import { schemaType, type SchemaObject } from '../../document/schema.js';
 import { integerFormatRange } from '../../generate/from-schema.js';
-import { propertyNamed, type Collection } from '../../operations/infer-collections.js';
+import { propertyNamed, requiredProperties, type Collection } from '../../operations/infer-collections.js';
+import { requestSchema } from '../request-bodies.js';
 import type { Operation } from '../../operations/operation.js';
 import type { ContractContext } from '../context.js';
 import { listItems } from '../list-items.js';
@@ -30,7 +31,7 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
       continue;
     }
     const record = await someRecord(ctx, target, prepare);
-    refs[reference.property] = record?.[target.keyProperty];
+    refs[reference.property] = ownOrLeftOut(ctx, create, reference.property, target, record?.[target.keyProperty]);
   }
   Object.assign(overrides, { ...(await prepare[collection.name]?.(ctx)), ...overrides });
   const body = ctx.bodies.valid(create, refs, overrides);
@@ -69,6 +70,17 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
     return record;
   }
   return undefined;
+}
+
+/**
+ * The key a body's reference takes: a record the suite created; one it only listed (a collection
+ * the document gives no create for) where the body requires the reference, and then the write is
+ * held back by safety.ts and said; otherwise the reference is left out (undefined).
+ */
+export function ownOrLeftOut(ctx: ContractContext, op: Operation, property: string, target: Collection, key: unknown): unknown {
+  if (ctx.isOwn(target, key)) return key;
+  const schema = requestSchema(op);
+  return schema && requiredProperties(schema).includes(property) ? key : undefined;
 }
 
 /** At most this many other bodies after a refused create. */

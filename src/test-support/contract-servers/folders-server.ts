@@ -24,7 +24,8 @@ const FOLDER_FIELDS = ['id', 'name', 'role', 'parent'];
 const NAME = /^[a-z][a-z_]{2,20}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function foldersServer(): FoldersServer {
+/** `roleOptional`: a folder may be made without a role (as a document that does not require one says). */
+export function foldersServer({ roleOptional = false } = {}): FoldersServer {
   const server: FoldersServer = { fetch: handle, roles: new Map(), folders: new Map(), collections: new Map(), comments: new Map(), calls: [] };
   const role = { id: randomUUID(), name: 'Administrator' };
   server.roles.set(role.id, role);
@@ -41,7 +42,7 @@ export function foldersServer(): FoldersServer {
   /** A folder body: 400 for a role or a parent that names no record (the CMS's foreign keys). */
   function folderProblem(b: Row, whole: boolean): boolean {
     if (whole ? !text(b.name, 60) : b.name !== undefined && !text(b.name, 60)) return true;
-    if (whole || b.role !== undefined) if (typeof b.role !== 'string' || !server.roles.has(b.role)) return true;
+    if ((whole && !roleOptional) || b.role !== undefined) if (typeof b.role !== 'string' || !server.roles.has(b.role)) return true;
     return b.parent !== undefined && b.parent !== null && (typeof b.parent !== 'string' || !server.folders.has(b.parent));
   }
 
@@ -92,7 +93,7 @@ export function foldersServer(): FoldersServer {
       }
       if (parts.length === 1 && method === 'POST') {
         if (folderProblem(b!, true)) return empty(400);
-        const made = { id: randomUUID(), name: b!.name, role: b!.role, parent: b!.parent ?? null };
+        const made = { id: randomUUID(), name: b!.name, ...(b!.role === undefined ? {} : { role: b!.role }), parent: b!.parent ?? null };
         server.folders.set(made.id, made);
         return json(201, made);
       }
