@@ -76,6 +76,10 @@ describe('references to other records, and parameter values of the operation its
     expect(answered('GET', (path) => /^\/folders\?(.*&)?fields=/.test(path))).toEqual(expect.arrayContaining([200]));
     expect(answered('GET', (path) => /^\/folders\?(.*&)?sort=/.test(path))).toEqual(expect.arrayContaining([200]));
     expect(answered('GET', (path) => /^\/folders\?(.*&)?role=/.test(path))).toEqual(expect.arrayContaining([200]));
+    // Page numbers within the pages the list has (the edge probes' page -1 and past any bound aside).
+    const pages = server.calls.flatMap((call, i) => (call.method === 'GET' && /^\/roles\?(.*&)?page=\d+(&|$)/.test(call.path) && !/page=(0|1000+1)\b/.test(call.path) ? [`${call.path} ${statuses[i]}`] : []));
+    expect(pages.length).toBeGreaterThan(0);
+    expect(pages.filter((line) => !line.endsWith(' 200'))).toEqual([]);
     // Nothing left of the suite's.
     expect(report.leftBehind).toEqual([]);
     expect(server.roles.size).toBe(before.roles.size);

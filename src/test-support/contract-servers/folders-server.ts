@@ -1,7 +1,8 @@
 /**
  * A hand-written server for folders-api.yaml, shaped like the headless CMS of issue 38: a folder
  * names its role and its parent folder by key (refused with 400 when either names nothing),
- * `fields` and `sort` must name fields of the folders (400 otherwise), fields live under a
+ * `fields` and `sort` must name fields of the folders (400 otherwise), roles come in numbered
+ * pages (404 past the last, as Django REST framework's), fields live under a
  * collection named in the path, and a comment counts itself in the item it names. Its own roles,
  * folders, collections and items must survive a contract run; every request is logged.
  */
@@ -64,7 +65,14 @@ export function foldersServer({ roleOptional = false } = {}): FoldersServer {
     if (needBody && !b) return empty(400);
     const [top, first, second] = parts;
     if (top === 'roles') {
-      if (parts.length === 1 && method === 'GET') return json(200, [...server.roles.values()]);
+      if (parts.length === 1 && method === 'GET') {
+        // Page numbers as Django REST framework's: a page past the last (or not a page number) is a 404.
+        const page = Number(url.searchParams.get('page') ?? 1);
+        const size = Number(url.searchParams.get('page_size') ?? 10);
+        const all = [...server.roles.values()];
+        if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1 || size > 50 || (page > 1 && (page - 1) * size >= all.length)) return empty(404);
+        return json(200, all.slice((page - 1) * size, page * size));
+      }
       if (parts.length === 1 && method === 'POST') {
         if (!text(b!.name, 60)) return empty(400);
         const made = { id: randomUUID(), name: b!.name };
