@@ -291,7 +291,7 @@ export class ContractContext {
 
   /**
    * Requests refused because they could change records of others, by operation (the first reason
-   * each): an operation none of whose requests was sent is listed under `Never sent` with it.
+   * each): an operation none of whose valid requests was sent is listed under `Never sent` with it.
    */
   readonly refusedWrites = new Map<Operation, string>();
 
