@@ -66,8 +66,9 @@ export function ownersOf(op: Operation, param: string, collections: Collection[]
   const reference = item?.references.find((r) => r.property === propertyNamed(param, item.references.map((x) => x.property)));
   const target = reference && collections.find((c) => c.name === reference.collection);
   if (target && !owners.some((o) => o.collection === target)) owners.push({ collection: target, item });
-  // For a create, a parent named by its model rather than by its item path (`collection` of `POST /fields/{collection}` names a record of `/collections/{id}`).
-  if (owners.length === 0 && byName) {
+  // A parent named by its model rather than by its item path (`collection` of `POST /fields/{collection}` and of
+  // `DELETE /fields/{collection}/{field}` names a record of `/collections/{collection}`): for a create, or a parameter above the record's own key.
+  if (owners.length === 0 && (byName || item?.scopeParams.includes(param))) {
     const named = collections.find((c) => c.itemPath !== '' && [singular(c.name), `${singular(c.name)}id`, `${singular(c.name)}key`, `${singular(c.name)}name`].some((n) => bare(n) === bare(param)));
     if (named) owners.push({ collection: named });
   }

@@ -87,7 +87,7 @@ export class Targets {
  */
 export function notSafe(ctx: ContractContext, op: Operation, params: Record<string, unknown>, checks: CheckId | CheckId[]): boolean {
   const reason = ctx.unsafe(op, params);
-  if (reason) ctx.skip(checks, op, `not sent: ${reason}`);
+  if (reason) ctx.skip(checks, op, `not sent: ${ctx.neverSent(op, reason)}`);
   return reason !== undefined;
 }
 
