@@ -6,7 +6,7 @@
  * makes is the case sent and the same request as the document's validator reads it.
  */
 import { jsonMediaType } from '../core/media-type.js';
-import type { SchemaObject } from '../document/schema.js';
+import type { ParameterSpec } from '../document/schema.js';
 import type { Operation } from '../operations/operation.js';
 import { credentialFor } from '../security/credential-hint.js';
 import type { PlainRequest } from '../validation/judge-request.js';
@@ -43,8 +43,8 @@ export interface RequestSpec {
 export class RequestComposer {
   constructor(
     private readonly settings: { token?: string; headers?: Record<string, string> },
-    /** A value its schema accepts (the run's generator, checked by the document's validator). */
-    private readonly validValue: (schema: SchemaObject, propertyName?: string) => unknown,
+    /** A valid value of an operation's parameter (see parameter-value.ts, checked by the document's validator). */
+    private readonly validValue: (op: Operation, parameter: ParameterSpec) => unknown,
   ) {}
 
   /** The case a request spec makes, and the same request as the validator reads it. */
@@ -79,7 +79,7 @@ export class RequestComposer {
   private requiredParameters(op: Operation, query: string): { headers: Record<string, string>; cookie: string; query: string } {
     let generated = this.requiredValues.get(op);
     if (!generated) {
-      generated = op.parameters.filter((p) => p.required && p.in !== 'path').map((p) => ({ name: p.name, ...writeParameter(p, this.validValue(p.schema, p.name)) }));
+      generated = op.parameters.filter((p) => p.required && p.in !== 'path').map((p) => ({ name: p.name, ...writeParameter(p, this.validValue(op, p)) }));
       this.requiredValues.set(op, generated);
     }
     const given = new Set(new URLSearchParams(query).keys());

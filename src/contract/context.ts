@@ -8,10 +8,10 @@ import type { Faker } from '@faker-js/faker';
 import { createFaker } from '../generate/create-faker.js';
 import type { ValidateFunction } from 'ajv';
 import type { LoadedDocument } from '../document/document.js';
-import type { SchemaObject } from '../document/schema.js';
+import type { ParameterSpec, SchemaObject } from '../document/schema.js';
 import { createGenerator } from '../generate/from-schema.js';
 import { buildOperations } from '../operations/build-operations.js';
-import { inferCollections, type Collection, type CrudAction } from '../operations/infer-collections.js';
+import { inferCollections, referencesIn, type Collection, type CrudAction, type Reference } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { serverBasePath } from '../routing/server-base-path.js';
 import { createAjv } from '../validation/ajv-instance.js';
@@ -25,12 +25,14 @@ import { RequestComposer, type RequestSpec } from './compose-request.js';
 import { Evaluator, type CheckRegistry } from './evaluate.js';
 import { Confirmation, type Claim } from './confirmation.js';
 import { RunMarker } from './marker.js';
-import { RequestBodies } from './request-bodies.js';
+import { RequestBodies, requestSchema } from './request-bodies.js';
 import { OwnRecords } from './own-records.js';
 import { templateFinder } from '../operations/path-template.js';
-import { isCreate, isRead, unprovenTarget, unsafeWrite } from './safety.js';
+import { isCreate, isRead, unownedReference, unprovenTarget, unsafeWrite } from './safety.js';
 import { exchangeOf, type Fetch } from './transport.js';
 import { Results } from './results.js';
+import { listItems } from './list-items.js';
+import { parameterValue, type ValueSources } from './parameter-value.js';
 
 /** How a run reaches the implementation and treats it, whatever the document and the checks selected (the library's `runContract` takes these as they are). */
 export interface ContractSettings {
@@ -93,6 +95,8 @@ export class ContractContext {
   /** Statuses received per operation id, for the coverage table. */
   readonly received = new Map<string, Set<number>>();
   readonly generate: (schema: SchemaObject, hints?: { propertyName?: string; collection?: string }) => unknown;
+  /** Values from a schema alone, with no example of the rest of the document (parameters, keys no record has). */
+  readonly generateOwn: (schema: SchemaObject, hints?: { propertyName?: string }) => unknown;
   readonly faker: Faker;
   private readonly bindings: ReturnType<typeof inferCollections>['bindings'];
   /** Every record a request of the suite created. */
@@ -128,6 +132,7 @@ export class ContractContext {
       this.operations.filter((op) => this.inScope(op)),
     );
     ({ collections: this.collections, bindings: this.bindings } = addressable(inferCollections(this.operations)));
+    this.valueSources.collections = this.collections;
     this.own = new OwnRecords(this.collections, (op) => this.binding(op), this.marker);
     this.ajv = createAjv(document.dialect);
     this.converter = new SchemaConverter(document.api, this.ajv, document.dialect);
@@ -138,10 +143,11 @@ export class ContractContext {
     this.faker = createFaker();
     this.faker.seed(options.seed ?? 1);
     this.generate = createGenerator(this.faker, { document: document.api });
+    this.generateOwn = createGenerator(this.faker);
     this.bodies = new RequestBodies({ generate: this.generate, validator: this.requestValidator, binding: (op) => this.binding(op), marker: this.marker });
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.composer = new RequestComposer(options, (schema, propertyName) => this.validValue(schema, propertyName));
+    this.composer = new RequestComposer(options, (op, parameter) => this.parameterValue(op, parameter));
     this.evaluator = new Evaluator(checks, this.results, this, context, { baseUrl: this.baseUrl, token: options.token });
   }
 
@@ -180,8 +186,15 @@ export class ContractContext {
   async request(op: Operation, spec: RequestSpec): Promise<Exchange> {
     // By construction: a request that could change records the suite did not create is never sent (the clean-up deletes only its own).
     const unsafe = spec.intent === 'cleanup' ? undefined : this.unsafe(op, spec.params ?? {});
-    if (unsafe) throw new UnsafeRequestError(op, unsafe);
+    if (unsafe) throw new UnsafeRequestError(op, this.neverSent(op, unsafe));
     const { c, plain } = this.composer.caseOf(op, spec);
+    // A body that refers to a record of others is not sent either; the phase carries on without it.
+    const naming = spec.intent === 'cleanup' || this.vouchedFor(op) || isRead(op) ? undefined : this.unownedReference(op, spec.body);
+    if (naming) {
+      this.neverSent(op, naming);
+      this.skip(c.purpose?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${naming}`);
+      return this.confirmation.unsent(c, naming);
+    }
     const claim: Claim = c.intent === 'cleanup' ? { unjudged: 'a clean-up' } : spec.unjudged ? { unjudged: spec.unjudged } : spec.breaks ? { breaks: spec.breaks } : { valid: true };
     const refusal = await this.confirmation.refusal(op, plain, claim);
     if (refusal) {
@@ -219,9 +232,22 @@ export class ContractContext {
       this.received.get(c.operation.id)!.add(exchange.status);
     }
     this.own.observe(exchange);
+    this.noteShownKeys(exchange);
     this.evaluator.evaluate(exchange);
     this.options.onExchange?.(exchange, this.exchanges.length);
     return exchange;
+  }
+
+  /** Notes the keys a list answered with (a 2xx of a list the document describes). */
+  private noteShownKeys(exchange: Exchange): void {
+    const binding = this.binding(exchange.case.operation);
+    if (binding?.action !== 'list' || exchange.status < 200 || exchange.status >= 300 || binding.collection.scopeParams.length) return;
+    const keys = this.shownKeys.get(binding.collection) ?? [];
+    for (const item of listItems(binding.collection, exchange.json)) {
+      const key = item?.[binding.collection.keyProperty];
+      if (keys.length < 20 && key !== undefined && key !== null && !keys.some((k) => String(k) === String(key))) keys.push(key);
+    }
+    this.shownKeys.set(binding.collection, keys);
   }
 
   /** Records a failure found across several exchanges (no single response shows it). */
@@ -250,7 +276,37 @@ export class ContractContext {
     if (this.vouchedFor(op)) return undefined;
     const { reason, proven } = this.writeShape(op);
     if (reason || proven) return reason;
-    return unprovenTarget(op, params, this.collections, (c, key, scope) => this.isOwn(c, key, scope), (c, key, scope) => this.own.isFree(c, key, scope));
+    return unprovenTarget(op, params, this.collections, (c, key, scope) => this.isOwn(c, key, scope), (c, key, scope) => this.own.isFree(c, key, scope), isCreate(op, this.binding(op)));
+  }
+
+  /**
+   * Why a write's body refers to a record the suite did not create (see unownedReference), or
+   * undefined: each property that refers to another collection (or to the record's own, `parent`)
+   * holds the key of a record of the suite's, a key a read showed free, or no key at all.
+   */
+  unownedReference(op: Operation, body: unknown): string | undefined {
+    let references = this.bodyReferences.get(op);
+    if (!references) {
+      const schema = requestSchema(op);
+      this.bodyReferences.set(op, (references = schema ? referencesIn(schema, this.binding(op)?.collection, this.collections) : []));
+    }
+    const known = (c: Collection, value: unknown) => this.own.keys(c).some((key) => String(key) === String(value)) || this.own.isFree(c, value);
+    const fitsKey = (c: Collection, value: unknown) => this.requestValidator(c.keySchema)?.(value) !== false;
+    return unownedReference(body, references, this.collections, known, fitsKey);
+  }
+
+  private readonly bodyReferences = new Map<Operation, Reference[]>();
+
+  /**
+   * Requests refused because they could change records of others, by operation (the first reason
+   * each): an operation none of whose valid requests was sent is listed under `Never sent` with it.
+   */
+  readonly refusedWrites = new Map<Operation, string>();
+
+  /** Notes that a request of the operation was not sent, and why; gives the reason back. */
+  neverSent(op: Operation, reason: string): string {
+    if (!this.refusedWrites.has(op)) this.refusedWrites.set(op, reason);
+    return reason;
   }
 
   /**
@@ -263,7 +319,8 @@ export class ContractContext {
     if (!shape) {
       const binding = this.binding(op);
       const reason = unsafeWrite(op, binding, this.collections);
-      shape = { reason, proven: !reason && (isRead(op) || (isCreate(op, binding) && (binding?.action === 'create' || !/\{/.test(op.path)))) };
+      // A create under a parent (`POST /fields/{collection}`) is proven only by its path parameters, as a write to one record is.
+      shape = { reason, proven: !reason && (isRead(op) || (isCreate(op, binding) && !/\{/.test(op.path))) };
       this.writeShapes.set(op, shape);
     }
     return shape;
@@ -298,6 +355,31 @@ export class ContractContext {
     const found = find(new URL(location, `${this.baseUrl}/`).pathname);
     return found && { op: found.item, params: found.params };
   }
+
+  /**
+   * The value of a parameter a valid request sends: from the operation itself and what the server
+   * has shown (see parameter-value.ts), a few draws until its schema accepts one.
+   */
+  parameterValue(op: Operation, parameter: ParameterSpec): unknown {
+    const validate = this.requestValidator(parameter.schema);
+    let value: unknown;
+    for (let draw = 0; draw < 10; draw++) {
+      value = parameterValue(this.valueSources, op, parameter);
+      if (!validate || validate(value)) break;
+    }
+    return value;
+  }
+
+  private readonly valueSources: ValueSources = {
+    collections: [],
+    binding: (op) => this.binding(op),
+    existingKeys: (collection) => [...this.own.keys(collection), ...(this.shownKeys.get(collection) ?? [])],
+    generateOwn: (schema, propertyName) => this.generateOwn(schema, { propertyName }),
+    accepts: (schema, value) => this.requestValidator(schema)?.(value) !== false,
+  };
+
+  /** Keys of records the lists the suite read showed (at most 20 per collection): records that exist, for filters that refer to them. */
+  private readonly shownKeys = new Map<Collection, unknown[]>();
 
   /** A value its schema accepts (a few draws), or the last drawn when none is known to be. */
   validValue(schema: SchemaObject, propertyName?: string): unknown {

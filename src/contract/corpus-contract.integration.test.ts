@@ -115,8 +115,12 @@ describe('the contract suite on third-party documents, against the mock (the ref
 describe('the contract suite on third-party documents, as it runs on a server it must not harm (no --allow-write)', () => {
   /** Per document: the operations never sent (they could change records of others), and what the run says it left. */
   const NEVER_SENT: Record<string, { notSent: string[]; left: RegExp[] }> = {
+    // Vaults cannot be created through the API: an item added to one would change a vault the suite did not create, so it has no item of its own to change.
+    'apisguru-1password-connect.yaml': { notSent: ['POST /vaults/{vaultUuid}/items', 'PUT /vaults/{vaultUuid}/items/{itemUuid}', 'DELETE /vaults/{vaultUuid}/items/{itemUuid}', 'PATCH /vaults/{vaultUuid}/items/{itemUuid}'], left: [] },
     'apisguru-dvla-vehicle-enquiry.yaml': { notSent: ['POST /v1/vehicles'], left: [] },
     'apisguru-openfigi.yaml': { notSent: ['POST /mapping'], left: [] },
+    // Exports cannot be created: a configuration or job under one would change an export of others.
+    'apisguru-twilio-bulkexports.yaml': { notSent: ['POST /v1/Exports/{ResourceType}/Configuration', 'POST /v1/Exports/{ResourceType}/Jobs'], left: [] },
     'apisguru-remove-bg.yaml': { notSent: ['POST /improve', 'POST /removebg'], left: [] },
     'oai-callback-example.yaml': { notSent: [], left: [/^POST \/streams\?callbackUrl=.+ answered 201: it created a record the suite cannot find to delete \(no collection of the document lists it\)$/] },
     'oai-link-example.yaml': { notSent: ['POST /2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge'], left: [] },
@@ -134,6 +138,7 @@ describe('the contract suite on third-party documents, as it runs on a server it
       // The readme documents show schema shapes through writes on paths that name no record: every one of them is never sent.
       if (file.startsWith('readme')) expect(report.notSent.length, file).toBe(REACHED[file][1]);
       else expect(report.notSent.map((n) => n.operation), file).toEqual(expected.notSent);
+      if (file === 'apisguru-1password-connect.yaml') expect(report.notSent[0].reason).toMatch(/^its path parameter `vaultUuid` = ".+" names no vaults record the suite created$/);
       expect(report.leftBehind, file).toHaveLength(expected.left.length);
       report.leftBehind.forEach((line, i) => expect(line, file).toMatch(expected.left[i]));
       expect(report.harm ?? [], file).toEqual([]);

@@ -173,6 +173,15 @@ async function run(options: RunOptions): Promise<ContractReport> {
     if (!options.readOnly) ctx.leftBehind.push(...(await cleanUp(ctx)));
     if (snapshot?.size) harm = await compareSnapshot(ctx, snapshot);
   }
+  // Operations whose valid requests the suite refused during the run (under a parent, or naming a record, it did not create): never sent
+  // either (cases that name nothing, such as a body missing the reference, may have been).
+  const requested = new Set(ctx.exchanges.map((e) => e.case.operation));
+  const requestedValid = new Set(ctx.exchanges.filter((e) => ['valid', 'retry', 'guessed'].includes(e.case.intent)).map((e) => e.case.operation));
+  for (const [op, reason] of ctx.refusedWrites) {
+    if (requestedValid.has(op) || !ctx.inScope(op) || notSent.some((row) => row.operationId === op.id)) continue;
+    notSent.push({ operationId: op.id, operation: `${op.method.toUpperCase()} ${op.path}`, reason });
+    if (!requested.has(op)) ctx.skip(ctx.checkIds, op, `never sent: ${reason}`);
+  }
   const findings = ctx.results.findings;
   const failures = findings.filter((f) => f.kind === 'failure');
   const gaps = findings.filter((f) => f.kind === 'gap');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadDocument } from '../document/load-document.js';
 import type { SchemaObject } from '../document/schema.js';
+import type { PathItemObject } from '../document/objects.js';
 import { ROOT } from '../test-support/petstore.js';
 import { buildOperations } from './build-operations.js';
 import { inferCollections, keyPropertyOf, unmappedReason } from './infer-collections.js';
@@ -34,6 +35,31 @@ describe('collections inferred from paths', () => {
     expect(collections.find((c) => c.name === 'tasks')?.references).toEqual([
       { property: 'projectKey', collection: 'projects' },
       { property: 'categoryId', collection: 'categories' },
+    ]);
+  });
+
+  it('finds references named after the model (`role`, `parent` of the same collection) when the key\'s type and format fit, and by a declared link', () => {
+    const uuid = { type: 'string', format: 'uuid' };
+    const Role = { type: 'object', properties: { id: uuid, name: { type: 'string' } } };
+    const Folder = { type: 'object', properties: { id: uuid, role: uuid, parent: { ...uuid, nullable: true }, owner: { type: 'integer' }, label: { type: 'object' } } };
+    const Label = { type: 'object', properties: { id: { type: 'integer' } } };
+    const Owner = { type: 'object', properties: { id: uuid } };
+    const read = (id: string, schema: SchemaObject, links?: Record<string, { operationId: string; parameters: Record<string, string> }>) => ({
+      get: { operationId: id, parameters: [{ name: 'id', in: 'path', required: true, schema: uuid }], responses: { '200': { description: 'ok', content: { 'application/json': { schema } }, ...(links ? { links } : {}) } } },
+    });
+    const paths = { '/roles/{id}': read('getRole', Role), '/folders/{id}': read('getFolder', Folder), '/labels/{id}': read('getLabel', Label), '/owners/{id}': read('getOwner', Owner) };
+    const api = (p: Record<string, PathItemObject>) => ({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: p });
+    const referencesOf = (p: Record<string, PathItemObject>) => inferCollections(buildOperations(api(p))).collections.find((c) => c.name === 'folders')?.references;
+    // `owner` is an integer where owners have uuid keys, `label` an object: neither points anywhere.
+    expect(referencesOf(paths)).toEqual([
+      { property: 'role', collection: 'roles' },
+      { property: 'parent', collection: 'folders' },
+    ]);
+    // A link the document declares says what its name does not (and beats it).
+    const linked = { ...paths, '/folders/{id}': read('getFolder', Folder, { keeper: { operationId: 'getOwner', parameters: { id: '$response.body#/role' } } }) };
+    expect(referencesOf(linked)).toEqual([
+      { property: 'role', collection: 'owners' },
+      { property: 'parent', collection: 'folders' },
     ]);
   });
 

@@ -8,7 +8,7 @@
 import type { Operation } from '../../operations/operation.js';
 import type { ContractContext } from '../context.js';
 import type { Phase } from './phase.js';
-import { freeItemParams, notSafe } from './phase.js';
+import { freeItemParams, notSafe, validBodyFor } from './phase.js';
 
 const UNKNOWN_KEY = 'contract-suite-unknown-key';
 
@@ -59,7 +59,7 @@ export const authPhase: Phase = {
           label: variant.label,
           params,
           query: variant.query,
-          body: ctx.bodies.valid(op),
+          body: await validBodyFor(ctx, targets, op),
           anonymous: true,
           headers: variant.headers,
           intent: 'unauthenticated',

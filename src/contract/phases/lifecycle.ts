@@ -143,7 +143,27 @@ async function paginate(ctx: ContractContext, collection: Collection, scope: Row
   const firstPage = typeof number?.schema?.minimum === 'number' ? number.schema.minimum : 1;
   const page = (start: number) => (offset ? `${limit.name}=2&${offset.name}=${start}` : `${limit.name}=2&${number!.name}=${firstPage + start / 2}`);
   const first = await ctx.request(list, { label: 'page 1 of size 2', params: scope, query: page(0), purpose: { check: 'pagination_conformance', collection, size: 2, start: 0 } });
+  // A page number stays within the pages the list reported (a server may refuse a page past the last: Django REST framework's 404).
+  const beyond = offset ? undefined : lastPageReason(collection, first);
+  if (beyond) return ctx.skip('pagination_conformance', list, `page 2 not asked for: ${beyond}`);
   await ctx.request(list, { label: 'page 2 of size 2', params: scope, query: page(2), purpose: { check: 'pagination_conformance', collection, size: 2, start: 2, previous: keysOf(collection, first) } });
+}
+
+/**
+ * Why the first page of size 2 is the last one, as the list reported it: fewer than two records
+ * on it, a total of two or less (`X-Total-Count`, or the wrapper's total), or a next page given as
+ * null (`"next": null`); undefined when a second page may exist.
+ */
+export function lastPageReason(collection: Collection, first: Exchange): string | undefined {
+  if (first.status < 200 || first.status >= 300) return 'the first page was not answered';
+  const count = listItems(collection, first.json).length;
+  if (count < 2) return `the first page held ${count} record${count === 1 ? '' : 's'}`;
+  const body = first.json as Row | undefined;
+  const wrapped = collection.listWrapper?.total && body && typeof body === 'object' && !Array.isArray(body) ? body[collection.listWrapper.total] : undefined;
+  const total = Number(first.headers.get('x-total-count') ?? wrapped ?? NaN);
+  if (!Number.isNaN(total) && total <= 2) return `the list reported ${total} records in all`;
+  if (body && typeof body === 'object' && !Array.isArray(body) && 'next' in body && body.next === null) return 'the first page reported no next page';
+  return undefined;
 }
 
 /** The keys of the records of a list response, as text. */

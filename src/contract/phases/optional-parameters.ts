@@ -30,7 +30,7 @@ export async function sendOptionalParameters(ctx: ContractContext, op: Operation
 async function confirmedSpec(ctx: ContractContext, op: Operation, parameter: ParameterSpec, params: Record<string, unknown>, intent: Intent): Promise<RequestSpec> {
   let spec: RequestSpec = { label: '', intent };
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const query = writeParameter(parameter, ctx.validValue(parameter.schema, parameter.name)).query;
+    const query = writeParameter(parameter, ctx.parameterValue(op, parameter)).query;
     spec = { label: `a valid request with query.${parameter.name}`, params, query, intent };
     if ((await ctx.problems(op, spec)).length === 0) break;
   }

@@ -7,7 +7,7 @@ import type { CheckId, Exchange } from '../case.js';
 import type { Breach } from '../confirmation.js';
 import type { ContractContext } from '../context.js';
 import { ownersOf } from '../safety.js';
-import { listedRecord, missingKey, pathParams, recordParams, someRecord, type CreatePreparation } from './records.js';
+import { listedRecord, missingKey, ownOrLeftOut, pathParams, recordParams, someRecord, type CreatePreparation } from './records.js';
 
 export interface Phase {
   name: string;
@@ -87,7 +87,7 @@ export class Targets {
  */
 export function notSafe(ctx: ContractContext, op: Operation, params: Record<string, unknown>, checks: CheckId | CheckId[]): boolean {
   const reason = ctx.unsafe(op, params);
-  if (reason) ctx.skip(checks, op, `not sent: ${reason}`);
+  if (reason) ctx.skip(checks, op, `not sent: ${ctx.neverSent(op, reason)}`);
   return reason !== undefined;
 }
 
@@ -143,9 +143,15 @@ export async function validRefsFor(ctx: ContractContext, targets: Targets, op: O
   if (binding?.keyFromBody && own !== undefined && ctx.isOwn(binding.collection, own)) refs[binding.collection.keyProperty] = own;
   for (const reference of collection?.references ?? []) {
     const target = ctx.collections.find((c) => c.name === reference.collection);
-    if (!target || target === collection || reference.property === collection?.keyProperty) continue;
+    if (!target || reference.property === collection?.keyProperty) continue;
+    // A record of its own collection (`parent`): the suite's own target, else none.
+    if (target === collection) {
+      const own = (await targets.record(target))?.[target.keyProperty];
+      refs[reference.property] = ctx.isOwn(target, own) ? own : undefined;
+      continue;
+    }
     const record = await targets.record(target);
-    if (record) refs[reference.property] = record[target.keyProperty];
+    if (record) refs[reference.property] = ownOrLeftOut(ctx, op, reference.property, target, record[target.keyProperty]);
   }
   return refs;
 }

@@ -20,9 +20,27 @@ const UNJUDGED = 'an edge probe: only a 5xx is wrong';
 async function danglingReference(ctx: ContractContext, targets: Targets, child: Collection, property: string, parent: Collection): Promise<void> {
   const create = ctx.operation(child, 'create');
   if (!create || !ctx.bodies.canBuildValid(create)) return;
-  const body = ctx.bodies.valid(create, {}, { ...(await targets.prepare[child.name]?.(ctx)), [property]: missingKey(ctx, parent) });
+  // The key is read first: only one a read shows free is sent (a write never names a record of others, safety.ts).
+  const read = ctx.operation(parent, 'read');
+  const missing = missingKey(ctx, parent);
+  if (!read || parent.scopeParams.length) return;
+  await ctx.request(read, { label: `check that ${parent.keyParam} ${String(missing)} is free`, params: { [parent.keyParam]: missing }, intent: 'unknown' });
+  if (!ctx.own.isFree(parent, missing)) return;
+  const body = ctx.bodies.valid(create, await ownReferences(ctx, targets, child, property), { ...(await targets.prepare[child.name]?.(ctx)), [property]: missing });
   const label = `a ${child.name} record whose ${property} names no ${parent.name} record`;
   await ctx.request(create, { label, body, intent: 'invalid', unjudged: UNJUDGED, fits: [400, 404, 409, 422], purpose: { check: 'edge_cases', edge: 'dangling-reference' } });
+}
+
+/** The child's other references, pointing at the suite's own records (the probe is about one dangling reference only). */
+async function ownReferences(ctx: ContractContext, targets: Targets, child: Collection, except: string): Promise<Record<string, unknown>> {
+  const refs: Record<string, unknown> = {};
+  for (const reference of child.references) {
+    const target = ctx.collections.find((c) => c.name === reference.collection);
+    if (!target || reference.property === except || reference.property === child.keyProperty) continue;
+    const key = target === child ? undefined : (await targets.record(target))?.[target.keyProperty];
+    refs[reference.property] = ctx.isOwn(target, key) ? key : undefined;
+  }
+  return refs;
 }
 
 /**

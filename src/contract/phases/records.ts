@@ -4,12 +4,14 @@
  */
 import { schemaType, type SchemaObject } from '../../document/schema.js';
 import { integerFormatRange } from '../../generate/from-schema.js';
-import { propertyNamed, type Collection } from '../../operations/infer-collections.js';
+import { propertyNamed, requiredProperties, type Collection } from '../../operations/infer-collections.js';
+import { requestSchema } from '../request-bodies.js';
 import type { Operation } from '../../operations/operation.js';
 import type { ContractContext } from '../context.js';
 import { listItems } from '../list-items.js';
 import { storedAnyway } from '../list-reader.js';
 import type { Variant } from '../request-bodies.js';
+import { ownersOf } from '../safety.js';
 
 type Row = Record<string, unknown>;
 
@@ -23,14 +25,26 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
   const refs: Row = {};
   for (const reference of collection.references) {
     const target = ctx.collections.find((c) => c.name === reference.collection);
-    if (!target || target === collection || reference.property in overrides) continue;
+    if (!target || reference.property in overrides) continue;
+    // A record of its own collection (`parent`): one the suite made before, else none (left out; a first folder has no parent).
+    if (target === collection) {
+      if (reference.property !== collection.keyProperty) refs[reference.property] = ctx.ownKeys(collection)[0];
+      continue;
+    }
     const record = await someRecord(ctx, target, prepare);
-    refs[reference.property] = record?.[target.keyProperty];
+    refs[reference.property] = ownOrLeftOut(ctx, create, reference.property, target, record?.[target.keyProperty]);
   }
   Object.assign(overrides, { ...(await prepare[collection.name]?.(ctx)), ...overrides });
   const body = ctx.bodies.valid(create, refs, overrides);
   if (!ctx.bodies.isValid(create, body)) return undefined; // a create that is not known to be valid would not make a record to work with
   const params = await scopeParams(ctx, collection, create, prepare);
+  // Under a parent the suite did not create, or naming a record it did not create: never sent, and said (safety.ts).
+  const unsafe = ctx.unsafe(create, params) ?? ctx.unownedReference(create, body);
+  if (unsafe) {
+    ctx.neverSent(create, unsafe);
+    ctx.skip('positive_data_acceptance', create, `not sent (create a ${collection.name} record): ${unsafe}`);
+    return undefined;
+  }
   if (body && typeof body === 'object' && body[collection.keyProperty] !== undefined && !(await isFree(ctx, collection, body[collection.keyProperty], params))) return undefined;
   // A valid body refused (a constraint the document does not state) is reported once; other valid bodies are tried, so the record's operations still run.
   // Once another kind of body worked, valid() gives that kind first (the refusal was reported once).
@@ -63,6 +77,17 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
     return record;
   }
   return undefined;
+}
+
+/**
+ * The key a body's reference takes: a record the suite created; one it only listed (a collection
+ * the document gives no create for) where the body requires the reference, and then the write is
+ * held back by safety.ts and said; otherwise the reference is left out (undefined).
+ */
+export function ownOrLeftOut(ctx: ContractContext, op: Operation, property: string, target: Collection, key: unknown): unknown {
+  if (ctx.isOwn(target, key)) return key;
+  const schema = requestSchema(op);
+  return schema && requiredProperties(schema).includes(property) ? key : undefined;
 }
 
 /** How a record was created: the path parameters it lives under (`vaultUuid` of `/vaults/{vaultUuid}/items`), the body sent, the Location answered. */
@@ -143,7 +168,8 @@ export function missingKey(ctx: ContractContext, collection: Collection): unknow
   let chosen: unknown;
   // Of a few valid draws, the longest: a short key (`n2` of `^n[0-9]+$`) may well name a record of others.
   for (let draw = 0, valid = 0; draw < 10 && valid < (numeric ? 1 : 3); draw++) {
-    key = numeric ? nearTheTop(ctx, schemas) : ctx.generate(parameter ?? collection.keySchema, { propertyName: collection.keyProperty });
+    // From the key's schema alone: an example of the document names a record that may well exist (`authors`).
+    key = numeric ? nearTheTop(ctx, schemas) : ctx.generateOwn(parameter ?? collection.keySchema, { propertyName: collection.keyProperty });
     if (!schemas.every((s) => ctx.requestValidator(s)?.(key) !== false)) continue;
     valid++;
     if (chosen === undefined || String(key).length > String(chosen).length) chosen = key;
@@ -177,22 +203,18 @@ function bound(s: SchemaObject, inclusive: string, exclusive: string, step: -1 |
 async function scopeParams(ctx: ContractContext, collection: Collection, op: Operation, prepare: Record<string, CreatePreparation>): Promise<Row> {
   const params = pathParams(ctx, op, {});
   for (const name of collection.scopeParams) {
-    const parent = collectionNamedBy(ctx.collections, name, collection.path);
-    // A parent the suite cannot create (read-only vaults) is one the server lists: adding children under it changes no record of its own.
+    // The parent whose item path the path extends (`projectKey`), or the collection the parameter names (`collection` of `/fields/{collection}`).
+    const parent = ownersOf(op, name, ctx.collections, true).find((owner) => !owner.item && owner.collection !== collection)?.collection;
+    // Only a parent of the suite's own: a create under one it did not create is never sent (safety.ts).
     const record = parent && (ctx.options.readOnly ? undefined : await someRecord(ctx, parent, prepare));
-    if (parent && record) Object.assign(params, recordParams(parent, record));
+    if (parent && record) Object.assign(params, recordParams(parent, record), { [name]: record[parent.keyProperty] });
   }
   return params;
-}
-
-/** The collection whose records a path parameter names, for a path at or below its item path (`projectKey` in `/projects/{projectKey}/issues`). */
-function collectionNamedBy(collections: Collection[], param: string, path: string): Collection | undefined {
-  return collections.find((c) => c.keyParam === param && (path === c.itemPath || path.startsWith(`${c.itemPath}/`)));
 }
 
 /** Every path parameter of an operation, generated valid, then the given ones on top. */
 export function pathParams(ctx: ContractContext, op: Operation, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const params: Record<string, unknown> = {};
-  for (const p of op.parameters.filter((p) => p.in === 'path')) params[p.name] = ctx.generate(p.schema, { propertyName: p.name });
+  for (const p of op.parameters.filter((p) => p.in === 'path')) params[p.name] = ctx.parameterValue(op, p);
   return { ...params, ...overrides };
 }

@@ -2,7 +2,7 @@
  * unknown_resource: every item operation that declares 404 answers 404 for a key no record has.
  */
 import type { Phase } from './phase.js';
-import { freeItemParams, notSafe, refusedChangesNothing } from './phase.js';
+import { freeItemParams, notSafe, refusedChangesNothing, validBodyFor } from './phase.js';
 import { pathParams } from './records.js';
 import { missingKey } from './records.js';
 
@@ -33,11 +33,12 @@ export const unknownPhase: Phase = {
       }
       if (notSafe(ctx, op, params, 'unknown_resource')) continue;
       const key = params[collection.keyParam];
+      const body = await validBodyFor(ctx, targets, op);
       await refusedChangesNothing(ctx, targets, op, 'unknown_resource', () =>
         ctx.request(op, {
           label: `${collection.keyParam} ${String(key)}, which no record has`,
           params,
-          body: ctx.bodies.valid(op),
+          body,
           intent: 'unknown',
           purpose: { check: 'unknown_resource', kind: 'unknown-key', param: collection.keyParam },
         }),
