@@ -13,7 +13,7 @@ import type { Exchange } from '../contract/case.js';
 import type { CheckId } from '../contract/check-id.js';
 import type { LoadedPlugin } from '../contract/plugin.js';
 import { formatReport } from '../contract/report/console.js';
-import { toJUnit } from '../contract/report/junit.js';
+import { setupErrorJUnit, toJUnit } from '../contract/report/junit.js';
 import { ContractSetupError, runContract } from '../contract/run-contract.js';
 import { selectRun } from '../contract/select.js';
 
@@ -69,6 +69,8 @@ export async function contractCommand(argv: string[], env: Record<string, string
   } catch (error) {
     if (error instanceof ContractSetupError) {
       process.stderr.write(`${error.message}\n`);
+      // CI reads the JUnit file: a run that could not start says why there too.
+      if (args.junit) writeFileSync(args.junit, setupErrorJUnit(error.message));
       return 2;
     }
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;

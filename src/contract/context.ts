@@ -224,6 +224,17 @@ export class ContractContext {
     return exchange;
   }
 
+  /**
+   * Sends a GET case outside the run: not recorded, not judged (the address check's path that the
+   * document does not have, whose answer is compared with those of the document's paths).
+   */
+  peek(c: Case): Promise<Exchange> {
+    return exchangeOf(this.fetch, `${this.baseUrl}${c.path}`, { ...c, method: 'GET', body: undefined }, {
+      timeoutMs: this.options.requestTimeoutMs ?? 10_000,
+      maxBytes: this.options.maxResponseBytes ?? 10 * 1024 * 1024,
+    });
+  }
+
   /** Records a failure found across several exchanges (no single response shows it). */
   fail(op: Operation, check: CheckId, label: string, received: string, documented: string): void {
     this.evaluator.fail(op, check, label, received, documented);

@@ -133,6 +133,20 @@ describe('petstore-mock-kit contract (npm run contract)', () => {
     expect(result.out).toMatch(new RegExp(`^\\d{3} requests would be sent to ${nobody.replace(/\./g, '\\.')} \\(played here against the built-in mock`, 'm'));
   });
 
+  it('exits 2 with one sentence at a wrong base URL or with a refused token, and still writes the JUnit file with that error', async () => {
+    const cli = await startCli([]);
+    stop.push(() => cli.child.kill('SIGKILL'));
+    const dir = mkdtempSync(join(tmpdir(), 'junit-'));
+    const wrong = await run(['--base-url', `${cli.url}/v2`, '--token', TOKEN, '--junit', join(dir, 'wrong.xml')]);
+    expect(wrong.code, wrong.out).toBe(2);
+    expect(wrong.out.trim().split('\n').slice(1)).toEqual([`Every path of the document the suite tried at ${cli.url}/v2 answered 404 (GET /pets, GET /categories, GET /store/orders, and a path the document does not have): is the base URL right (--base-url, with any base path)? Nothing was checked.`]);
+    expect(readFileSync(join(dir, 'wrong.xml'), 'utf8')).toMatch(/<testsuites name="contract" tests="1" failures="0" errors="1"[^]*<error message="Every path of the document/);
+    const refused = await run(['--base-url', cli.url, '--token', 'wrong-token', '--junit', join(dir, 'refused.xml')]);
+    expect(refused.code).toBe(2);
+    expect(readFileSync(join(dir, 'refused.xml'), 'utf8')).toMatch(/<error message="The server refused the credentials: GET \/pets answered 401 to the token \(--token\) sent as the document&apos;s scheme `[^`]+` says, as `Authorization: Bearer &lt;token&gt;`; check that the token/);
+    expect(readFileSync(join(dir, 'refused.xml'), 'utf8')).not.toContain('wrong-token');
+  });
+
   it('exits 2 with a sentence for a refused token, an unreachable server or a bad flag', async () => {
     const cli = await startCli([]);
     stop.push(() => cli.child.kill('SIGKILL'));

@@ -14,6 +14,7 @@ import type { CheckId, Finding } from './case.js';
 import type { ConfirmedCounts, UnsentCase } from './confirmation.js';
 import { checkRegistry } from './checks/index.js';
 import { ContractContext, DeadlineError, UnsafeRequestError, type ContractOptions } from './context.js';
+import { checkAddress, checkCredentials, ContractSetupError } from './preflight.js';
 import { compareSnapshot, takeSnapshot, type Harm, type Snapshot } from './harm.js';
 import { unsafeWrite } from './safety.js';
 import { authPhase } from './phases/auth.js';
@@ -26,6 +27,8 @@ import { unknownPhase } from './phases/unknown.js';
 import type { LoadedPlugin } from './plugin.js';
 import { secretMask } from './report/mask.js';
 import type { CheckOutcome } from './results.js';
+
+export { ContractSetupError };
 
 export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, probesPhase];
 
@@ -92,22 +95,6 @@ export interface ContractReport {
   conforms: boolean;
 }
 
-/** The suite cannot judge a server that refuses its credentials: it stops instead of passing on 401s. */
-export class ContractSetupError extends Error {
-  override readonly name = 'ContractSetupError';
-}
-
-async function checkCredentials(ctx: ContractContext): Promise<void> {
-  const probe = ctx.operations.find((op) => op.method === 'get' && !op.path.includes('{') && op.security.length > 0 && op.security.every((a) => a.length > 0));
-  if (!probe) return;
-  const exchange = await ctx.request(probe, { label: 'check that the token is accepted' });
-  if (!ctx.sent(exchange)) return;
-  if (exchange.error) throw new ContractSetupError(`Cannot talk to ${ctx.options.baseUrl}: ${exchange.error.replace(/^the connection failed \((.*)\)$/, '$1')}.`);
-  if (exchange.status === 401 || exchange.status === 403) {
-    throw new ContractSetupError(`The server refused the credentials: ${probe.method.toUpperCase()} ${probe.path} answered ${exchange.status} with the token given (--token); nothing was checked.`);
-  }
-}
-
 /**
  * The run, its secrets masked (report/mask.ts) in all it gives back: the report, the exchanges
  * `onExchange` sees, the message of an error it throws.
@@ -129,7 +116,7 @@ async function run(options: RunOptions): Promise<ContractReport> {
   if (!ctx.operations.some((op) => ctx.inScope(op))) {
     throw new ContractSetupError(`The document ${options.document.file} has no operation to check${options.document.api.webhooks ? ' (only webhooks, which a server sends rather than answers)' : ''}.`);
   }
-  await checkCredentials(ctx);
+  await checkAddress(ctx, await checkCredentials(ctx));
   const preparations = Object.assign({}, ...plugins.map((p) => p.part.preparations ?? {}));
   const targets = new Targets(ctx, preparations);
   if (options.timeoutMs) ctx.deadline = started + options.timeoutMs;

@@ -98,3 +98,8 @@ function hygieneSuite(report: ContractReport): { xml: string; tests: number; fai
   if (cases.length === 0) return { xml: '', tests: 0, failures: 0, skipped: 0 };
   return { xml: `  <testsuite name="run" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="0.000">\n${cases.join('\n')}\n  </testsuite>`, tests: cases.length, failures, skipped };
 }
+
+/** The JUnit of a run that could not start (a refused credential, a wrong base URL): one test case, its `<error>` the sentence. */
+export function setupErrorJUnit(message: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n    <testcase classname="setup" name="the server accepts the run's credentials at its base URL" time="0.000">\n      <error message="${escape(message)}" type="setup"/>\n    </testcase>\n  </testsuite>\n</testsuites>\n`;
+}
