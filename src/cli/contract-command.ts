@@ -63,6 +63,7 @@ export async function contractCommand(argv: string[], env: Record<string, string
       timeoutMs: args.timeoutMs,
       maxResponseBytes: args.maxResponseBytes,
       harmCheck: args.harmCheck,
+      allowLeftovers: args.allowLeftovers,
       allowWrites: args.allowWrites,
       onExchange: progress(),
     });
@@ -82,6 +83,7 @@ export async function contractCommand(argv: string[], env: Record<string, string
   if (args.coverage) writeFileSync(args.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
   if (args.junit) writeFileSync(args.junit, toJUnit(report));
   if (report.harm?.length) return 3; // records the suite did not create changed during the run: first of all
+  if (report.leftBehind.length && !report.leftBehindAllowed) return 4; // the server holds records of the run: someone must delete them
   if (report.failures.length === 0 && report.incomplete) return 2; // nothing wrong found, but not everything checked
   return report.conforms ? 0 : 1;
 }

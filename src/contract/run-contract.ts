@@ -44,6 +44,8 @@ export interface RunOptions extends ContractOptions {
    * a server others write to during the run: their changes would read as the suite's.
    */
   harmCheck?: boolean;
+  /** Records the suite created and could not delete are a warning, not a failure of the run (`--allow-leftovers`). */
+  allowLeftovers?: boolean;
 }
 
 export interface CoverageRow {
@@ -76,8 +78,13 @@ export interface ContractReport {
   harmCheckOff?: string;
   /** Operations never sent, each with why: they could change records the suite did not create. */
   notSent: Array<{ operationId: string; operation: string; reason: string }>;
-  /** Records the suite created (or may have) and could not delete again, each with why. */
+  /**
+   * Records the suite created (or may have) and could not delete again, one line each: the request
+   * that made it, its key or "no key shown", and why it stays. They fail the run unless `leftBehindAllowed`.
+   */
   leftBehind: string[];
+  /** True when records left behind are a warning only (`allowLeftovers`). */
+  leftBehindAllowed?: boolean;
   /** Why the run stopped before its end (its --timeout), if it did; what it did not reach is skipped. */
   incomplete?: string;
   /** How many cases the document's request validator confirmed before they were sent (valid, or invalid for the rule they break), and how many it did not (not sent). */
@@ -178,12 +185,13 @@ async function run(options: RunOptions): Promise<ContractReport> {
     harmCheckOff: harmCheckOff ?? nothingToCompare,
     notSent,
     leftBehind: ctx.leftBehind,
+    leftBehindAllowed: options.allowLeftovers ?? false,
     confirmed: ctx.confirmation.counts,
     unconfirmed: ctx.confirmation.unconfirmed,
     incomplete,
     unmapped: unmapped(ctx),
     unenforcedPatterns: unenforcedPatterns(options.document.api),
-    conforms: failures.length === 0 && !harm?.length && (!strict || gaps.length === 0),
+    conforms: failures.length === 0 && !harm?.length && (options.allowLeftovers || ctx.leftBehind.length === 0) && (!strict || gaps.length === 0),
   };
 }
 

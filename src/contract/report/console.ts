@@ -73,8 +73,11 @@ export function formatSummary(report: ContractReport): string {
   }
   const checks = [counts.failed && `${counts.failed} failed`, counts.gaps && `${counts.gaps} with gaps`, counts.passed && `${counts.passed} passed`, counts.skipped && `${counts.skipped} skipped entirely`].filter(Boolean).join(', ');
   const gaps = report.gaps.length ? `; ${report.gaps.length} gap(s) of the document${report.strict ? ' (--strict: they fail the run)' : ''}` : '';
+  const left = report.leftBehind.length && !report.leftBehindAllowed;
   const verdict = report.harm?.length
     ? `HARM: the run changed ${report.harm.length} record(s) it did not create`
+    : left
+    ? `LEFT BEHIND: ${report.leftBehind.length} record(s) the suite created, or may have, are still on the server${report.failures.length ? `; ${report.failures.length} failure(s) in ${new Set(report.failures.map((f) => f.check)).size} check(s)` : ''}`
     : report.conforms
     ? 'PASS: the implementation conforms'
     : report.failures.length
@@ -91,6 +94,15 @@ export function formatHarm(report: ContractReport): string {
   return `HARM: ${report.harm.length} record(s) the suite did not create changed or gone after the run:\n${report.harm.map((h) => `  ✗ ${describeHarm(h)}`).join('\n')}\n`;
 }
 
+/** Near the top: what the run created and could not delete, one line per record or create (a failure of the run unless allowed). */
+export function formatLeftBehind(report: ContractReport): string {
+  if (report.leftBehind.length === 0) return '';
+  const title = report.leftBehindAllowed
+    ? 'Left behind (allowed with --allow-leftovers; delete them yourself)'
+    : `LEFT BEHIND: ${report.leftBehind.length} record(s) the suite created, or may have, and could not delete (this fails the run; --allow-leftovers makes it a warning)`;
+  return `${title}:\n${report.leftBehind.map((what) => `  ${report.leftBehindAllowed ? '-' : '✗'} ${what}`).join('\n')}\n`;
+}
+
 /** How the document's validator judged the cases before they were sent, and those it did not confirm (not sent), with why. */
 export function formatConfirmed({ confirmed, unconfirmed }: ContractReport): string {
   const line = `Judged by the document's validator before sending: ${confirmed.valid} valid, ${confirmed.invalid} invalid for the rule they break; ${confirmed.unjudged} not judged (clean-up, edge probes); ${confirmed.unconfirmed} not sent\n`;
@@ -100,6 +112,7 @@ export function formatConfirmed({ confirmed, unconfirmed }: ContractReport): str
 export function formatReport(report: ContractReport): string {
   return [
     formatHarm(report),
+    formatLeftBehind(report),
     formatChecks(report.outcomes),
     formatFindings(report.failures, 'Failures', '✗'),
     formatFindings(report.gaps, `Gaps of the document (not failures${report.strict ? '; --strict makes them fail' : ' unless --strict'})`, '!'),
@@ -114,7 +127,6 @@ export function formatReport(report: ContractReport): string {
     report.unenforcedPatterns.length
       ? `Patterns not enforced (a linear-time engine cannot run them; every string passes them):\n${report.unenforcedPatterns.map((p) => `  · ${JSON.stringify(p.pattern)} at ${p.where}${p.more ? ` (and ${p.more} more)` : ''}: ${p.reason}`).join('\n')}\n`
       : '',
-    report.leftBehind.length ? `Left behind (created by the suite, or maybe created, and not deleted):\n${report.leftBehind.map((what) => `  - ${what}`).join('\n')}\n` : '',
     formatCoverage(report.coverage),
     formatSummary(report),
   ]

@@ -74,7 +74,7 @@ export function toJUnit(report: ContractReport): string {
 /**
  * What the run did to the server beyond its checks, first: the records of others compared before
  * and after (a failure per record changed or gone; skipped when the comparison was off), and each
- * record the suite left behind, or may have (skipped, with what it is).
+ * record the suite left behind, or may have (a failure, skipped with --allow-leftovers).
  */
 function hygieneSuite(report: ContractReport): { xml: string; tests: number; failures: number; skipped: number } {
   const cases: string[] = [];
@@ -92,8 +92,10 @@ function hygieneSuite(report: ContractReport): { xml: string; tests: number; fai
     cases.push(`    <testcase classname="no_harm" name="${escape(`${harm.collection} ${harm.key}`)}" time="0.000">\n      <failure message="${escape(describeHarm(harm))}" type="no_harm"/>\n    </testcase>`);
   }
   for (const what of report.leftBehind) {
-    skipped++;
-    cases.push(`    <testcase classname="left_behind" name="${escape(what)}" time="0.000">\n      <skipped message="${escape(`left behind: ${what}`)}"/>\n    </testcase>`);
+    const outcome = report.leftBehindAllowed ? `<skipped message="${escape(`left behind (allowed with --allow-leftovers): ${what}`)}"/>` : `<failure message="${escape(`left behind: ${what}`)}" type="left_behind"/>`;
+    if (report.leftBehindAllowed) skipped++;
+    else failures++;
+    cases.push(`    <testcase classname="left_behind" name="${escape(what.slice(0, 200))}" time="0.000">\n      ${outcome}\n    </testcase>`);
   }
   if (cases.length === 0) return { xml: '', tests: 0, failures: 0, skipped: 0 };
   return { xml: `  <testsuite name="run" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="0.000">\n${cases.join('\n')}\n  </testsuite>`, tests: cases.length, failures, skipped };

@@ -49,7 +49,7 @@ export interface ShelfOptions {
   everything?: 'not-found' | 'page';
   /** Every DELETE is refused with 409: what the suite created stays. */
   refuseDelete?: boolean;
-  /** A create stores its record and answers 201 without its id (and without a Location). */
+  /** A create stores its record and answers 201 without its id or a Location; the list shows only the books it had before (new ones await review). */
   createWithoutKey?: boolean;
 }
 
@@ -68,7 +68,7 @@ export function shelfServer(options: ShelfOptions = {}) {
     const wanted = options.auth === 'bearer' ? `Bearer ${SHELF_TOKEN}` : SHELF_TOKEN;
     if (request.headers.get('authorization') !== wanted) return answer(401, { message: 'Invalid user credentials.' });
     if (pathname === '/books') {
-      if (request.method === 'GET') return answer(200, [...books.values()]);
+      if (request.method === 'GET') return answer(200, [...books.values()].filter((book) => !options.createWithoutKey || book.id === 1));
       if (request.method !== 'POST') return answer(405, { message: 'not allowed' });
       if (!request.headers.get('content-type')?.startsWith('application/json')) return answer(400, { message: 'a JSON body is required' });
       const body = (await request.json().catch(() => undefined)) as { title?: unknown } | undefined;
