@@ -63,6 +63,8 @@ export interface ContractReport {
   /** Every selected check x operation in scope: passed, failed, gaps, or skipped with the reasons. */
   outcomes: CheckOutcome[];
   requests: number;
+  /** The operations (ids) that received at least one answer: a check never passes one outside it. */
+  requested?: string[];
   durationMs: number;
   checks: CheckId[];
   /** The plugins the run applied, by name. */
@@ -176,6 +178,7 @@ async function run(options: RunOptions): Promise<ContractReport> {
     gaps,
     outcomes: ctx.results.rows((check) => `not applicable: it ${ctx.scopeOf(check)}`),
     requests: ctx.exchanges.length,
+    requested: [...ctx.received.keys()],
     durationMs: performance.now() - started,
     checks: [...ctx.checkIds].filter((id) => ctx.selected(id)),
     plugins: plugins.map((p) => p.name),

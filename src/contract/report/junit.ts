@@ -13,11 +13,19 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 const escape = (text: string) => text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
-/** Distinct findings, each with the case, the response and the repro of its first occurrence. */
+/** The most text one test case carries: the file grows with operations and checks, not with requests. */
+const MAX_TEXT = 4000;
+/** Distinct findings shown in full per test case; the others are counted. */
+const MAX_DETAILS = 3;
+
+/** Distinct findings, each with the case, the response and the repro of its first occurrence (the first few; the rest counted), bounded in size. */
 function details(findings: Finding[]): string {
   const seen = new Map<string, Finding>();
   for (const f of findings) if (!seen.has(describeFinding(f))) seen.set(describeFinding(f), f);
-  return [...seen.values()].map((f) => `${describeFinding(f)}\ncase: ${f.label}\nrequest: ${f.request}${f.response ? `\nresponse: ${f.response}` : ''}${f.repro ? `\nrepro: ${f.repro}` : ''}`).join('\n\n');
+  const shown = [...seen.values()].slice(0, MAX_DETAILS).map((f) => `${describeFinding(f)}\ncase: ${f.label}\nrequest: ${f.request}${f.response ? `\nresponse: ${f.response}` : ''}${f.repro ? `\nrepro: ${f.repro}` : ''}`);
+  const more = seen.size > MAX_DETAILS ? `\n\nand ${seen.size - MAX_DETAILS} more distinct finding(s) (${findings.length} in all): see the console report` : '';
+  const text = shown.join('\n\n');
+  return (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text) + more;
 }
 
 export function toJUnit(report: ContractReport): string {
@@ -35,13 +43,16 @@ export function toJUnit(report: ContractReport): string {
       const mine = (list: Finding[]) => list.filter((f) => f.check === check && f.operationId === row.operationId);
       const failed = mine(report.failures);
       const gaps = mine(report.gaps);
-      const verdict = verdictOf(row);
+      // A pass needs a request of that operation: one never requested is skipped, whatever was counted for it.
+      const unrequested = report.requested !== undefined && !report.requested.includes(row.operationId);
+      const verdict = unrequested && !failed.length ? 'skipped' : verdictOf(row);
+      const reasons = verdict === 'skipped' && unrequested && row.skipped.length === 0 ? ['never requested: no request of the run reached this operation'] : row.skipped;
       if (failed.length) {
         suiteFailures++;
-        cases.push(`    <testcase classname="${check}" name="${name}" time="${time}">\n      <failure message="${escape(describeFinding(failed[0]))}" type="${check}">${escape(details(failed))}</failure>\n    </testcase>`);
+        cases.push(`    <testcase classname="${check}" name="${name}" time="${time}">\n      <failure message="${escape(describeFinding(failed[0]).slice(0, 500))}" type="${check}">${escape(details(failed))}</failure>\n    </testcase>`);
       } else if (verdict === 'skipped') {
         suiteSkipped++;
-        cases.push(`    <testcase classname="${check}" name="${name}" time="0.000">\n      <skipped message="${escape(row.skipped.join('; '))}"/>\n    </testcase>`);
+        cases.push(`    <testcase classname="${check}" name="${name}" time="0.000">\n      <skipped message="${escape(reasons.join('; ').slice(0, MAX_TEXT))}"/>\n    </testcase>`);
       } else if (row.passed) {
         cases.push(`    <testcase classname="${check}" name="${name}" time="${time}"/>`);
       }
