@@ -76,6 +76,8 @@ describe('toJUnit', () => {
       conforms: false,
       coverage: [],
       leftBehind: [],
+      flaky: [],
+      causes: { failures: [], gaps: [], flaky: [] },
       confirmed: { valid: 2, invalid: 0, unconfirmed: 0, unjudged: 0 },
       unconfirmed: [],
       notSent: [],

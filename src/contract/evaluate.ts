@@ -2,11 +2,14 @@
  * How an exchange is judged: every selected check runs on it (each a registered function holding
  * its rule), and what they say becomes passes, findings (with the evidence and a curl to repeat
  * the request, secrets left to the report's mask) or nothing where a check does not apply.
- * Findings across several exchanges are recorded through `fail` and `passed`.
+ * Findings across several exchanges are recorded through `fail` and `passed`. A finding is
+ * confirmed before it is reported (re-validated; a refusal of a valid request, or a 5xx the suite
+ * provoked, sent once more by the context): one that does not reproduce is flaky, reported apart.
  */
 import type { Operation } from '../operations/operation.js';
 import type { CheckId, Exchange, Finding } from './case.js';
 import { excerpt, type Check, type CheckContext, type Verdict } from './checks/check.js';
+import { provokedBy } from './provoked.js';
 import { reproOf } from './repro.js';
 import type { Results } from './results.js';
 
@@ -19,57 +22,124 @@ export interface RunScope {
   inScope(op: Operation): boolean;
 }
 
+/** What the evaluator needs of the run besides the checks: where repro lines point, every exchange so far, a check context with nothing memoised. */
+export interface EvaluatorSettings {
+  baseUrl: string;
+  token?: string;
+  /** The run's exchanges, in order (the last one the exchange being judged). */
+  history: readonly Exchange[];
+  /** A new check context, to read a response again from scratch. */
+  freshContext: () => CheckContext;
+}
+
 export class Evaluator {
   constructor(
     private readonly checks: CheckRegistry,
     private readonly results: Results,
     private readonly scope: RunScope,
     private readonly checkContext: CheckContext,
-    private readonly settings: { baseUrl: string; token?: string },
+    private readonly settings: EvaluatorSettings,
   ) {}
 
-  /** Runs every selected check on an exchange: a pass, its findings, or nothing when it does not apply. Clean-up is not judged. */
-  evaluate(exchange: Exchange): void {
-    const op = exchange.case.operation;
-    if (!this.scope.inScope(op) || exchange.case.intent === 'cleanup') return;
-    for (const [id, { functions }] of this.checks) {
-      if (!this.scope.selected(id)) continue;
-      // An answer that never came whole is judged by response_received alone.
-      if (exchange.error && id !== 'response_received') continue;
-      let applied = false;
-      const verdicts: Verdict[] = [];
-      for (const check of functions) {
-        const found = check(this.checkContext, exchange);
-        if (!found) continue;
-        applied = true;
-        verdicts.push(...found);
-      }
-      if (!applied) continue;
-      this.results.timed(id, op.id, exchange.ms);
-      if (verdicts.length === 0) this.results.pass(id, op.id);
-      for (const verdict of verdicts) this.results.find(this.finding(id, exchange, verdict));
-    }
+  /**
+   * Runs every selected check on an exchange: a pass, its findings, or nothing when it does not
+   * apply. A clean-up request (and the reads of the harm check and the marker search) claims
+   * nothing but is still judged for a 5xx. Every finding is first re-validated (the check run
+   * again on the response, read afresh): one not found again is flaky. Findings that a second
+   * sending must confirm (a refusal of a valid request, a 5xx the suite's own requests provoked)
+   * are not recorded: they are returned, for the caller to send the request again and pass the
+   * answer to `confirm`, or to `unconfirmed` when it may not.
+   */
+  evaluate(exchange: Exchange): Finding[] {
+    return this.judge(exchange, undefined);
   }
 
+  /**
+   * Judges the second sending of a request whose findings were held back: where the same check
+   * finds something again they are reported (with how they were confirmed), otherwise they are
+   * flaky and this answer passes. Its other checks judge it as any other exchange.
+   */
+  confirm(pending: Finding[], again: Exchange): void {
+    this.judge(again, pending);
+  }
+
+  /** Reports findings held back that could not be sent again (a write the suite may not repeat), saying so. */
+  unconfirmed(pending: Finding[], why: string): void {
+    for (const finding of pending) this.results.find({ ...finding, confirmation: `not sent again: ${why}` });
+  }
+
+  private judge(exchange: Exchange, confirming: Finding[] | undefined): Finding[] {
+    const op = exchange.case.operation;
+    if (!this.scope.inScope(op)) return [];
+    const cleanup = exchange.case.intent === 'cleanup';
+    const pending: Finding[] = [];
+    for (const [id, { functions }] of this.checks) {
+      if (!this.scope.selected(id)) continue;
+      if (cleanup && id !== 'not_a_server_error') continue;
+      // An answer that never came whole is judged by response_received alone.
+      if (exchange.error && id !== 'response_received') continue;
+      const verdicts = run(functions, this.checkContext, exchange);
+      if (!verdicts) continue;
+      this.results.timed(id, op.id, exchange.ms);
+      const held = confirming?.filter((f) => f.check === id) ?? [];
+      if (held.length) {
+        this.settle(held, exchange, verdicts.length > 0);
+        continue;
+      }
+      const again = verdicts.length ? (run(functions, this.settings.freshContext(), exchange) ?? []) : [];
+      let found = false;
+      for (const verdict of verdicts) {
+        const finding = this.finding(id, exchange, verdict);
+        if (!again.some((v) => v.received === verdict.received && v.documented === verdict.documented)) {
+          this.results.flaky({ ...finding, confirmation: 'not found again when the response was checked against the document a second time' });
+          continue;
+        }
+        found = true;
+        if (!confirming && this.resend(id, exchange, finding)) pending.push(finding);
+        else this.results.find(finding);
+      }
+      if (!found) this.results.pass(id, op.id);
+    }
+    return pending;
+  }
+
+  /** Findings held back, settled by the second answer: the same check found something again, or not. */
+  private settle(held: Finding[], again: Exchange, reproduced: boolean): void {
+    const answer = again.status ? String(again.status) : (again.error ?? 'no answer');
+    for (const finding of held) {
+      if (reproduced) this.results.find({ ...finding, confirmation: `seen again when sent once more (${answer})` });
+      else this.results.flaky({ ...finding, confirmation: `not seen again: sent once more, it answered ${answer}` });
+    }
+    if (!reproduced) this.results.pass(held[0].check, held[0].operationId);
+  }
+
+  /** True for a finding a second sending must confirm: a valid request refused, or a 5xx of a read the suite's own write provoked. */
+  private resend(check: CheckId, exchange: Exchange, finding: Finding): boolean {
+    const refused = exchange.case.intent === 'valid' && exchange.status >= 400 && exchange.status < 500;
+    if (refused && (check === 'positive_data_acceptance' || check === 'status_code_conformance')) return true;
+    return check === 'not_a_server_error' && finding.sequence !== undefined;
+  }
 
   private finding(check: CheckId, exchange: Exchange, verdict: Verdict): Finding {
     const c = exchange.case;
     const { received, documented, kind, ...evidence } = verdict;
+    const { baseUrl, token } = this.settings;
+    const provoked = check === 'not_a_server_error' ? provokedBy(this.settings.history, exchange) : undefined;
     return {
       ...evidence,
       check,
       kind: kind ?? 'failure',
       operation: `${c.operation.method.toUpperCase()} ${c.operation.path}`,
       operationId: c.operation.id,
-      received,
+      received: provoked ? `${received}, after ${provoked.write.case.method} ${provoked.write.case.path} answered ${provoked.write.status} (the same read answered ${provoked.before.status} before it)` : received,
       documented,
       label: c.label,
       request: `${c.method} ${c.path}`,
       response: `${exchange.status} ${excerpt(exchange.text, 200)}`.trim(),
-      repro: reproOf(c, this.settings.baseUrl, this.settings.token),
+      repro: reproOf(c, baseUrl, token),
+      ...(provoked && { sequence: [provoked.before, provoked.write, exchange].map((ex) => `${reproOf(ex.case, baseUrl, token)}  # answered ${ex.status}`) }),
     };
   }
-
 
   /** Records a failure found across several exchanges (no single response shows it). */
   fail(op: Operation, check: CheckId, label: string, received: string, documented: string): void {
@@ -81,4 +151,17 @@ export class Evaluator {
   passed(op: Operation, check: CheckId): void {
     if (this.scope.selected(check) && this.scope.inScope(op)) this.results.pass(check, op.id);
   }
+}
+
+/** What a check's functions say of an exchange: undefined when none applies. */
+function run(functions: Check[], ctx: CheckContext, exchange: Exchange): Verdict[] | undefined {
+  let applied = false;
+  const verdicts: Verdict[] = [];
+  for (const check of functions) {
+    const found = check(ctx, exchange);
+    if (!found) continue;
+    applied = true;
+    verdicts.push(...found);
+  }
+  return applied ? verdicts : undefined;
 }

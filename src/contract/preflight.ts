@@ -24,7 +24,7 @@ const NOWHERE = '/contract-suite-no-such-path';
 export async function checkCredentials(ctx: ContractContext): Promise<Exchange | undefined> {
   const probe = ctx.operations.find((op) => op.method === 'get' && !op.path.includes('{') && op.security.length > 0 && op.security.every((a) => a.length > 0));
   if (!probe) return undefined;
-  const exchange = await ctx.request(probe, { label: 'check that the token is accepted' });
+  const exchange = await ctx.request(probe, { label: 'check that the token is accepted', once: true });
   if (!ctx.sent(exchange)) return undefined;
   if (exchange.error) throw new ContractSetupError(`Cannot talk to ${ctx.options.baseUrl}: ${exchange.error.replace(/^the connection failed \((.*)\)$/, '$1')}.`);
   if (exchange.status === 401 || exchange.status === 403) throw new ContractSetupError(refusedCredentials(ctx, probe, exchange.status));
@@ -84,7 +84,7 @@ export async function checkAddress(ctx: ContractContext, first: Exchange | undef
   const tried = first ? [first] : [];
   for (const op of ctx.operations.filter((o) => o.method === 'get' && !o.path.includes('{') && o !== first?.case.operation)) {
     if (tried.length >= ADDRESS_PROBES) break;
-    const exchange = await ctx.request(op, { label: 'check that the base URL is the API' });
+    const exchange = await ctx.request(op, { label: 'check that the base URL is the API', once: true });
     if (ctx.sent(exchange) && !exchange.error) tried.push(exchange);
   }
   if (tried.length === 0) return;

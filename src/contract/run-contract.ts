@@ -7,6 +7,7 @@
  * report.conforms // true when the implementation keeps every promise of the document
  */
 import { findResponse } from '../operations/build-operations.js';
+import { causesOf, type Cause } from './causes.js';
 import { cleanUp } from './clean-up.js';
 import { unmappedReason } from '../operations/infer-collections.js';
 import { unenforcedPatterns, type UnenforcedPattern } from '../validation/unenforced-patterns.js';
@@ -60,6 +61,14 @@ export interface ContractReport {
   failures: Finding[];
   /** What the document leaves open that the run ran into (fail the run only with `strict`). */
   gaps: Finding[];
+  /**
+   * Findings that did not reproduce when confirmed before being reported (the response checked a
+   * second time; a refusal of a valid request, or a 5xx the suite provoked, sent once more): never
+   * failures, each with its `confirmation` saying what happened.
+   */
+  flaky: Finding[];
+  /** The failures, gaps and flaky findings grouped by cause (check and received versus documented), the most frequent first. */
+  causes: { failures: Cause[]; gaps: Cause[]; flaky: Cause[] };
   /** Every selected check x operation in scope: passed, failed, gaps, or skipped with the reasons. */
   outcomes: CheckOutcome[];
   requests: number;
@@ -173,9 +182,12 @@ async function run(options: RunOptions): Promise<ContractReport> {
   const failures = findings.filter((f) => f.kind === 'failure');
   const gaps = findings.filter((f) => f.kind === 'gap');
   const strict = options.strict ?? false;
+  const flaky = ctx.results.flakyFindings;
   return {
     failures,
     gaps,
+    flaky,
+    causes: { failures: causesOf(failures), gaps: causesOf(gaps), flaky: causesOf(flaky) },
     outcomes: ctx.results.rows((check) => `not applicable: it ${ctx.scopeOf(check)}`),
     requests: ctx.exchanges.length,
     requested: [...ctx.received.keys()],

@@ -12,7 +12,7 @@ const outcome = (operationId: string, counts: Partial<CheckOutcome>): CheckOutco
 const finding = (n: number): Finding => ({ check: 'response_received', kind: 'failure', operation: 'PUT /pets/{id}', operationId: 'pets', received: `${500 + (n % 100)} number ${n} ${'x'.repeat(300)}`, documented: 'an answer', label: `case ${n}`, request: `PUT /pets/${n}`, response: `500 ${'y'.repeat(200)}`, repro: `curl -X PUT 'http://h/pets/${n}'` });
 const report = (outcomes: CheckOutcome[], failures: Finding[], requested: string[]): ContractReport => ({
   requests: 10, requested, durationMs: 1, checks: ['response_received'], plugins: [], strict: false, conforms: failures.length === 0, coverage: [], leftBehind: [],
-  confirmed: { valid: 0, invalid: 0, unconfirmed: 0, unjudged: 0 }, unconfirmed: [], notSent: [], unmapped: [], unenforcedPatterns: [], failures, gaps: [], outcomes,
+  confirmed: { valid: 0, invalid: 0, unconfirmed: 0, unjudged: 0 }, unconfirmed: [], notSent: [], unmapped: [], unenforcedPatterns: [], failures, gaps: [], outcomes, flaky: [], causes: { failures: [], gaps: [], flaky: [] },
 });
 
 describe('JUnit', () => {

@@ -1,7 +1,8 @@
 /**
  * JUnit XML for CI: one test suite per check, one test case per operation. A check that did not
  * run for an operation is `<skipped>` with the reason, never a pass; the document's gaps are test
- * cases of their own, skipped (failures with --strict).
+ * cases of their own, skipped (failures with --strict). A finding that did not reproduce when
+ * confirmed is a pass carrying a `<flakyFailure>` (Surefire's element for it), never a failure.
  */
 import { describeFinding, type Finding } from '../case.js';
 import { verdictOf } from '../results.js';
@@ -22,7 +23,7 @@ const MAX_DETAILS = 3;
 function details(findings: Finding[]): string {
   const seen = new Map<string, Finding>();
   for (const f of findings) if (!seen.has(describeFinding(f))) seen.set(describeFinding(f), f);
-  const shown = [...seen.values()].slice(0, MAX_DETAILS).map((f) => `${describeFinding(f)}\ncase: ${f.label}\nrequest: ${f.request}${f.response ? `\nresponse: ${f.response}` : ''}${f.repro ? `\nrepro: ${f.repro}` : ''}`);
+  const shown = [...seen.values()].slice(0, MAX_DETAILS).map((f) => `${describeFinding(f)}\ncase: ${f.label}\nrequest: ${f.request}${f.response ? `\nresponse: ${f.response}` : ''}${f.confirmation ? `\nconfirmation: ${f.confirmation}` : ''}${f.sequence ? `\nsequence:\n${f.sequence.join('\n')}` : f.repro ? `\nrepro: ${f.repro}` : ''}`);
   const more = seen.size > MAX_DETAILS ? `\n\nand ${seen.size - MAX_DETAILS} more distinct finding(s) (${findings.length} in all): see the console report` : '';
   const text = shown.join('\n\n');
   return (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text) + more;
@@ -54,7 +55,11 @@ export function toJUnit(report: ContractReport): string {
         suiteSkipped++;
         cases.push(`    <testcase classname="${check}" name="${name}" time="0.000">\n      <skipped message="${escape(reasons.join('; ').slice(0, MAX_TEXT))}"/>\n    </testcase>`);
       } else if (row.passed) {
-        cases.push(`    <testcase classname="${check}" name="${name}" time="${time}"/>`);
+        // A finding that did not reproduce when confirmed: a pass, with what was seen once (Surefire's flakyFailure).
+        const flaky = mine(report.flaky ?? []);
+        cases.push(flaky.length
+          ? `    <testcase classname="${check}" name="${name}" time="${time}">\n      <flakyFailure message="${escape(`flaky: ${describeFinding(flaky[0])}`.slice(0, 500))}" type="${check}">${escape(details(flaky))}</flakyFailure>\n    </testcase>`
+          : `    <testcase classname="${check}" name="${name}" time="${time}"/>`);
       }
       if (gaps.length) {
         const gapName = escape(`${row.operation} (${row.operationId}): document gap`);
