@@ -42,7 +42,7 @@ function keyOf(f: Finding): string {
 function textOf(list: Finding[]): string {
   const [first] = list;
   const status = statusOf(first);
-  const statuses = [...new Set(list.map(statusOf).filter((s) => s !== undefined))].join(', ');
+  const statuses = [...new Set(list.map(statusOf).filter((s) => s !== undefined))].sort().join(', ');
   const received = status === undefined ? first.received : `${statuses}${withoutStatus(first.received, status) ? ` ${withoutStatus(first.received, status)}` : ''}`;
   const documented = status !== undefined && first.documented.startsWith(`${status} `) ? `${statuses} ${withoutStatus(first.documented, status)}` : first.documented;
   return `received ${generic(received)}, documented ${generic(documented)}`;
