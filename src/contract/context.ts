@@ -188,9 +188,7 @@ export class ContractContext {
       this.skip(c.purpose?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${refusal}`);
       return this.confirmation.unsent(c, refusal);
     }
-    const exchange = await this.send(c, spec.params ?? {}, spec.once);
-    this.confirmation.sent(claim);
-    return exchange;
+    return this.send(c, claim, spec.params ?? {}, spec.once);
   }
 
   /** What the document's validator finds wrong with a request (nothing: it is valid), without sending it. */
@@ -214,18 +212,20 @@ export class ContractContext {
    * and the answer decides whether it is reported or flaky. The caller gets the accepted answer
    * when the second sending was accepted.
    */
-  private async send(c: Case, params: Record<string, unknown>, once = false): Promise<Exchange> {
+  private async send(c: Case, claim: Claim, params: Record<string, unknown>, once = false): Promise<Exchange> {
     const exchange = await this.exchange(c);
-    const pending = this.evaluator.evaluate(exchange);
+    this.confirmation.sent(claim);
+    const judged = this.evaluator.evaluate(exchange);
     this.options.onExchange?.(exchange, this.exchanges.length);
-    if (pending.length === 0) return exchange;
+    if (judged.pending.length === 0) return exchange;
     const why = once ? 'a check before the run, which stops it on a refusal' : this.mayNotRepeat(c, params);
     if (why) {
-      this.evaluator.unconfirmed(pending, why);
+      this.evaluator.unconfirmed(judged.pending, why);
       return exchange;
     }
     const again = await this.exchange(c);
-    this.evaluator.confirm(pending, again);
+    this.confirmation.sent(claim);
+    this.evaluator.confirm(judged, again);
     this.options.onExchange?.(again, this.exchanges.length);
     return again.status >= 200 && again.status < 400 ? again : exchange;
   }

@@ -22,6 +22,12 @@ export interface RunScope {
   inScope(op: Operation): boolean;
 }
 
+/** What judging an exchange found: findings recorded, and those held back until the request is sent once more. */
+export interface Judged {
+  recorded: Finding[];
+  pending: Finding[];
+}
+
 /** What the evaluator needs of the run besides the checks: where repro lines point, every exchange so far, a check context with nothing memoised. */
 export interface EvaluatorSettings {
   baseUrl: string;
@@ -47,20 +53,21 @@ export class Evaluator {
    * nothing but is still judged for a 5xx. Every finding is first re-validated (the check run
    * again on the response, read afresh): one not found again is flaky. Findings that a second
    * sending must confirm (a refusal of a valid request, a 5xx the suite's own requests provoked)
-   * are not recorded: they are returned, for the caller to send the request again and pass the
-   * answer to `confirm`, or to `unconfirmed` when it may not.
+   * are not recorded: they are returned as `pending`, for the caller to send the request again and
+   * pass the answer to `confirm`, or to call `unconfirmed` when it may not.
    */
-  evaluate(exchange: Exchange): Finding[] {
+  evaluate(exchange: Exchange): Judged {
     return this.judge(exchange, undefined);
   }
 
   /**
    * Judges the second sending of a request whose findings were held back: where the same check
    * finds something again they are reported (with how they were confirmed), otherwise they are
-   * flaky and this answer passes. Its other checks judge it as any other exchange.
+   * flaky and this answer passes. Its other checks judge it as any other exchange, but what they
+   * found on the first answer is not counted twice.
    */
-  confirm(pending: Finding[], again: Exchange): void {
-    this.judge(again, pending);
+  confirm(first: Judged, again: Exchange): void {
+    this.judge(again, first);
   }
 
   /** Reports findings held back that could not be sent again (a write the suite may not repeat), saying so. */
@@ -68,11 +75,11 @@ export class Evaluator {
     for (const finding of pending) this.results.find({ ...finding, confirmation: `not sent again: ${why}` });
   }
 
-  private judge(exchange: Exchange, confirming: Finding[] | undefined): Finding[] {
+  private judge(exchange: Exchange, first: Judged | undefined): Judged {
     const op = exchange.case.operation;
-    if (!this.scope.inScope(op)) return [];
+    const judged: Judged = { pending: [], recorded: [] };
+    if (!this.scope.inScope(op)) return judged;
     const cleanup = exchange.case.intent === 'cleanup';
-    const pending: Finding[] = [];
     for (const [id, { functions }] of this.checks) {
       if (!this.scope.selected(id)) continue;
       if (cleanup && id !== 'not_a_server_error') continue;
@@ -81,7 +88,7 @@ export class Evaluator {
       const verdicts = run(functions, this.checkContext, exchange);
       if (!verdicts) continue;
       this.results.timed(id, op.id, exchange.ms);
-      const held = confirming?.filter((f) => f.check === id) ?? [];
+      const held = first?.pending.filter((f) => f.check === id) ?? [];
       if (held.length) {
         this.settle(held, exchange, verdicts.length > 0);
         continue;
@@ -95,12 +102,16 @@ export class Evaluator {
           continue;
         }
         found = true;
-        if (!confirming && this.resend(id, exchange, finding)) pending.push(finding);
-        else this.results.find(finding);
+        if (first?.recorded.some((f) => f.check === id && f.received === finding.received && f.documented === finding.documented)) continue;
+        if (!first && this.resend(id, exchange, finding)) judged.pending.push(finding);
+        else {
+          this.results.find(finding);
+          judged.recorded.push(finding);
+        }
       }
       if (!found) this.results.pass(id, op.id);
     }
-    return pending;
+    return judged;
   }
 
   /** Findings held back, settled by the second answer: the same check found something again, or not. */
