@@ -9,6 +9,8 @@ import { FLAKY_BOOKS, flakyServer } from '../test-support/contract-servers/flaky
 import { formatReport } from './report/console.js';
 import { toJUnit } from './report/junit.js';
 import { runContract } from './run-contract.js';
+import type { Exchange } from './case.js';
+import type { Check } from './checks/check.js';
 
 const document = await loadDocument(FLAKY_BOOKS);
 const inProcess = (handler: (request: Request) => Promise<Response>) => (url: string, init: RequestInit) => handler(new Request(url, init));
@@ -44,5 +46,24 @@ describe('a refusal of a valid request is sent once more before it is reported',
     expect(refused[0].confirmation).toBe('seen again when sent once more (400)');
     expect(report.flaky).toEqual([]);
     expect(formatReport(report)).toContain('    confirmed: seen again when sent once more (400)\n');
+  });
+});
+
+describe('every finding is re-validated before it is reported', () => {
+  it('a verdict its check does not give again on the same response, read afresh, is flaky', async () => {
+    // A check that judges something besides the response (here: whether it saw the exchange before), so it says it once only.
+    const seen = new WeakSet<Exchange>();
+    const once: Check = (_ctx, ex) => {
+      if (ex.case.operation.id !== 'getBook' || ex.status !== 200) return undefined;
+      if (seen.has(ex)) return [];
+      seen.add(ex);
+      return [{ received: `${ex.status} judged once`, documented: 'the same verdict every time' }];
+    };
+    const server = flakyServer({ refuse: 'once' });
+    const report = await runContract({ document, baseUrl: 'http://flaky.test', fetch: inProcess(server.fetch), plugins: [{ name: 'once', part: { checks: { response_headers_conformance: { check: once } } } }] });
+    expect(report.failures).toEqual([]);
+    const unconfirmed = report.flaky.filter((f) => f.check === 'response_headers_conformance');
+    expect(unconfirmed.length).toBeGreaterThan(0);
+    expect(unconfirmed.every((f) => f.operationId === 'getBook' && f.confirmation === 'not found again when the response was checked against the document a second time')).toBe(true);
   });
 });
