@@ -49,6 +49,17 @@ describe('a refusal of a valid request is sent once more before it is reported',
   });
 });
 
+describe('a refusal sent once more and answered 500', () => {
+  it('was not accepted either: the refusal is a failure, and the 500 one of its own', async () => {
+    const server = flakyServer({ refuse: 'then-500' });
+    const report = await runContract({ document, baseUrl: 'http://flaky.test', fetch: inProcess(server.fetch) });
+    const refused = report.failures.find((f) => f.check === 'positive_data_acceptance' && f.operationId === 'createBook');
+    expect(refused?.confirmation).toBe('not accepted when sent once more either: it answered 500');
+    expect(report.failures.some((f) => f.check === 'not_a_server_error' && f.operationId === 'createBook' && f.received === '500 upstream timed out')).toBe(true);
+    expect(report.flaky).toEqual([]);
+  });
+});
+
 describe('every finding is re-validated before it is reported', () => {
   it('a verdict its check does not give again on the same response, read afresh, is flaky', async () => {
     // A check that judges something besides the response (here: whether it saw the exchange before), so it says it once only.

@@ -26,6 +26,8 @@ export interface RunScope {
 export interface Judged {
   recorded: Finding[];
   pending: Finding[];
+  /** For a second answer: the checks whose held findings it settled. */
+  settled: CheckId[];
 }
 
 /** What the evaluator needs of the run besides the checks: where repro lines point, every exchange so far, a check context with nothing memoised. */
@@ -77,7 +79,7 @@ export class Evaluator {
 
   private judge(exchange: Exchange, first: Judged | undefined): Judged {
     const op = exchange.case.operation;
-    const judged: Judged = { pending: [], recorded: [] };
+    const judged: Judged = { pending: [], recorded: [], settled: [] };
     if (!this.scope.inScope(op)) return judged;
     const cleanup = exchange.case.intent === 'cleanup';
     for (const [id, { functions }] of this.checks) {
@@ -91,6 +93,7 @@ export class Evaluator {
       const held = first?.pending.filter((f) => f.check === id) ?? [];
       if (held.length) {
         this.settle(held, exchange, verdicts.length > 0);
+        judged.settled.push(id);
         continue;
       }
       const again = verdicts.length ? (run(functions, this.settings.freshContext(), exchange) ?? []) : [];
@@ -110,6 +113,11 @@ export class Evaluator {
         }
       }
       if (!found) this.results.pass(id, op.id);
+    }
+    // A held finding whose check does not judge the second answer (a 5xx, no answer at all): not accepted either, so reported.
+    const settled = new Set(judged.settled);
+    for (const finding of first?.pending ?? []) {
+      if (!settled.has(finding.check)) this.results.find({ ...finding, confirmation: `not accepted when sent once more either: it answered ${exchange.status || exchange.error}` });
     }
     return judged;
   }

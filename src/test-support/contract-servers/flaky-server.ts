@@ -2,7 +2,8 @@
  * A small books API whose server refuses a valid create once, then accepts the same request (a
  * lock held for a moment, a rate limit): a refusal that does not reproduce, which the suite must
  * report as flaky rather than as a failure. With `refuse: 'always'` it refuses every create, a
- * refusal that does.
+ * refusal that does; with `refuse: 'then-500'` the create sent again fails with a 500 (and the
+ * ones after it are accepted).
  */
 const book = { 'application/json': { schema: { $ref: '#/components/schemas/Book' } } };
 const problem = { description: 'refused', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
@@ -30,7 +31,7 @@ export const FLAKY_BOOKS = {
 };
 
 /** The server, in-process; `books` holds its records, `calls` every request as `METHOD /path body`. */
-export function flakyServer({ refuse = 'once' }: { refuse?: 'once' | 'always' } = {}) {
+export function flakyServer({ refuse = 'once' }: { refuse?: 'once' | 'always' | 'then-500' } = {}) {
   const books = new Map<number, { id: number; title: string }>([[1, { id: 1, title: 'Dune' }]]);
   const calls: string[] = [];
   let next = 2;
@@ -53,6 +54,7 @@ export function flakyServer({ refuse = 'once' }: { refuse?: 'once' | 'always' } 
       })();
       if (typeof body?.title !== 'string' || body.title.length === 0 || body.title.length > 80) return answer(400, { message: 'title is required' });
       if (refuse === 'always' || refused++ === 0) return answer(400, { message: 'the shelf is being reorganised, try again' });
+      if (refuse === 'then-500' && refused === 2) return new Response('upstream timed out', { status: 500 });
       const made = { id: next++, title: body.title };
       books.set(made.id, made);
       return answer(201, made);
