@@ -126,11 +126,17 @@ export class Evaluator {
   private settle(held: Finding[], again: Exchange, reproduced: boolean): void {
     const answer = again.status ? String(again.status) : (again.error ?? 'no answer');
     for (const finding of held) {
+      const once = this.unprovoked.get(finding);
       if (reproduced) this.results.find({ ...finding, confirmation: `seen again when sent once more (${answer})` });
+      // A 5xx that a second read does not show is not one for every later caller, but it was still a 5xx.
+      else if (once) this.results.find({ ...once, confirmation: `a 5xx once: the same read sent once more answered ${answer}` });
       else this.results.flaky({ ...finding, confirmation: `not seen again: sent once more, it answered ${answer}` });
     }
-    if (!reproduced) this.results.pass(held[0].check, held[0].operationId);
+    if (!reproduced && !held.some((f) => this.unprovoked.has(f))) this.results.pass(held[0].check, held[0].operationId);
   }
+
+  /** A 5xx finding with its sequence, and the same finding without it (reported if the 5xx does not hold). */
+  private readonly unprovoked = new WeakMap<Finding, Finding>();
 
   /** True for a finding a second sending must confirm: a valid request refused, or a 5xx of a read the suite's own write provoked. */
   private resend(check: CheckId, exchange: Exchange, finding: Finding): boolean {
@@ -143,21 +149,28 @@ export class Evaluator {
     const c = exchange.case;
     const { received, documented, kind, ...evidence } = verdict;
     const { baseUrl, token } = this.settings;
-    const provoked = check === 'not_a_server_error' ? provokedBy(this.settings.history, exchange) : undefined;
-    return {
+    const finding: Finding = {
       ...evidence,
       check,
       kind: kind ?? 'failure',
       operation: `${c.operation.method.toUpperCase()} ${c.operation.path}`,
       operationId: c.operation.id,
-      received: provoked ? `${received}, after ${provoked.write.case.method} ${provoked.write.case.path} answered ${provoked.write.status} (the same read answered ${provoked.before.status} before it)` : received,
+      received,
       documented,
       label: c.label,
       request: `${c.method} ${c.path}`,
       response: `${exchange.status} ${excerpt(exchange.text, 200)}`.trim(),
       repro: reproOf(c, baseUrl, token),
-      ...(provoked && { sequence: [provoked.before, provoked.write, exchange].map((ex) => `${reproOf(ex.case, baseUrl, token)}  # answered ${ex.status}`) }),
     };
+    const provoked = check === 'not_a_server_error' ? provokedBy(this.settings.history, exchange) : undefined;
+    if (!provoked) return finding;
+    const traced = {
+      ...finding,
+      received: `${received}, after ${provoked.write.case.method} ${provoked.write.case.path} answered ${provoked.write.status} (the same read answered ${provoked.before.status} before it)`,
+      sequence: [provoked.before, provoked.write, exchange].map((ex) => `${reproOf(ex.case, baseUrl, token)}  # answered ${ex.status}`),
+    };
+    this.unprovoked.set(traced, finding);
+    return traced;
   }
 
   /** Records a failure found across several exchanges (no single response shows it). */

@@ -51,3 +51,15 @@ describe('5xx everywhere', async () => {
     expect([...new Set(report.failures.map((f) => `${f.check} ${f.operationId}`))].sort()).toEqual(['edge_cases getBook', 'not_a_server_error deleteBook', 'not_a_server_error getBook', 'status_code_conformance getBook']);
   });
 });
+
+describe('a 5xx after a write of the suite\'s that a second read does not show', () => {
+  it('is a 5xx all the same, reported without a sequence (it does not hold for every later caller), never flaky', async () => {
+    const server = orphansServer({ crash: 'once' });
+    const report = await runContract({ document, baseUrl: 'http://orphans.test', fetch: inProcess(server.fetch) });
+    const errors = report.failures.filter((f) => f.check === 'not_a_server_error');
+    expect(errors.map((f) => [f.operationId, f.received, f.confirmation, f.sequence])).toEqual([['getBook', '500 Internal Server Error: author of book not found', 'a 5xx once: the same read sent once more answered 200', undefined]]);
+    expect(report.flaky).toEqual([]);
+    // Read once more, and deleted by the clean-up: nothing is left.
+    expect(report.leftBehind).toEqual([]);
+  });
+});

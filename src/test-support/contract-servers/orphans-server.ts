@@ -3,6 +3,8 @@
  * it deletes an author whose books still point at it, and from then on every read of such a book
  * answers 500 (it joins the author and finds none), as does the DELETE of the book (a clean-up
  * request). The suite's own requests provoke the 5xx; it must report them, with the sequence.
+ * With `crash: 'once'` only the first request to such a book fails (a cache warmed by the failure),
+ * and the book reads and deletes normally after it.
  */
 const problem = { description: 'refused', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 const schemaOf = (name: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } });
@@ -38,14 +40,15 @@ export const ORPHANS = {
 type Row = { id: number } & Record<string, unknown>;
 
 /** The server, in-process; `authors` and `books` hold its records, `calls` every request as `METHOD /path status`. */
-export function orphansServer() {
+export function orphansServer({ crash = 'always' }: { crash?: 'always' | 'once' } = {}) {
+  const crashed = new Set<number>();
   const authors = new Map<number, Row>([[1, { id: 1, name: 'Le Guin' }]]);
   const books = new Map<number, Row>([[1, { id: 1, title: 'The Dispossessed', authorId: 1 }]]);
   const calls: string[] = [];
   let next = 100;
   const answer = (status: number, body?: unknown) =>
     body === undefined ? new Response(null, { status }) : new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-  const crash = () => new Response('Internal Server Error: author of book not found', { status: 500, headers: { 'Content-Type': 'text/plain' } });
+  const fail = () => new Response('Internal Server Error: author of book not found', { status: 500, headers: { 'Content-Type': 'text/plain' } });
   const handle = async (request: Request): Promise<Response> => {
     const [, plural, key] = new URL(request.url).pathname.split('/');
     const store = plural === 'authors' ? authors : plural === 'books' ? books : undefined;
@@ -65,7 +68,10 @@ export function orphansServer() {
     const row = store.get(Number(key));
     if (!/^\d+$/.test(key) || !row) return answer(404, { message: `no ${plural} ${key}` });
     const orphan = plural === 'books' && !authors.has(row.authorId as number);
-    if (orphan) return crash();
+    if (orphan && (crash === 'always' || !crashed.has(row.id))) {
+      crashed.add(row.id);
+      return fail();
+    }
     if (request.method === 'GET') return answer(200, row);
     store.delete(row.id);
     return answer(204);
