@@ -9,7 +9,7 @@ describe('parseContractArgs', () => {
     const more = ['-H', 'X-Tenant: blue', '--header', 'X-Trace:1', '--request-timeout', '2.5', '--timeout', '60', '--max-response-bytes', '1000', '--no-harm-check', '--allow-write', 'updateAll,deleteAll'];
     expect(parseContractArgs([...argv, ...more], {})).toEqual({
       command: 'run', baseUrl: 'http://h:1', token: 't', spec: undefined, junit: 'j.xml', coverage: 'c.json', only: ['auth_enforced', 'error_shape', 'use_after_delete'], operations: ['listPets'], plugins: undefined, strict: false, readOnly: true, allowRemoteRefs: false, dryRun: false, seed: 7,
-      headers: { 'X-Tenant': 'blue', 'X-Trace': '1' }, requestTimeoutMs: 2500, timeoutMs: 60_000, maxResponseBytes: 1000, harmCheck: false, allowWrites: ['updateAll', 'deleteAll'],
+      headers: { 'X-Tenant': 'blue', 'X-Trace': '1' }, requestTimeoutMs: 2500, timeoutMs: 60_000, maxResponseBytes: 1000, harmCheck: false, allowLeftovers: false, allowWrites: ['updateAll', 'deleteAll'],
     });
   });
 
@@ -76,6 +76,8 @@ describe('toJUnit', () => {
       conforms: false,
       coverage: [],
       leftBehind: [],
+      flaky: [],
+      causes: { failures: [], gaps: [], flaky: [] },
       confirmed: { valid: 2, invalid: 0, unconfirmed: 0, unjudged: 0 },
       unconfirmed: [],
       notSent: [],

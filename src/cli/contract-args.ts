@@ -25,6 +25,8 @@ export interface ContractArgs {
   allowRemoteRefs: boolean;
   /** Compare the records of others before and after the run (off with --no-harm-check). */
   harmCheck: boolean;
+  /** Records the suite created and could not delete are a warning, not exit 4 (--allow-leftovers). */
+  allowLeftovers: boolean;
   /** Operation ids (or `all`) whose writes are sent though the suite cannot prove them safe. */
   allowWrites?: string[];
   /** List the requests a run would send, against the built-in mock of the document, sending nothing to --base-url. */
@@ -77,6 +79,7 @@ Options:
                       server; repeat or separate with commas
   --no-harm-check     do not compare the first page of every list before and after the run
                       (for a server others write to meanwhile; the report says it was off)
+  --allow-leftovers   records the suite created and could not delete are a warning, not exit 4
   --seed N            seed for generated request data (default 1)
   -h, --help          show this help
 
@@ -88,8 +91,9 @@ path, a write whose query selects records, one whose answer counts records) is n
 listed with why (--allow-write sends it on your word). Records of others on the first page of each list are compared before and after.
 
 Exit codes: 0 conforms, 1 does not conform, 2 could not check (a bad flag or value, said in one
-line; an unknown check, operation or plugin; an unreachable server; a refused token), 3 records the
-suite did not create were changed or gone after the run (said first).
+line; an unknown check, operation or plugin; an unreachable server; a refused token; a base URL
+where every path answers 404), 3 records the suite did not create were changed or gone after the
+run (said first), 4 records the suite created are left on the server (named; --allow-leftovers).
 `;
 
 /** The contract command's flags: what each accepts, for its messages (`--help` says it at length). */
@@ -111,6 +115,7 @@ export const CONTRACT_FLAGS = {
   'read-only': { type: 'boolean' },
   'allow-remote-refs': { type: 'boolean' },
   'no-harm-check': { type: 'boolean' },
+  'allow-leftovers': { type: 'boolean' },
   'allow-write': { type: 'string', multiple: true, value: 'ID', accepts: 'an operation id, or all, or several separated with commas' },
   seed: { type: 'string', value: 'N', accepts: 'a non-negative integer' },
   help: { type: 'boolean', short: 'h' },
@@ -160,6 +165,7 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
     readOnly: values['read-only'] ?? false,
     allowRemoteRefs: values['allow-remote-refs'] ?? false,
     harmCheck: !(values['no-harm-check'] ?? false),
+    allowLeftovers: values['allow-leftovers'] ?? false,
     allowWrites: list(values['allow-write']),
     dryRun: values['dry-run'] ?? false,
     seed: values.seed === undefined ? undefined : Number(values.seed),

@@ -13,7 +13,7 @@ import type { Exchange } from '../contract/case.js';
 import type { CheckId } from '../contract/check-id.js';
 import type { LoadedPlugin } from '../contract/plugin.js';
 import { formatReport } from '../contract/report/console.js';
-import { toJUnit } from '../contract/report/junit.js';
+import { setupErrorJUnit, toJUnit } from '../contract/report/junit.js';
 import { ContractSetupError, runContract } from '../contract/run-contract.js';
 import { selectRun } from '../contract/select.js';
 
@@ -63,12 +63,15 @@ export async function contractCommand(argv: string[], env: Record<string, string
       timeoutMs: args.timeoutMs,
       maxResponseBytes: args.maxResponseBytes,
       harmCheck: args.harmCheck,
+      allowLeftovers: args.allowLeftovers,
       allowWrites: args.allowWrites,
       onExchange: progress(),
     });
   } catch (error) {
     if (error instanceof ContractSetupError) {
       process.stderr.write(`${error.message}\n`);
+      // CI reads the JUnit file: a run that could not start says why there too.
+      if (args.junit) writeFileSync(args.junit, setupErrorJUnit(error.message));
       return 2;
     }
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -80,6 +83,7 @@ export async function contractCommand(argv: string[], env: Record<string, string
   if (args.coverage) writeFileSync(args.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
   if (args.junit) writeFileSync(args.junit, toJUnit(report));
   if (report.harm?.length) return 3; // records the suite did not create changed during the run: first of all
+  if (report.leftBehind.length && !report.leftBehindAllowed) return 4; // the server holds records of the run: someone must delete them
   if (report.failures.length === 0 && report.incomplete) return 2; // nothing wrong found, but not everything checked
   return report.conforms ? 0 : 1;
 }

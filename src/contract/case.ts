@@ -80,6 +80,11 @@ export interface Evidence {
   rule?: string;
   /** The schema location of the keyword (`#/properties/name/type`), for schema problems. */
   schemaPath?: string;
+  /**
+   * For a 5xx one of the suite's own requests provoked: the requests that led to it, in order, as
+   * curl lines, each with the status it got (the read that answered 2xx, the write, the read that fails).
+   */
+  sequence?: string[];
 }
 
 export interface Finding extends Evidence {
@@ -100,6 +105,11 @@ export interface Finding extends Evidence {
   response?: string;
   /** A curl command that sends the same request (the token written as $TOKEN). */
   repro?: string;
+  /**
+   * How the finding was confirmed before it was reported: `seen again when re-sent (400)`, `not
+   * re-sent: ...`; for a flaky one, why it did not reproduce.
+   */
+  confirmation?: string;
 }
 
 /** `GET /pets/{petId}: received 200 with body.name missing, documented 200 requires field name` */

@@ -25,7 +25,7 @@ export async function cleanUp(ctx: ContractContext): Promise<string[]> {
     for (const record of ctx.own.inDeleteOrder(ctx.collections)) {
       const target = record.collection && record.key !== undefined ? { op: ctx.operation(record.collection, 'delete'), params: record.params ?? { [record.collection.keyParam]: record.key } } : ctx.operationAt('delete', record.location);
       if (!target?.op) {
-        left.push(`${describe(record)} (the document has no DELETE for it)`);
+        left.push(`${describe(record)}: not deleted, the document has no DELETE for it`);
         ctx.own.drop(record);
         continue;
       }
@@ -39,12 +39,15 @@ export async function cleanUp(ctx: ContractContext): Promise<string[]> {
       }
     }
   }
-  for (const [record, why] of failed) left.push(`${describe(record)} (${why})`);
+  for (const [record, why] of failed) left.push(`${describe(record)}: not deleted, ${why}`);
   return left;
 }
 
+/** One line per record: the request that made it and its key (`POST /books answered 201, key 7`), or where it is. */
 function describe(record: OwnRecord): string {
-  return record.location ?? `${record.collection?.name} ${String(record.key)}`;
+  const made = record.created ?? `a ${record.collection?.name ?? 'record'} record`;
+  const key = record.key !== undefined ? `key ${String(record.key)}` : record.location ? `at ${record.location}` : 'no key shown';
+  return `${made}, ${key}`;
 }
 
 /**
@@ -55,6 +58,8 @@ function describe(record: OwnRecord): string {
 async function adoptMarked(ctx: ContractContext): Promise<string[]> {
   const left: string[] = [];
   const searched = new Map<Collection, string | undefined>();
+  /** The marked rows found, as JSON: a create whose marker is in one was found. */
+  const seen: string[] = [];
   for (const collection of ctx.own.createdIn) {
     const list = ctx.operation(collection, 'list');
     if (!list) {
@@ -65,11 +70,12 @@ async function adoptMarked(ctx: ContractContext): Promise<string[]> {
       const { rows, complete } = (await readList(ctx, collection, scope, 'look for the run\'s records by its marker'))!;
       searched.set(collection, complete ? undefined : 'not among the first pages of the list');
       for (const row of rows.filter((r) => ctx.marker.carries(r))) {
+        seen.push(JSON.stringify(row));
         const key = row[collection.keyProperty];
         if (key === undefined || key === null) {
-          left.push(`a ${collection.name} record carrying the run's marker, without a ${collection.keyProperty} to delete it by: ${JSON.stringify(row).slice(0, 160)}`);
+          left.push(`a ${collection.name} record carrying the run's marker, no key shown (no ${collection.keyProperty} to delete it by): ${JSON.stringify(row).slice(0, 160)}`);
         } else if (!ctx.isOwn(collection, key, scope)) {
-          ctx.own.add({ collection, key, params: { ...scope, [collection.keyParam]: key } });
+          ctx.own.add({ collection, key, params: { ...scope, [collection.keyParam]: key }, created: `a ${collection.name} record found by the run's marker` });
         }
       }
     }
@@ -78,10 +84,13 @@ async function adoptMarked(ctx: ContractContext): Promise<string[]> {
     if (exchange.status >= 300 && exchange.status < 500) continue; // a refusal stored nothing, or the list above found what it did
     const binding = ctx.binding(exchange.case.operation);
     const collection = binding?.action === 'create' ? binding.collection : undefined;
-    const marked = ctx.marker.carries(parse(exchange.case.body));
-    const why = !collection ? 'no collection of the document lists it' : !marked ? 'its body had no field to carry the run\'s marker' : searched.get(collection);
+    const marks = markersIn(ctx, parse(exchange.case.body));
+    const found = marks.some((mark) => seen.some((row) => row.includes(JSON.stringify(mark))));
+    // A 2xx made a record: unless its marker was found in the list, it stays, even where the list was read to its end.
+    const made = exchange.status >= 200 && exchange.status < 300;
+    const why = !collection ? 'no collection of the document lists it' : marks.length === 0 ? 'its body had no field to carry the run\'s marker' : found ? undefined : (searched.get(collection) ?? (made ? 'the list does not show it' : undefined));
     const what = exchange.status < 300 && exchange.status ? 'created a record the suite cannot find to delete' : 'may have stored a record the suite could not find';
-    if (why) left.push(`${exchange.case.method} ${exchange.case.path} answered ${exchange.status || exchange.error}: it ${what} (${why})`);
+    if (why) left.push(`${exchange.case.method} ${exchange.case.path} answered ${exchange.status || exchange.error}, no key shown: it ${what} (${why})`);
   }
   return left;
 }
@@ -97,6 +106,13 @@ function scopesOf(ctx: ContractContext, collection: Collection): Row[] {
     scopes.set(JSON.stringify(scope), scope);
   }
   return [...scopes.values()];
+}
+
+/** The run's marker values a request body carries. */
+function markersIn(ctx: ContractContext, value: unknown, depth = 0): string[] {
+  if (typeof value === 'string') return ctx.marker.carries(value) ? [value] : [];
+  if (!value || typeof value !== 'object' || depth > 4) return [];
+  return Object.values(value).flatMap((v) => markersIn(ctx, v, depth + 1));
 }
 
 function parse(body: string | Uint8Array | undefined): unknown {

@@ -38,6 +38,8 @@ export interface RequestSpec {
   breaks?: Breach;
   /** Why the document's validator does not judge this case (an edge probe); any other case is confirmed valid before it is sent. */
   unjudged?: string;
+  /** Sent once, whatever the answer: a finding on it is not confirmed by sending it again (the preflight, which stops the run on a refusal). */
+  once?: boolean;
 }
 
 export class RequestComposer {

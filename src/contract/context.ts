@@ -148,7 +148,7 @@ export class ContractContext {
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.composer = new RequestComposer(options, (op, parameter) => this.parameterValue(op, parameter));
-    this.evaluator = new Evaluator(checks, this.results, this, context, { baseUrl: this.baseUrl, token: options.token });
+    this.evaluator = new Evaluator(checks, this.results, this, context, { baseUrl: this.baseUrl, token: options.token, history: this.exchanges, freshContext: () => checkContext(checkResponse) });
   }
 
   selected(check: CheckId): boolean {
@@ -201,9 +201,7 @@ export class ContractContext {
       this.skip(c.purpose?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${refusal}`);
       return this.confirmation.unsent(c, refusal);
     }
-    const exchange = await this.send(c);
-    this.confirmation.sent(claim);
-    return exchange;
+    return this.send(c, claim, spec.params ?? {}, spec.once);
   }
 
   /** What the document's validator finds wrong with a request (nothing: it is valid), without sending it. */
@@ -219,8 +217,44 @@ export class ContractContext {
   /** When the run must stop sending (an absolute `performance.now()` time), set by runContract from --timeout. */
   deadline = Infinity;
 
-  /** Sends a case (see transport.ts: timeouts, the size cap, no redirects), then records and judges the exchange. */
-  private async send(c: Case): Promise<Exchange> {
+  /**
+   * Sends a case (see transport.ts: timeouts, the size cap, no redirects), then records and judges
+   * the exchange. A finding a second sending must confirm (a valid request refused, a 5xx the
+   * suite's own write provoked) is confirmed here: the same request is sent once more when that is
+   * safe (a read, or a write `unsafe` allows; a create sent again makes a record of the suite's),
+   * and the answer decides whether it is reported or flaky. The caller gets the accepted answer
+   * when the second sending was accepted.
+   */
+  private async send(c: Case, claim: Claim, params: Record<string, unknown>, once = false): Promise<Exchange> {
+    const exchange = await this.exchange(c);
+    this.confirmation.sent(claim);
+    const judged = this.evaluator.evaluate(exchange);
+    this.options.onExchange?.(exchange, this.exchanges.length);
+    if (judged.pending.length === 0) return exchange;
+    const why = once ? 'a check before the run, which stops it on a refusal' : this.mayNotRepeat(c, params);
+    if (why) {
+      this.evaluator.unconfirmed(judged.pending, why);
+      return exchange;
+    }
+    const again = await this.exchange(c);
+    this.confirmation.sent(claim);
+    this.evaluator.confirm(judged, again);
+    this.options.onExchange?.(again, this.exchanges.length);
+    return again.status >= 200 && again.status < 400 ? again : exchange;
+  }
+
+  /** Why a case may not be sent a second time to confirm a finding, or undefined when it may. */
+  private mayNotRepeat(c: Case, params: Record<string, unknown>): string | undefined {
+    if (c.intent === 'cleanup') return 'a clean-up request';
+    if (performance.now() > this.deadline) return 'the run reached its --timeout';
+    if (c.method === 'GET' || c.method === 'HEAD') return undefined;
+    if (this.options.readOnly) return '--read-only';
+    const unsafe = this.unsafe(c.operation, params);
+    return unsafe && `it could change records the suite did not create (${unsafe})`;
+  }
+
+  /** One request and its answer, recorded (the statuses per operation, the records it may have made). */
+  private async exchange(c: Case): Promise<Exchange> {
     if (c.intent !== 'cleanup' && performance.now() > this.deadline) throw new DeadlineError('the run took longer than its --timeout');
     const exchange = await exchangeOf(this.fetch, `${this.baseUrl}${c.path}`, c, {
       timeoutMs: this.options.requestTimeoutMs ?? 10_000,
@@ -233,8 +267,6 @@ export class ContractContext {
     }
     this.own.observe(exchange);
     this.noteShownKeys(exchange);
-    this.evaluator.evaluate(exchange);
-    this.options.onExchange?.(exchange, this.exchanges.length);
     return exchange;
   }
 
@@ -248,6 +280,17 @@ export class ContractContext {
       if (keys.length < 20 && key !== undefined && key !== null && !keys.some((k) => String(k) === String(key))) keys.push(key);
     }
     this.shownKeys.set(binding.collection, keys);
+  }
+
+  /**
+   * Sends a GET case outside the run: not recorded, not judged (the address check's path that the
+   * document does not have, whose answer is compared with those of the document's paths).
+   */
+  peek(c: Case): Promise<Exchange> {
+    return exchangeOf(this.fetch, `${this.baseUrl}${c.path}`, { ...c, method: 'GET', body: undefined }, {
+      timeoutMs: this.options.requestTimeoutMs ?? 10_000,
+      maxBytes: this.options.maxResponseBytes ?? 10 * 1024 * 1024,
+    });
   }
 
   /** Records a failure found across several exchanges (no single response shows it). */

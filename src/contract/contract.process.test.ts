@@ -6,7 +6,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { petstore, petstoreDocument, ROOT } from '../test-support/petstore.js';
 import { startCli, startProcess, freePort, track } from '../test-support/processes.js';
 import { describeFinding } from './case.js';
 import { FAULTS } from '../test-support/contract-servers/faults.js';
+import { SHELF, SHELF_TOKEN, shelfServer } from '../test-support/contract-servers/shelf-server.js';
 import { runContract, type RunOptions } from './run-contract.js';
 import { petstoreContract } from '../plugins/petstore/contract.js';
 
@@ -110,7 +111,8 @@ describe('petstore-mock-kit contract (npm run contract)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'junit-'));
     const result = await run(['--base-url', upstream.url, '--token', TOKEN, '--junit', join(dir, 'junit.xml')]);
     expect(result.code).toBe(1);
-    expect(result.out).toContain('[response_schema_conformance] GET /pets/{petId}: received 200 without body.name, documented 200 requires field `name`');
+    // One line for the cause, the operations under it (getPet among them).
+    expect(result.out).toMatch(/\n✗ \[response_schema_conformance\] received (\d{3}, )*200(, \d{3})* without body\.name, documented (\d{3}, )*200(, \d{3})* requires field `name`\n {4}\d+ time\(s\) on \d+ operation\(s\): [^\n]*GET \/pets\/\{petId\} \(getPet\) \d+/);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<failure message="GET \/pets\/\{petId\}: received 200 without body.name/);
   });
 
@@ -131,6 +133,37 @@ describe('petstore-mock-kit contract (npm run contract)', () => {
     expect(result.out).toMatch(/^GET {4}\/pets {2}# listPets: check that the token is accepted$/m);
     expect(result.out).toMatch(/^DELETE \/pets\/\d+ {2}# deletePet: clean-up$/m);
     expect(result.out).toMatch(new RegExp(`^\\d{3} requests would be sent to ${nobody.replace(/\./g, '\\.')} \\(played here against the built-in mock`, 'm'));
+  });
+
+  it('exits 2 with one sentence at a wrong base URL or with a refused token, and still writes the JUnit file with that error', async () => {
+    const cli = await startCli([]);
+    stop.push(() => cli.child.kill('SIGKILL'));
+    const dir = mkdtempSync(join(tmpdir(), 'junit-'));
+    const wrong = await run(['--base-url', `${cli.url}/v2`, '--token', TOKEN, '--junit', join(dir, 'wrong.xml')]);
+    expect(wrong.code, wrong.out).toBe(2);
+    expect(wrong.out.trim().split('\n').slice(1)).toEqual([`Every path of the document the suite tried at ${cli.url}/v2 answered 404 (GET /pets, GET /categories, GET /store/orders): is the base URL right (--base-url, with any base path)? Nothing was checked.`]);
+    expect(readFileSync(join(dir, 'wrong.xml'), 'utf8')).toMatch(/<testsuites name="contract" tests="1" failures="0" errors="1"[^]*<error message="Every path of the document/);
+    const refused = await run(['--base-url', cli.url, '--token', 'wrong-token', '--junit', join(dir, 'refused.xml')]);
+    expect(refused.code).toBe(2);
+    expect(readFileSync(join(dir, 'refused.xml'), 'utf8')).toMatch(/<error message="The server refused the credentials: GET \/pets answered 401 to the token \(--token\) sent as the document&apos;s scheme `[^`]+` says, as `Authorization: Bearer &lt;token&gt;`; check that the token/);
+    expect(readFileSync(join(dir, 'refused.xml'), 'utf8')).not.toContain('wrong-token');
+  });
+
+  it('exits 4 when it leaves records of its own behind, naming them; --allow-leftovers makes it a warning', async () => {
+    const shelf = shelfServer({ refuseDelete: true });
+    const upstream = await startServer({ fetch: shelf.fetch }, { port: 0, host: '127.0.0.1' });
+    stop.push(() => upstream.close());
+    const dir = mkdtempSync(join(tmpdir(), 'shelf-'));
+    stop.push(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'shelf.json'), JSON.stringify(SHELF));
+    const args = ['--base-url', upstream.url, '--spec', join(dir, 'shelf.json'), '--token', SHELF_TOKEN, '--only', 'create_read_back'];
+    const left = await run([...args, '--junit', join(dir, 'junit.xml')]);
+    expect(left.code, left.out).toBe(4);
+    expect(left.out).toMatch(/\nLEFT BEHIND: 1 record\(s\) the suite created, or may have, and could not delete \(this fails the run; --allow-leftovers makes it a warning\):\n {2}✗ POST \/books answered 201, key 2: not deleted, its DELETE answered 409\n/);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<failure message="left behind: POST /books answered 201, key 2: not deleted, its DELETE answered 409" type="left_behind"/>');
+    const allowed = await run([...args, '--allow-leftovers']);
+    expect(allowed.code, allowed.out).toBe(0);
+    expect(allowed.out).toMatch(/Left behind \(allowed with --allow-leftovers; delete them yourself\):\n {2}- POST \/books answered 201, key 3: not deleted/);
   });
 
   it('exits 2 with a sentence for a refused token, an unreachable server or a bad flag', async () => {

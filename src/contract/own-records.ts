@@ -16,6 +16,8 @@ export interface OwnRecord {
   /** Every path parameter of the record's item path (its parents' keys and its own), when known. */
   params?: Record<string, unknown>;
   location?: string;
+  /** The request that made it, for the report: `POST /books answered 201`. */
+  created?: string;
 }
 
 export class OwnRecords {
@@ -81,7 +83,8 @@ export class OwnRecords {
     const answered = body && typeof body === 'object' && !Array.isArray(body) ? body[collection?.keyProperty ?? ''] : undefined;
     const key = collection ? (answered ?? (create ? lastSegment(location) : undefined) ?? pathKey(exchange, collection)) : undefined;
     if ((key === undefined || key === null) && !location) return;
-    this.add({ collection, key: key ?? undefined, params: collection && key !== undefined && key !== null ? { ...pathParamsOf(exchange), [collection.keyParam]: key } : undefined, location });
+    const created = `${exchange.case.method} ${exchange.case.path} answered ${exchange.status}`;
+    this.add({ collection, key: key ?? undefined, params: collection && key !== undefined && key !== null ? { ...pathParamsOf(exchange), [collection.keyParam]: key } : undefined, location, created });
   }
 
   /** Adds a record found to be the suite's (by the run's marker in a list), at the newest place. */

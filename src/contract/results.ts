@@ -32,6 +32,8 @@ export function verdictOf(outcome: CheckOutcome): Verdict {
 export class Results {
   private readonly outcomes = new Map<string, CheckOutcome>();
   readonly findings: Finding[] = [];
+  /** Findings that did not reproduce when confirmed (re-checked, or sent once more): reported apart, never as failures. */
+  readonly flakyFindings: Finding[] = [];
 
   constructor(
     checks: CheckId[],
@@ -81,6 +83,11 @@ export class Results {
       outcome.failed--;
       outcome.gaps++;
     }
+  }
+
+  /** Keeps a finding that did not reproduce (its `confirmation` says how it was tried). */
+  flaky(finding: Finding): void {
+    if (this.outcome(finding.check, finding.operationId)) this.flakyFindings.push(finding);
   }
 
   /** Says why a check did not judge an operation (kept only if nothing judged it in the end). */

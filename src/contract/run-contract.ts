@@ -7,6 +7,7 @@
  * report.conforms // true when the implementation keeps every promise of the document
  */
 import { findResponse } from '../operations/build-operations.js';
+import { causesOf, type Cause } from './causes.js';
 import { cleanUp } from './clean-up.js';
 import { unmappedReason } from '../operations/infer-collections.js';
 import { unenforcedPatterns, type UnenforcedPattern } from '../validation/unenforced-patterns.js';
@@ -14,6 +15,7 @@ import type { CheckId, Finding } from './case.js';
 import type { ConfirmedCounts, UnsentCase } from './confirmation.js';
 import { checkRegistry } from './checks/index.js';
 import { ContractContext, DeadlineError, UnsafeRequestError, type ContractOptions } from './context.js';
+import { checkAddress, checkCredentials, ContractSetupError } from './preflight.js';
 import { compareSnapshot, takeSnapshot, type Harm, type Snapshot } from './harm.js';
 import { unsafeWrite } from './safety.js';
 import { authPhase } from './phases/auth.js';
@@ -26,6 +28,8 @@ import { unknownPhase } from './phases/unknown.js';
 import type { LoadedPlugin } from './plugin.js';
 import { secretMask } from './report/mask.js';
 import type { CheckOutcome } from './results.js';
+
+export { ContractSetupError };
 
 export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, probesPhase];
 
@@ -41,6 +45,8 @@ export interface RunOptions extends ContractOptions {
    * a server others write to during the run: their changes would read as the suite's.
    */
   harmCheck?: boolean;
+  /** Records the suite created and could not delete are a warning, not a failure of the run (`--allow-leftovers`). */
+  allowLeftovers?: boolean;
 }
 
 export interface CoverageRow {
@@ -55,9 +61,19 @@ export interface ContractReport {
   failures: Finding[];
   /** What the document leaves open that the run ran into (fail the run only with `strict`). */
   gaps: Finding[];
+  /**
+   * Findings that did not reproduce when confirmed before being reported (the response checked a
+   * second time; a refusal of a valid request, or a 5xx the suite provoked, sent once more): never
+   * failures, each with its `confirmation` saying what happened.
+   */
+  flaky: Finding[];
+  /** The failures, gaps and flaky findings grouped by cause (check and received versus documented), the most frequent first. */
+  causes: { failures: Cause[]; gaps: Cause[]; flaky: Cause[] };
   /** Every selected check x operation in scope: passed, failed, gaps, or skipped with the reasons. */
   outcomes: CheckOutcome[];
   requests: number;
+  /** The operations (ids) that received at least one answer: a check never passes one outside it. */
+  requested?: string[];
   durationMs: number;
   checks: CheckId[];
   /** The plugins the run applied, by name. */
@@ -73,8 +89,13 @@ export interface ContractReport {
   harmCheckOff?: string;
   /** Operations never sent, each with why: they could change records the suite did not create. */
   notSent: Array<{ operationId: string; operation: string; reason: string }>;
-  /** Records the suite created (or may have) and could not delete again, each with why. */
+  /**
+   * Records the suite created (or may have) and could not delete again, one line each: the request
+   * that made it, its key or "no key shown", and why it stays. They fail the run unless `leftBehindAllowed`.
+   */
   leftBehind: string[];
+  /** True when records left behind are a warning only (`allowLeftovers`). */
+  leftBehindAllowed?: boolean;
   /** Why the run stopped before its end (its --timeout), if it did; what it did not reach is skipped. */
   incomplete?: string;
   /** How many cases the document's request validator confirmed before they were sent (valid, or invalid for the rule they break), and how many it did not (not sent). */
@@ -90,22 +111,6 @@ export interface ContractReport {
   unenforcedPatterns: UnenforcedPattern[];
   /** True when nothing failed (and, with `strict`, no gap was found). */
   conforms: boolean;
-}
-
-/** The suite cannot judge a server that refuses its credentials: it stops instead of passing on 401s. */
-export class ContractSetupError extends Error {
-  override readonly name = 'ContractSetupError';
-}
-
-async function checkCredentials(ctx: ContractContext): Promise<void> {
-  const probe = ctx.operations.find((op) => op.method === 'get' && !op.path.includes('{') && op.security.length > 0 && op.security.every((a) => a.length > 0));
-  if (!probe) return;
-  const exchange = await ctx.request(probe, { label: 'check that the token is accepted' });
-  if (!ctx.sent(exchange)) return;
-  if (exchange.error) throw new ContractSetupError(`Cannot talk to ${ctx.options.baseUrl}: ${exchange.error.replace(/^the connection failed \((.*)\)$/, '$1')}.`);
-  if (exchange.status === 401 || exchange.status === 403) {
-    throw new ContractSetupError(`The server refused the credentials: ${probe.method.toUpperCase()} ${probe.path} answered ${exchange.status} with the token given (--token); nothing was checked.`);
-  }
 }
 
 /**
@@ -129,7 +134,7 @@ async function run(options: RunOptions): Promise<ContractReport> {
   if (!ctx.operations.some((op) => ctx.inScope(op))) {
     throw new ContractSetupError(`The document ${options.document.file} has no operation to check${options.document.api.webhooks ? ' (only webhooks, which a server sends rather than answers)' : ''}.`);
   }
-  await checkCredentials(ctx);
+  await checkAddress(ctx, await checkCredentials(ctx));
   const preparations = Object.assign({}, ...plugins.map((p) => p.part.preparations ?? {}));
   const targets = new Targets(ctx, preparations);
   if (options.timeoutMs) ctx.deadline = started + options.timeoutMs;
@@ -186,11 +191,15 @@ async function run(options: RunOptions): Promise<ContractReport> {
   const failures = findings.filter((f) => f.kind === 'failure');
   const gaps = findings.filter((f) => f.kind === 'gap');
   const strict = options.strict ?? false;
+  const flaky = ctx.results.flakyFindings;
   return {
     failures,
     gaps,
+    flaky,
+    causes: { failures: causesOf(failures), gaps: causesOf(gaps), flaky: causesOf(flaky) },
     outcomes: ctx.results.rows((check) => `not applicable: it ${ctx.scopeOf(check)}`),
     requests: ctx.exchanges.length,
+    requested: [...ctx.received.keys()],
     durationMs: performance.now() - started,
     checks: [...ctx.checkIds].filter((id) => ctx.selected(id)),
     plugins: plugins.map((p) => p.name),
@@ -200,12 +209,13 @@ async function run(options: RunOptions): Promise<ContractReport> {
     harmCheckOff: harmCheckOff ?? nothingToCompare,
     notSent,
     leftBehind: ctx.leftBehind,
+    leftBehindAllowed: options.allowLeftovers ?? false,
     confirmed: ctx.confirmation.counts,
     unconfirmed: ctx.confirmation.unconfirmed,
     incomplete,
     unmapped: unmapped(ctx),
     unenforcedPatterns: unenforcedPatterns(options.document.api),
-    conforms: failures.length === 0 && !harm?.length && (!strict || gaps.length === 0),
+    conforms: failures.length === 0 && !harm?.length && (options.allowLeftovers || ctx.leftBehind.length === 0) && (!strict || gaps.length === 0),
   };
 }
 

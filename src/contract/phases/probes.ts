@@ -1,7 +1,7 @@
 /**
  * Requests at the edges, which must never crash a server (no 5xx), whatever the document says of
  * them: a record pointing at a parent that does not exist, the delete of a parent its child still
- * points at, and page sizes and offsets beyond any sensible bound (negative, enormous). Each is
+ * points at (and the read of that child before and after it), and page sizes and offsets beyond any sensible bound (negative, enormous). Each is
  * aimed at records the suite creates; what a server does with them beyond not failing is left to
  * the checks the document's promises feed (a declared 4xx, a schema).
  */
@@ -60,8 +60,15 @@ async function parentInUse(ctx: ContractContext, targets: Targets, child: Collec
   }
   const kid = await createRecord(ctx, child, { ...prepared, [property]: parentKey });
   if (!kid) return;
+  const read = ctx.operation(child, 'read');
+  const childParams = { [child.keyParam]: kid[child.keyProperty] };
+  const readChild = (label: string) => ctx.request(read!, { label, params: childParams, intent: 'guessed', purpose: { check: 'edge_cases', edge: 'parent-in-use' } });
+  const readable = read && kid[child.keyProperty] !== undefined && ctx.isOwn(child, kid[child.keyProperty]);
+  if (readable) await readChild(`read the ${child.name} record before the ${parent.name} record it points at is deleted`);
   const label = `delete a ${parent.name} record that a ${child.name} record still points at`;
-  await ctx.request(remove, { label, params: { [parent.keyParam]: parentKey }, intent: 'invalid', unjudged: UNJUDGED, fits: [409], purpose: { check: 'edge_cases', edge: 'parent-in-use' } });
+  const deleted = await ctx.request(remove, { label, params: { [parent.keyParam]: parentKey }, intent: 'invalid', unjudged: UNJUDGED, fits: [409], purpose: { check: 'edge_cases', edge: 'parent-in-use' } });
+  // Deleted: the child must still read (as itself, or as gone), not break every later read of it with a 5xx.
+  if (readable && deleted.status >= 200 && deleted.status < 300) await readChild(`read the ${child.name} record after the ${parent.name} record it points at was deleted`);
 }
 
 /** Page sizes and offsets past their bounds (or, where none is declared, absurd): a 4xx or a page, never a 5xx. */

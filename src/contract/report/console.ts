@@ -1,9 +1,9 @@
 /**
  * The report a person reads: per check, how many operations passed, failed, showed gaps or were
- * skipped; then every failure once (with how often it was seen and a curl that reproduces it);
- * then the document's gaps; then what was skipped and why; then the coverage table and a verdict.
+ * skipped; then the failures by cause (one line each, the operations and counts under it, one
+ * example with a curl that reproduces it); then the flaky findings and the document's gaps; then what was skipped and why; then the coverage table and a verdict.
  */
-import { describeFinding, type Finding } from '../case.js';
+import type { Cause } from '../causes.js';
 import { verdictOf, type CheckOutcome } from '../results.js';
 import { describeHarm } from '../harm.js';
 import type { ContractReport, CoverageRow } from '../run-contract.js';
@@ -22,20 +22,28 @@ export function formatChecks(outcomes: CheckOutcome[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Each distinct finding once, grouped by operation, with its count, the case, the response and a repro. */
-export function formatFindings(findings: Finding[], title: string, mark: string): string {
-  if (findings.length === 0) return '';
-  const distinct = group(findings, (f) => `${f.operationId}\u0000${f.check}\u0000${describeFinding(f)}`);
-  const byOperation = group([...distinct.values()], (list) => `${list[0].operation} (${list[0].operationId})`);
-  const lines = [`${title}: ${distinct.size} distinct (${findings.length} in all)`];
-  for (const [operation, lists] of byOperation) {
-    lines.push(`${mark} ${operation}`);
-    for (const list of lists) {
-      const [f] = list;
-      lines.push(`    [${f.check}] ${describeFinding(f)}${list.length > 1 ? ` (${list.length} times)` : ''}`);
-      lines.push(`        case: ${f.label}; request: ${f.request}${f.response ? `; response: ${f.response.slice(0, 120)}` : ''}`);
-      if (f.repro) lines.push(`        repro: ${f.repro}`);
-    }
+/** Operations shown under a cause; the others are counted (the report's data names them all). */
+const MAX_OPERATIONS = 8;
+
+/**
+ * One line per cause (check, and received versus documented), the most frequent first; under it
+ * the operations with their counts, then one example: its case, request and response, how it was
+ * confirmed, a repro, and for a 5xx the suite provoked the requests that led to it, in order.
+ */
+export function formatCauses(causes: Cause[], title: string, mark: string): string {
+  if (causes.length === 0) return '';
+  const total = causes.reduce((sum, c) => sum + c.count, 0);
+  const lines = [`${title}: ${total} finding(s) of ${causes.length} cause(s)`];
+  for (const cause of causes) {
+    const ops = cause.operations;
+    lines.push(`${mark} [${cause.check}] ${cause.text}`);
+    const shown = ops.slice(0, MAX_OPERATIONS).map((o) => `${o.operation} (${o.operationId}) ${o.count}`);
+    lines.push(`    ${cause.count} time(s) on ${ops.length} operation(s): ${shown.join(', ')}${ops.length > MAX_OPERATIONS ? `, and ${ops.length - MAX_OPERATIONS} more` : ''}`);
+    const f = cause.example;
+    lines.push(`    e.g. ${f.operation}: case: ${f.label}; request: ${f.request}${f.response ? `; response: ${f.response.slice(0, 120)}` : ''}`);
+    if (f.confirmation) lines.push(`    ${mark === '~' ? 'why flaky' : 'confirmed'}: ${f.confirmation}`);
+    if (f.sequence) lines.push('    sequence that led to it:', ...f.sequence.map((line) => `      ${line}`));
+    else if (f.repro) lines.push(`    repro: ${f.repro}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -73,15 +81,19 @@ export function formatSummary(report: ContractReport): string {
   }
   const checks = [counts.failed && `${counts.failed} failed`, counts.gaps && `${counts.gaps} with gaps`, counts.passed && `${counts.passed} passed`, counts.skipped && `${counts.skipped} skipped entirely`].filter(Boolean).join(', ');
   const gaps = report.gaps.length ? `; ${report.gaps.length} gap(s) of the document${report.strict ? ' (--strict: they fail the run)' : ''}` : '';
+  const left = report.leftBehind.length && !report.leftBehindAllowed;
   const verdict = report.harm?.length
     ? `HARM: the run changed ${report.harm.length} record(s) it did not create`
+    : left
+    ? `LEFT BEHIND: ${report.leftBehind.length} record(s) the suite created, or may have, are still on the server${report.failures.length ? `; ${report.failures.length} failure(s) in ${new Set(report.failures.map((f) => f.check)).size} check(s)` : ''}`
     : report.conforms
     ? 'PASS: the implementation conforms'
     : report.failures.length
       ? `FAIL: ${report.failures.length} failure(s) in ${new Set(report.failures.map((f) => f.check)).size} check(s)`
       : 'FAIL: the document has gaps (--strict)';
+  const flaky = report.flaky.length ? `; ${report.flaky.length} flaky finding(s), not counted` : '';
   const stopped = report.incomplete ? `; incomplete: ${report.incomplete}` : '';
-  return `${verdict} (${report.requests} requests; ${byCheck.size} checks: ${checks}${gaps}${stopped}; ${(report.durationMs / 1000).toFixed(1)} s)\n`;
+  return `${verdict} (${report.requests} requests; ${byCheck.size} checks: ${checks}${gaps}${flaky}${stopped}; ${(report.durationMs / 1000).toFixed(1)} s)\n`;
 }
 
 /** First of all: records of others the run changed or removed (it must never), or that it could not compare. */
@@ -89,6 +101,15 @@ export function formatHarm(report: ContractReport): string {
   if (report.harm === undefined) return report.harmCheckOff ? `Records of others: not compared before and after (${report.harmCheckOff})\n` : '';
   if (report.harm.length === 0) return '';
   return `HARM: ${report.harm.length} record(s) the suite did not create changed or gone after the run:\n${report.harm.map((h) => `  ✗ ${describeHarm(h)}`).join('\n')}\n`;
+}
+
+/** Near the top: what the run created and could not delete, one line per record or create (a failure of the run unless allowed). */
+export function formatLeftBehind(report: ContractReport): string {
+  if (report.leftBehind.length === 0) return '';
+  const title = report.leftBehindAllowed
+    ? 'Left behind (allowed with --allow-leftovers; delete them yourself)'
+    : `LEFT BEHIND: ${report.leftBehind.length} record(s) the suite created, or may have, and could not delete (this fails the run; --allow-leftovers makes it a warning)`;
+  return `${title}:\n${report.leftBehind.map((what) => `  ${report.leftBehindAllowed ? '-' : '✗'} ${what}`).join('\n')}\n`;
 }
 
 /** How the document's validator judged the cases before they were sent, and those it did not confirm (not sent), with why. */
@@ -100,9 +121,11 @@ export function formatConfirmed({ confirmed, unconfirmed }: ContractReport): str
 export function formatReport(report: ContractReport): string {
   return [
     formatHarm(report),
+    formatLeftBehind(report),
     formatChecks(report.outcomes),
-    formatFindings(report.failures, 'Failures', '✗'),
-    formatFindings(report.gaps, `Gaps of the document (not failures${report.strict ? '; --strict makes them fail' : ' unless --strict'})`, '!'),
+    formatCauses(report.causes.failures, 'Failures', '✗'),
+    formatCauses(report.causes.flaky, 'Flaky (not failures: not seen again when confirmed before reporting)', '~'),
+    formatCauses(report.causes.gaps, `Gaps of the document (not failures${report.strict ? '; --strict makes them fail' : ' unless --strict'})`, '!'),
     formatSkipped(report.outcomes),
     report.unmapped.length
       ? `Not mapped to a collection (valid requests only, judged by the response checks):\n${report.unmapped.map((u) => `  · ${u.operation} (${u.operationId}): ${u.reason}`).join('\n')}\n`
@@ -114,7 +137,6 @@ export function formatReport(report: ContractReport): string {
     report.unenforcedPatterns.length
       ? `Patterns not enforced (a linear-time engine cannot run them; every string passes them):\n${report.unenforcedPatterns.map((p) => `  · ${JSON.stringify(p.pattern)} at ${p.where}${p.more ? ` (and ${p.more} more)` : ''}: ${p.reason}`).join('\n')}\n`
       : '',
-    report.leftBehind.length ? `Left behind (created by the suite, or maybe created, and not deleted):\n${report.leftBehind.map((what) => `  - ${what}`).join('\n')}\n` : '',
     formatCoverage(report.coverage),
     formatSummary(report),
   ]

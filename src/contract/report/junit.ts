@@ -1,7 +1,8 @@
 /**
  * JUnit XML for CI: one test suite per check, one test case per operation. A check that did not
  * run for an operation is `<skipped>` with the reason, never a pass; the document's gaps are test
- * cases of their own, skipped (failures with --strict).
+ * cases of their own, skipped (failures with --strict). A finding that did not reproduce when
+ * confirmed is a pass carrying a `<flakyFailure>` (Surefire's element for it), never a failure.
  */
 import { describeFinding, type Finding } from '../case.js';
 import { verdictOf } from '../results.js';
@@ -13,11 +14,19 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 const escape = (text: string) => text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
-/** Distinct findings, each with the case, the response and the repro of its first occurrence. */
+/** The most text one test case carries: the file grows with operations and checks, not with requests. */
+const MAX_TEXT = 4000;
+/** Distinct findings shown in full per test case; the others are counted. */
+const MAX_DETAILS = 3;
+
+/** Distinct findings, each with the case, the response and the repro of its first occurrence (the first few; the rest counted), bounded in size. */
 function details(findings: Finding[]): string {
   const seen = new Map<string, Finding>();
   for (const f of findings) if (!seen.has(describeFinding(f))) seen.set(describeFinding(f), f);
-  return [...seen.values()].map((f) => `${describeFinding(f)}\ncase: ${f.label}\nrequest: ${f.request}${f.response ? `\nresponse: ${f.response}` : ''}${f.repro ? `\nrepro: ${f.repro}` : ''}`).join('\n\n');
+  const shown = [...seen.values()].slice(0, MAX_DETAILS).map((f) => `${describeFinding(f)}\ncase: ${f.label}\nrequest: ${f.request}${f.response ? `\nresponse: ${f.response}` : ''}${f.confirmation ? `\nconfirmation: ${f.confirmation}` : ''}${f.sequence ? `\nsequence:\n${f.sequence.join('\n')}` : f.repro ? `\nrepro: ${f.repro}` : ''}`);
+  const more = seen.size > MAX_DETAILS ? `\n\nand ${seen.size - MAX_DETAILS} more distinct finding(s) (${findings.length} in all): see the console report` : '';
+  const text = shown.join('\n\n');
+  return (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text) + more;
 }
 
 export function toJUnit(report: ContractReport): string {
@@ -35,15 +44,22 @@ export function toJUnit(report: ContractReport): string {
       const mine = (list: Finding[]) => list.filter((f) => f.check === check && f.operationId === row.operationId);
       const failed = mine(report.failures);
       const gaps = mine(report.gaps);
-      const verdict = verdictOf(row);
+      // A pass needs a request of that operation: one never requested is skipped, whatever was counted for it.
+      const unrequested = report.requested !== undefined && !report.requested.includes(row.operationId);
+      const verdict = unrequested && !failed.length ? 'skipped' : verdictOf(row);
+      const reasons = verdict === 'skipped' && unrequested && row.skipped.length === 0 ? ['never requested: no request of the run reached this operation'] : row.skipped;
       if (failed.length) {
         suiteFailures++;
-        cases.push(`    <testcase classname="${check}" name="${name}" time="${time}">\n      <failure message="${escape(describeFinding(failed[0]))}" type="${check}">${escape(details(failed))}</failure>\n    </testcase>`);
+        cases.push(`    <testcase classname="${check}" name="${name}" time="${time}">\n      <failure message="${escape(describeFinding(failed[0]).slice(0, 500))}" type="${check}">${escape(details(failed))}</failure>\n    </testcase>`);
       } else if (verdict === 'skipped') {
         suiteSkipped++;
-        cases.push(`    <testcase classname="${check}" name="${name}" time="0.000">\n      <skipped message="${escape(row.skipped.join('; '))}"/>\n    </testcase>`);
+        cases.push(`    <testcase classname="${check}" name="${name}" time="0.000">\n      <skipped message="${escape(reasons.join('; ').slice(0, MAX_TEXT))}"/>\n    </testcase>`);
       } else if (row.passed) {
-        cases.push(`    <testcase classname="${check}" name="${name}" time="${time}"/>`);
+        // A finding that did not reproduce when confirmed: a pass, with what was seen once (Surefire's flakyFailure).
+        const flaky = mine(report.flaky ?? []);
+        cases.push(flaky.length
+          ? `    <testcase classname="${check}" name="${name}" time="${time}">\n      <flakyFailure message="${escape(`flaky: ${describeFinding(flaky[0])}`.slice(0, 500))}" type="${check}">${escape(details(flaky))}</flakyFailure>\n    </testcase>`
+          : `    <testcase classname="${check}" name="${name}" time="${time}"/>`);
       }
       if (gaps.length) {
         const gapName = escape(`${row.operation} (${row.operationId}): document gap`);
@@ -74,7 +90,7 @@ export function toJUnit(report: ContractReport): string {
 /**
  * What the run did to the server beyond its checks, first: the records of others compared before
  * and after (a failure per record changed or gone; skipped when the comparison was off), and each
- * record the suite left behind, or may have (skipped, with what it is).
+ * record the suite left behind, or may have (a failure, skipped with --allow-leftovers).
  */
 function hygieneSuite(report: ContractReport): { xml: string; tests: number; failures: number; skipped: number } {
   const cases: string[] = [];
@@ -92,9 +108,16 @@ function hygieneSuite(report: ContractReport): { xml: string; tests: number; fai
     cases.push(`    <testcase classname="no_harm" name="${escape(`${harm.collection} ${harm.key}`)}" time="0.000">\n      <failure message="${escape(describeHarm(harm))}" type="no_harm"/>\n    </testcase>`);
   }
   for (const what of report.leftBehind) {
-    skipped++;
-    cases.push(`    <testcase classname="left_behind" name="${escape(what)}" time="0.000">\n      <skipped message="${escape(`left behind: ${what}`)}"/>\n    </testcase>`);
+    const outcome = report.leftBehindAllowed ? `<skipped message="${escape(`left behind (allowed with --allow-leftovers): ${what}`)}"/>` : `<failure message="${escape(`left behind: ${what}`)}" type="left_behind"/>`;
+    if (report.leftBehindAllowed) skipped++;
+    else failures++;
+    cases.push(`    <testcase classname="left_behind" name="${escape(what.slice(0, 200))}" time="0.000">\n      ${outcome}\n    </testcase>`);
   }
   if (cases.length === 0) return { xml: '', tests: 0, failures: 0, skipped: 0 };
   return { xml: `  <testsuite name="run" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="0.000">\n${cases.join('\n')}\n  </testsuite>`, tests: cases.length, failures, skipped };
+}
+
+/** The JUnit of a run that could not start (a refused credential, a wrong base URL): one test case, its `<error>` the sentence. */
+export function setupErrorJUnit(message: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n    <testcase classname="setup" name="the server accepts the run's credentials at its base URL" time="0.000">\n      <error message="${escape(message)}" type="setup"/>\n    </testcase>\n  </testsuite>\n</testsuites>\n`;
 }
