@@ -96,11 +96,11 @@ export async function checkAddress(ctx: ContractContext, first: Exchange | undef
   // One page for every path (a web app's catch-all), in a media type no operation declares: only
   // then is a path the document does not have asked, to see whether it gets that page too. An API
   // that answers one JSON body to everything, or redirects everything, is judged, not stopped.
-  const first = tried[0];
-  const onePage = first.status >= 200 && first.status < 300 && tried.every((e) => e.status === first.status && e.text === first.text && mediaType(e) === mediaType(first) && !declares(e.case.operation, mediaType(e)));
+  const page = tried[0];
+  const onePage = page.status >= 200 && page.status < 300 && tried.every((e) => e.status === page.status && e.text === page.text && mediaType(e) === mediaType(page) && !declares(e.case.operation, mediaType(e)));
   if (!onePage) return;
-  const nowhere = await ctx.peek({ ...first.case, path: NOWHERE, label: 'a path the document does not have' });
-  if (!nowhere.error && nowhere.status === first.status && nowhere.text === first.text && mediaType(nowhere) === mediaType(first)) {
+  const nowhere = await ctx.peek({ ...page.case, path: NOWHERE, label: 'a path the document does not have' });
+  if (!nowhere.error && nowhere.status === page.status && nowhere.text === page.text && mediaType(nowhere) === mediaType(page)) {
     throw new ContractSetupError(`Every path of the document the suite tried at ${ctx.options.baseUrl} answered the same ${nowhere.status} ${mediaType(nowhere)} page as a path the document does not have (${names}): ${question}`);
   }
 }
