@@ -11,7 +11,7 @@ import type { LoadedDocument } from '../document/document.js';
 import type { SchemaObject } from '../document/schema.js';
 import { createGenerator } from '../generate/from-schema.js';
 import { buildOperations } from '../operations/build-operations.js';
-import { inferCollections, type Collection, type CrudAction } from '../operations/infer-collections.js';
+import { inferCollections, mergedProperties, type Collection, type CrudAction } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { serverBasePath } from '../routing/server-base-path.js';
 import { createAjv } from '../validation/ajv-instance.js';
@@ -25,7 +25,8 @@ import { RequestComposer, type RequestSpec } from './compose-request.js';
 import { Evaluator, type CheckRegistry } from './evaluate.js';
 import { Confirmation, type Claim } from './confirmation.js';
 import { RunMarker } from './marker.js';
-import { RequestBodies } from './request-bodies.js';
+import { RequestBodies, requestSchema } from './request-bodies.js';
+import { ChosenKeys } from './chosen-keys.js';
 import { OwnRecords } from './own-records.js';
 import { templateFinder } from '../operations/path-template.js';
 import { isCreate, isRead, unprovenTarget, unsafeWrite } from './safety.js';
@@ -115,6 +116,8 @@ export class ContractContext {
   readonly confirmation: Confirmation;
   /** Valid request bodies, made safe and confirmed by the document's schemas (see request-bodies.ts). */
   readonly bodies: RequestBodies;
+  /** Fresh keys for creates whose body carries a key the client must choose (see chosen-keys.ts). */
+  readonly keys: ChosenKeys;
 
   constructor(
     readonly options: ContractOptions,
@@ -138,7 +141,13 @@ export class ContractContext {
     this.faker = createFaker();
     this.faker.seed(options.seed ?? 1);
     this.generate = createGenerator(this.faker, { document: document.api });
-    this.bodies = new RequestBodies({ generate: this.generate, validator: this.requestValidator, binding: (op) => this.binding(op), marker: this.marker });
+    this.keys = new ChosenKeys({
+      marker: this.marker,
+      accepts: (schema, value) => this.requestValidator(schema)?.(value) !== false,
+      generate: this.generate,
+      keyParameter: (c) => this.operations.find((op) => op.path === c.itemPath)?.parameters.find((p) => p.in === 'path' && p.name === c.keyParam)?.schema,
+    });
+    this.bodies = new RequestBodies({ generate: this.generate, validator: this.requestValidator, binding: (op) => this.binding(op), marker: this.marker, keys: this.keys });
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.composer = new RequestComposer(options, (schema, propertyName) => this.validValue(schema, propertyName));
@@ -181,6 +190,15 @@ export class ContractContext {
     // By construction: a request that could change records the suite did not create is never sent (the clean-up deletes only its own).
     const unsafe = spec.intent === 'cleanup' ? undefined : this.unsafe(op, spec.params ?? {});
     if (unsafe) throw new UnsafeRequestError(op, unsafe);
+    if (spec.intent !== 'cleanup') {
+      const keyed = await this.chosenKey(op, spec);
+      if (typeof keyed === 'string') {
+        const { c } = this.composer.caseOf(op, spec);
+        this.skip(c.purpose?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${keyed}`);
+        return this.confirmation.unsent(c, keyed);
+      }
+      spec = keyed;
+    }
     const { c, plain } = this.composer.caseOf(op, spec);
     const claim: Claim = c.intent === 'cleanup' ? { unjudged: 'a clean-up' } : spec.unjudged ? { unjudged: spec.unjudged } : spec.breaks ? { breaks: spec.breaks } : { valid: true };
     const refusal = await this.confirmation.refusal(op, plain, claim);
@@ -191,6 +209,46 @@ export class ContractContext {
     const exchange = await this.send(c);
     this.confirmation.sent(claim);
     return exchange;
+  }
+
+  /**
+   * A create whose body carries a key the client must choose is sent with a key never sent
+   * before (a case built from another's body gets a fresh one), once a read showed it free:
+   * the spec to send, or why it is not sent.
+   */
+  private async chosenKey(op: Operation, spec: RequestSpec): Promise<RequestSpec | string> {
+    const binding = this.binding(op);
+    const body = spec.body;
+    if (binding?.action !== 'create' || !body || typeof body !== 'object' || Array.isArray(body)) return spec;
+    const { collection } = binding;
+    const schema = requestSchema(op);
+    let key = (body as Record<string, unknown>)[collection.keyProperty];
+    if (typeof key !== 'string' || !this.keys.chosenBy(op, collection, schema)) return spec;
+    if (this.keys.usedBefore(key)) {
+      key = this.keys.fresh(collection, mergedProperties(schema!)[collection.keyProperty]);
+      spec = { ...spec, body: { ...body, [collection.keyProperty]: key } };
+    }
+    const scope = spec.params ?? {};
+    if (!(await this.keyShownFree(collection, key, scope))) return `no read showed ${collection.keyProperty} ${JSON.stringify(key)} free, and the suite chooses only free keys`;
+    this.keys.sentWith(key);
+    return spec;
+  }
+
+  /**
+   * True when a read showed no record at this key: 404, a refusal of the key (400, 422), or the
+   * status the server answers for a key that cannot exist (403 on a CMS, learnt from a key made
+   * of the run's marker or a record the suite deleted). Without a read operation, never.
+   */
+  async keyShownFree(collection: Collection, key: unknown, scope: Record<string, unknown>): Promise<boolean> {
+    if (this.own.isFree(collection, key, scope)) return true;
+    const read = this.operation(collection, 'read');
+    if (!read) return false;
+    const exchange = await this.request(read, { label: `check that ${collection.keyProperty} ${String(key)} is free before choosing it`, params: { ...scope, [collection.keyParam]: key }, intent: 'unknown' });
+    if (this.keys.cannotExist(key) && [403, 410].includes(exchange.status) && !this.own.unknownAnswers(collection).has(exchange.status)) {
+      this.own.learnUnknown(collection, exchange.status);
+      this.own.markFree(collection, key, scope);
+    }
+    return this.own.isFree(collection, key, scope);
   }
 
   /** What the document's validator finds wrong with a request (nothing: it is valid), without sending it. */

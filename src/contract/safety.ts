@@ -8,7 +8,7 @@
  * counts the records changed, a body that names the record) is never sent: `unsafeWrite` says why,
  * from the document alone, and `ContractContext.request` refuses what `provenOwn` cannot prove.
  */
-import { propertyNamed, type Collection, type CrudBinding } from '../operations/infer-collections.js';
+import { isBelow, propertyNamed, type Collection, type CrudBinding } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { countsRecords, recordSelector } from '../operations/bulk-writes.js';
 
@@ -57,9 +57,9 @@ export function isCreate(op: Operation, binding: CrudBinding | undefined): boole
 export function ownersOf(op: Operation, param: string, collections: Collection[]): Array<{ collection: Collection; item?: Collection }> {
   const owners: Array<{ collection: Collection; item?: Collection }> = [];
   for (const c of collections) {
-    if (c.keyParam === param && (op.path === c.itemPath || op.path.startsWith(`${c.itemPath}/`))) owners.push({ collection: c });
+    if (c.keyParam === param && (op.path === c.itemPath || isBelow(op.path, c.itemPath))) owners.push({ collection: c });
   }
-  const item = collections.find((c) => c.itemPath === op.path || op.path.startsWith(`${c.itemPath}/`));
+  const item = collections.find((c) => c.itemPath === op.path || isBelow(op.path, c.itemPath));
   const reference = item?.references.find((r) => r.property === propertyNamed(param, item.references.map((x) => x.property)));
   const target = reference && collections.find((c) => c.name === reference.collection);
   if (target && !owners.some((o) => o.collection === target)) owners.push({ collection: target, item });

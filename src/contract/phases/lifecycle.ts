@@ -28,7 +28,7 @@ async function readBack(ctx: ContractContext, collection: Collection, record: Ro
   await ctx.request(read, {
     label: check === 'create_read_back' ? 'read back the created record' : 'read back the updated record',
     params: recordParams(collection, record),
-    purpose: { check, kind: 'read-back', expected, fields },
+    purpose: { check, kind: 'read-back', expected, fields, envelope: collection.envelope },
   });
 }
 
@@ -49,7 +49,7 @@ async function followLocation(ctx: ContractContext, create: Operation, record: R
   await ctx.request(target.op, {
     label: `follow the Location ${location}`,
     params: target.params,
-    purpose: { check: 'create_read_back', kind: 'location', expected: record },
+    purpose: { check: 'create_read_back', kind: 'location', expected: record, envelope: ctx.binding(target.op)?.collection.envelope },
   });
 }
 
@@ -185,6 +185,12 @@ function nextCursor(exchange: Exchange, cursor: string): string | undefined {
   return undefined;
 }
 
+/** Where a create's body may be an array of records, one create of several: each record it answers is the suite's (and deleted at the end). */
+async function createSeveral(ctx: ContractContext, create: Operation, scope: Row): Promise<void> {
+  const body = ctx.bodies.validArray(create);
+  if (body) await ctx.request(create, { label: `create ${body.length} records in one request (an array)`, params: scope, body, purpose: { check: 'create_read_back', kind: 'create' } });
+}
+
 async function remove(ctx: ContractContext, collection: Collection, record: Row): Promise<void> {
   const del = ctx.operation(collection, 'delete');
   if (!del) return;
@@ -238,6 +244,7 @@ export const lifecyclePhase: Phase = {
       await findInList(ctx, collection, record);
       await filters(ctx, collection, record);
       await paginate(ctx, collection, scopeOf(record));
+      await createSeveral(ctx, create, scopeOf(record));
       await update(ctx, collection, record, targets);
       await remove(ctx, collection, record);
     }

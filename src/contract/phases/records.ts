@@ -4,10 +4,10 @@
  */
 import { schemaType, type SchemaObject } from '../../document/schema.js';
 import { integerFormatRange } from '../../generate/from-schema.js';
-import { propertyNamed, type Collection } from '../../operations/infer-collections.js';
+import { isBelow, propertyNamed, type Collection } from '../../operations/infer-collections.js';
 import type { Operation } from '../../operations/operation.js';
 import type { ContractContext } from '../context.js';
-import { listItems } from '../list-items.js';
+import { createdRecords, listItems, recordOf } from '../list-items.js';
 import { storedAnyway } from '../list-reader.js';
 
 type Row = Record<string, unknown>;
@@ -49,9 +49,11 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
       }
       ctx.own.add({ collection, key, params: { ...params, [collection.keyParam]: key } });
     }
-    if (!stored && (exchange.status >= 300 || !exchange.json || typeof exchange.json !== 'object')) continue;
+    // The record inside its envelope (`{"data": {...}}`); of an array answered, the first (the others are the suite's too, counted by OwnRecords).
+    const answered = createdRecords(collection, exchange.json)[0];
+    if (!stored && (exchange.status >= 300 || !answered)) continue;
     if (i > 0) ctx.bodies.prefer(create, attempt.why);
-    const record = stored ?? (exchange.json as Row);
+    const record = stored ?? answered!;
     creations.set(record, { params, body: attempt.body as Row | undefined, location: exchange.headers.get('location') ?? undefined });
     return record;
   }
@@ -79,14 +81,12 @@ export function recordParams(collection: Collection, record: Row): Row {
 }
 
 /**
- * A key the client must choose is used only once a read says no record has it (404): a server
- * that upserts would otherwise overwrite someone else's record. Without a read, it is not used.
+ * A key the client must choose is used only once a read says no record has it (404, or the
+ * refusal the server answers for a key that cannot exist): a server that upserts would otherwise
+ * overwrite someone else's record. Without a read, it is not used.
  */
-async function isFree(ctx: ContractContext, collection: Collection, key: unknown, scope: Row): Promise<boolean> {
-  const read = ctx.operation(collection, 'read');
-  if (!read) return false;
-  const exchange = await ctx.request(read, { label: `check that ${collection.keyProperty} ${String(key)} is free before choosing it`, params: { ...scope, [collection.keyParam]: key }, intent: 'unknown' });
-  return exchange.status === 404;
+function isFree(ctx: ContractContext, collection: Collection, key: unknown, scope: Row): Promise<boolean> {
+  return ctx.keyShownFree(collection, key, scope);
 }
 
 /** A record to point at: a fresh one where the API allows creating, else the first listed. */
@@ -116,7 +116,7 @@ export async function listedRecord(ctx: ContractContext, collection: Collection,
       params[name] = record[target.keyProperty];
     }
     const exchange = await ctx.request(read, { label: `read the ${collection.name} record of a new ${parentCollection.name} record`, params });
-    return exchange.status === 200 ? (exchange.json as Row) : undefined;
+    return exchange.status === 200 ? recordOf(collection, exchange.json) : undefined;
   }
   const list = ctx.operation(collection, 'list');
   if (!list || collection.scopeParams.length) return undefined;
@@ -183,7 +183,7 @@ async function scopeParams(ctx: ContractContext, collection: Collection, op: Ope
 
 /** The collection whose records a path parameter names, for a path at or below its item path (`projectKey` in `/projects/{projectKey}/issues`). */
 function collectionNamedBy(collections: Collection[], param: string, path: string): Collection | undefined {
-  return collections.find((c) => c.keyParam === param && (path === c.itemPath || path.startsWith(`${c.itemPath}/`)));
+  return collections.find((c) => c.keyParam === param && (path === c.itemPath || isBelow(path, c.itemPath)));
 }
 
 /** Every path parameter of an operation, generated valid, then the given ones on top. */
