@@ -187,6 +187,14 @@ export class ContractContext {
    * does not confirm is not sent: the answer is then an exchange with status 0 that says why.
    */
   async request(op: Operation, spec: RequestSpec): Promise<Exchange> {
+    // A key the suite does not have is never written as `undefined` or an empty segment (`GET /roles/`): the request is not sent, and says why.
+    const keyless = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).find((name) => spec.params && name in spec.params && (spec.params[name] === undefined || spec.params[name] === null || spec.params[name] === ''));
+    if (keyless) {
+      const { c } = this.composer.caseOf(op, { ...spec, params: { ...spec.params, [keyless]: 'none' } });
+      const reason = `no value for its path parameter \`${keyless}\`: the record's key was not found in the answer, its Location or its path`;
+      this.skip(c.purpose?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${reason}`);
+      return this.confirmation.unsent(c, reason);
+    }
     // By construction: a request that could change records the suite did not create is never sent (the clean-up deletes only its own).
     const unsafe = spec.intent === 'cleanup' ? undefined : this.unsafe(op, spec.params ?? {});
     if (unsafe) throw new UnsafeRequestError(op, unsafe);

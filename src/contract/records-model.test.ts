@@ -79,4 +79,17 @@ describe('the records of a headless CMS: envelopes, 403 for unknown ids, a key t
     expect(report.leftBehind).toEqual([]);
     expect(JSON.stringify([[...server.roles], [...server.collections]])).toBe(before);
   });
+
+  it('never sends a request for a record whose key it does not have: it says why, and finds the record by its marker to delete it', async () => {
+    const server = cmsServer({ keylessAnswers: true });
+    const before = JSON.stringify([[...server.roles], [...server.collections]]);
+    const report = await run(server);
+    // A real finding: the create's answer lacks the required id.
+    expect(report.failures.filter((f) => f.operationId !== 'createRole').map(describeFinding)).toEqual([]);
+    expect(server.seen.filter((line) => /\/\/|undefined|null|\/roles\/(\?|$)/.test(line.split(' ')[1]))).toEqual([]);
+    const reasons = report.outcomes.filter((o) => o.operationId === 'readRole').flatMap((o) => o.skipped);
+    expect(reasons.some((r) => r.includes('no value for its path parameter `id`'))).toBe(true);
+    expect(report.leftBehind).toEqual([]);
+    expect(JSON.stringify([[...server.roles], [...server.collections]])).toBe(before);
+  });
 });

@@ -80,6 +80,7 @@ export function unprovenTarget(
   for (const name of pathParams(op)) {
     const value = params[name];
     const owners = ownersOf(op, name, collections);
+    if (value === undefined || value === null || value === '') return `its path parameter \`${name}\` has no value: the suite found no key for the record`;
     if (!owners.some(({ collection, item }) => own(collection, value, item ? {} : params) || (!item && free(collection, value, params)))) {
       return `its path parameter \`${name}\` = ${JSON.stringify(value)} names no record the suite created`;
     }

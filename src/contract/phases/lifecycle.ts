@@ -15,7 +15,7 @@ import type { ContractContext } from '../context.js';
 import { listItems } from '../list-items.js';
 import type { Phase, Targets } from './phase.js';
 import { notSafe } from './phase.js';
-import { createRecord, creationOf, listedRecord, recordParams } from './records.js';
+import { createRecord, creationOf, hasKey, listedRecord, recordParams } from './records.js';
 
 type Row = Record<string, unknown>;
 
@@ -235,6 +235,11 @@ export const lifecyclePhase: Phase = {
       if (!record) {
         // Its creates were refused (each reported), or stored records with no key (said in the clean-up's lines).
         for (const op of ctx.operations.filter((o) => ctx.binding(o)?.collection === collection)) ctx.skip(LIFECYCLE_CHECKS, op, 'no record of the collection could be created: the valid creates the suite sent were refused');
+        continue;
+      }
+      if (!hasKey(record[collection.keyProperty])) {
+        // Every later step names the record by its key: none is sent without one (never `/roles/` or `/roles/undefined`).
+        for (const op of ctx.operations.filter((o) => ctx.binding(o)?.collection === collection)) ctx.skip(LIFECYCLE_CHECKS, op, `the create answered no ${collection.keyProperty} for its record (not in its body, nor in a Location): no request can name it`);
         continue;
       }
       const creation = creationOf(record);

@@ -53,11 +53,22 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
     const answered = createdRecords(collection, exchange.json)[0];
     if (!stored && (exchange.status >= 300 || !answered)) continue;
     if (i > 0) ctx.bodies.prefer(create, attempt.why);
-    const record = stored ?? answered!;
-    creations.set(record, { params, body: attempt.body as Row | undefined, location: exchange.headers.get('location') ?? undefined });
+    let record = stored ?? answered!;
+    // A key the answer leaves out may be in its Location (`Location: /roles/7`): the item path's parameter there.
+    const location = exchange.headers.get('location') ?? undefined;
+    const fromLocation = location && ctx.operationAt('get', location);
+    if (!hasKey(record[collection.keyProperty]) && fromLocation && fromLocation.op.path === collection.itemPath && hasKey(fromLocation.params[collection.keyParam])) {
+      record = { ...record, [collection.keyProperty]: fromLocation.params[collection.keyParam] };
+    }
+    creations.set(record, { params, body: attempt.body as Row | undefined, location });
     return record;
   }
   return undefined;
+}
+
+/** A key the suite can put in a path: not missing, not null, not empty. */
+export function hasKey(key: unknown): boolean {
+  return key !== undefined && key !== null && key !== '';
 }
 
 /** At most this many other bodies after a refused create. */

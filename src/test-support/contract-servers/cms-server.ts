@@ -3,7 +3,8 @@
  * `{"data": ...}`, 403 for an id no record has, a text key the client chooses (optional in the
  * document, required here), item paths of collections ending with a slash, a role create that
  * takes an array and makes a role of each. `blankWithoutContentType` ignores a body sent without
- * `Content-Type` and makes a blank role, as the CMS does.
+ * `Content-Type` and makes a blank role, as the CMS does; `keylessAnswers` answers a role create
+ * without the role's id (a broken server: the suite then has no key to use).
  */
 export interface CmsRole {
   id: number;
@@ -29,7 +30,7 @@ export interface CmsServer {
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
-export function cmsServer(options: { blankWithoutContentType?: boolean } = {}): CmsServer {
+export function cmsServer(options: { blankWithoutContentType?: boolean; keylessAnswers?: boolean } = {}): CmsServer {
   const roles = new Map<number, CmsRole>([[1, { id: 1, name: 'Administrator', description: 'theirs' }]]);
   const collections = new Map<string, CmsCollection>([['authors', { collection: 'authors', note: 'theirs', singleton: false }]]);
   let nextId = 2;
@@ -82,7 +83,7 @@ export function cmsServer(options: { blankWithoutContentType?: boolean } = {}): 
     const r = input as Record<string, unknown>;
     const role = { id: nextId++, name: r.name as string, description: (r.description as string | undefined) ?? null };
     roles.set(role.id, role);
-    return json(200, { data: role });
+    return json(200, { data: options.keylessAnswers ? { name: role.name, description: role.description } : role });
   }
 
   async function rolePath(request: Request, raw: string): Promise<Response> {
