@@ -5,6 +5,7 @@
  * suite reaches the record operations, sends no key it does not have, and leaves nothing behind.
  */
 import { describe, expect, it } from 'vitest';
+import { buildMock } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import { ROOT } from '../test-support/petstore.js';
 import { cmsServer, type CmsServer } from '../test-support/contract-servers/cms-server.js';
@@ -53,6 +54,9 @@ describe('the records of a headless CMS: envelopes, 403 for unknown ids, a key t
     const succeeded = ITEM_OPERATIONS.filter(([id]) => statuses.get(id)?.some((s) => s >= 200 && s < 300));
     expect(requested.length / ITEM_OPERATIONS.length).toBeGreaterThanOrEqual(0.9);
     expect(succeeded.length / ITEM_OPERATIONS.length).toBeGreaterThanOrEqual(0.9);
+    // The report says the same.
+    expect(report.reach).toEqual({ singleRecord: { total: 6, requested: requested.length, succeeded: succeeded.length }, neverRequested: [] });
+    expect(formatReport(report)).toContain(`single-record operations: ${requested.length} requested, ${succeeded.length} answered 2xx, of 6`);
     // No key the suite did not have: no empty path segment, no `undefined`, no `null`.
     expect(server.seen.filter((line) => /\/\/|undefined|null|\/(roles|collections)\/(\?|$)/.test(line.split(' ')[1]))).toEqual([]);
     // The lifecycle ran through the envelope: read back, update, delete.
@@ -91,5 +95,31 @@ describe('the records of a headless CMS: envelopes, 403 for unknown ids, a key t
     expect(reasons.some((r) => r.includes('no value for its path parameter `id`'))).toBe(true);
     expect(report.leftBehind).toEqual([]);
     expect(JSON.stringify([[...server.roles], [...server.collections]])).toBe(before);
+  });
+
+  it('the mock serving the same document stores the record inside the envelope and answers in it: the suite reaches every single-record operation and passes', async () => {
+    const document = await loadDocument(`${ROOT}test/documents/cms-api.yaml`);
+    const mock = buildMock(document, { counts: { default: 3 } });
+    const read = await mock.app.fetch(new Request('http://mock.test/roles/1'));
+    const body = (await read.json()) as { data?: { id?: unknown } };
+    expect(body.data?.id).toBe(1);
+    const report = await runContract({ document, baseUrl: 'http://mock.test', fetch: async (url, init) => mock.app.fetch(new Request(url, init)) });
+    expect(report.failures.map(describeFinding)).toEqual([]);
+    expect(report.reach?.singleRecord).toEqual({ total: 6, requested: 6, succeeded: 6 });
+  });
+
+  it('says in one line why each operation was never requested, never "not applicable"', async () => {
+    const server = cmsServer();
+    const document = await loadDocument(`${ROOT}test/documents/cms-api.yaml`);
+    const report = await runContract({ document, baseUrl: 'http://cms.test', fetch: inProcess(server.fetch), readOnly: true });
+    const never = report.reach!.neverRequested;
+    expect(never.map((n) => n.operationId).sort()).toEqual(['createCollection', 'createRole', 'deleteCollection', 'deleteRole', 'updateCollection', 'updateRole']);
+    for (const { reason } of never) expect(reason).toMatch(/read-only/);
+    const text = formatReport(report);
+    expect(text).toContain('single-record operations: 2 requested, 2 answered 2xx, of 6');
+    expect(text).toMatch(/Never requested \(6\):\n  · POST \/roles \(createRole\): --read-only/);
+    // No check of an operation never requested is skipped for a check's scope.
+    const skipped = report.outcomes.filter((o) => never.some((n) => n.operationId === o.operationId)).flatMap((o) => o.skipped);
+    expect(skipped.filter((r) => r.startsWith('not applicable'))).toEqual([]);
   });
 });

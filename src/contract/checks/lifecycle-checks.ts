@@ -41,14 +41,15 @@ export const update_persists = caseCheck('update_persists', (ex, purpose) =>
 );
 
 /**
- * What an operation answers for a record that is gone: 404 (and 410) where it declares them; where
- * it declares no 404, the refusal it declares instead (403, as a CMS answers for any unknown id).
+ * What an operation may answer for a record that is gone: 404 (or 410, where declared) where it
+ * declares 404; where it declares none, 404 or any client error it declares instead (403, as a
+ * CMS answers for any unknown id; 400), as the one status rule has it (whether that status is
+ * declared is status_code_conformance's to judge).
  */
 function goneStatuses(ex: Exchange): number[] {
-  const declared = new Set(ex.case.operation.responses.map((r) => r.status));
-  const gone = [404, 410].filter((s) => declared.has(String(s)));
-  if (declared.has('404')) return gone;
-  return gone.length ? gone : declared.has('403') ? [403] : [404];
+  const declared = ex.case.operation.responses.map((r) => r.status);
+  if (declared.includes('404')) return [404, ...(declared.includes('410') ? [410] : [])];
+  return [...new Set([404, ...declared.filter((s) => /^4\d\d$/.test(s) && s !== '401').map(Number)])];
 }
 
 /** The DELETE of an existing record succeeds, and the record then reads as unknown (404, or the refusal the operation declares for an unknown record). */
