@@ -53,7 +53,13 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   const keep = writableProperties(collection.schema, request, fields);
   // The record's properties a client may send: the server fills the others on a create.
   const clientFields = new Set([...fields.reached].filter((name) => !requestProperty(request, fields, name)?.readOnly));
-  const conform = hasBody && binding.action !== 'list' && binding.action !== 'read' ? options.conform?.(operation, success, collection.schema) : undefined;
+  // A record answered in its envelope (`{"data": {...}}`) is stored as the record inside it: the envelope is the answer's, made here.
+  const { envelope } = collection;
+  const conform = envelope
+    ? (record: StoredRecord) => ({ [envelope]: record })
+    : hasBody && binding.action !== 'list' && binding.action !== 'read'
+      ? options.conform?.(operation, success, collection.schema)
+      : undefined;
   const scopeOf = collection.scopeParams.length === 0 ? () => '' : (input: ActionInput) => collection.scopeParams.map((p) => String(input.params.path[p])).join('/');
   const keyProperty = collection.keyProperty;
   const now = options.now ?? Date.now;
@@ -158,7 +164,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       rule.after(ctx);
     }
     if (!hasBody) return { ...result, body: undefined, json: undefined };
-    // An answer whose declared schema cannot hold the record (`{}` for an empty object) is made to fit it.
+    // An answer whose declared schema cannot hold the record (`{}` for an empty object) is made to fit it; a record in its envelope is wrapped.
     return conform && result.body !== undefined ? { status: result.status, headers: result.headers, body: conform(result.body as StoredRecord) } : result;
   };
 }

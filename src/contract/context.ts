@@ -11,7 +11,7 @@ import type { LoadedDocument } from '../document/document.js';
 import type { ParameterSpec, SchemaObject } from '../document/schema.js';
 import { createGenerator } from '../generate/from-schema.js';
 import { buildOperations } from '../operations/build-operations.js';
-import { inferCollections, referencesIn, type Collection, type CrudAction, type Reference } from '../operations/infer-collections.js';
+import { inferCollections, mergedProperties, referencesIn, type Collection, type CrudAction, type Reference } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { serverBasePath } from '../routing/server-base-path.js';
 import { createAjv } from '../validation/ajv-instance.js';
@@ -26,6 +26,7 @@ import { Evaluator, type CheckRegistry } from './evaluate.js';
 import { Confirmation, type Claim } from './confirmation.js';
 import { RunMarker } from './marker.js';
 import { RequestBodies, requestSchema } from './request-bodies.js';
+import { ChosenKeys } from './chosen-keys.js';
 import { OwnRecords } from './own-records.js';
 import { templateFinder } from '../operations/path-template.js';
 import { isCreate, isRead, unownedReference, unprovenTarget, unsafeWrite } from './safety.js';
@@ -119,6 +120,8 @@ export class ContractContext {
   readonly confirmation: Confirmation;
   /** Valid request bodies, made safe and confirmed by the document's schemas (see request-bodies.ts). */
   readonly bodies: RequestBodies;
+  /** Fresh keys for creates whose body carries a key the client must choose (see chosen-keys.ts). */
+  readonly keys: ChosenKeys;
 
   constructor(
     readonly options: ContractOptions,
@@ -144,7 +147,13 @@ export class ContractContext {
     this.faker.seed(options.seed ?? 1);
     this.generate = createGenerator(this.faker, { document: document.api });
     this.generateOwn = createGenerator(this.faker);
-    this.bodies = new RequestBodies({ generate: this.generate, validator: this.requestValidator, binding: (op) => this.binding(op), marker: this.marker });
+    this.keys = new ChosenKeys({
+      marker: this.marker,
+      accepts: (schema, value) => this.requestValidator(schema)?.(value) !== false,
+      generate: this.generate,
+      keyParameter: (c) => this.operations.find((op) => op.path === c.itemPath)?.parameters.find((p) => p.in === 'path' && p.name === c.keyParam)?.schema,
+    });
+    this.bodies = new RequestBodies({ generate: this.generate, validator: this.requestValidator, binding: (op) => this.binding(op), marker: this.marker, keys: this.keys });
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.composer = new RequestComposer(options, (op, parameter) => this.parameterValue(op, parameter));
@@ -184,9 +193,29 @@ export class ContractContext {
    * does not confirm is not sent: the answer is then an exchange with status 0 that says why.
    */
   async request(op: Operation, spec: RequestSpec): Promise<Exchange> {
+    // A key the suite does not have is never written as `undefined` or an empty segment (`GET /roles/`): the request is not sent, and says why.
+    // (A case that breaks that parameter on purpose, `path.provider beyond its minLength 1`, is sent empty.)
+    const keyless = [...op.path.matchAll(/\{([^}]+)\}/g)]
+      .map((m) => m[1])
+      .find((name) => spec.params && name in spec.params && spec.breaks?.at !== `path.${name}` && (spec.params[name] === undefined || spec.params[name] === null || spec.params[name] === ''));
+    if (keyless) {
+      const { c } = this.composer.caseOf(op, { ...spec, params: { ...spec.params, [keyless]: 'none' } });
+      const reason = `no value for its path parameter \`${keyless}\`: the record's key was not found in the answer, its Location or its path`;
+      this.skip(c.purpose?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${reason}`);
+      return this.confirmation.unsent(c, reason);
+    }
     // By construction: a request that could change records the suite did not create is never sent (the clean-up deletes only its own).
     const unsafe = spec.intent === 'cleanup' ? undefined : this.unsafe(op, spec.params ?? {});
     if (unsafe) throw new UnsafeRequestError(op, this.neverSent(op, unsafe));
+    if (spec.intent !== 'cleanup') {
+      const keyed = await this.chosenKey(op, spec);
+      if (typeof keyed === 'string') {
+        const { c } = this.composer.caseOf(op, spec);
+        this.skip(c.purpose?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${keyed}`);
+        return this.confirmation.unsent(c, keyed);
+      }
+      spec = keyed;
+    }
     const { c, plain } = this.composer.caseOf(op, spec);
     // A body that refers to a record of others is not sent either; the phase carries on without it.
     const naming = spec.intent === 'cleanup' || this.vouchedFor(op) || isRead(op) ? undefined : this.unownedReference(op, spec.body);
@@ -202,6 +231,46 @@ export class ContractContext {
       return this.confirmation.unsent(c, refusal);
     }
     return this.send(c, claim, spec.params ?? {}, spec.once);
+  }
+
+  /**
+   * A create whose body carries a key the client must choose is sent with a key never sent
+   * before (a case built from another's body gets a fresh one), once a read showed it free:
+   * the spec to send, or why it is not sent.
+   */
+  private async chosenKey(op: Operation, spec: RequestSpec): Promise<RequestSpec | string> {
+    const binding = this.binding(op);
+    const body = spec.body;
+    if (binding?.action !== 'create' || !body || typeof body !== 'object' || Array.isArray(body)) return spec;
+    const { collection } = binding;
+    const schema = requestSchema(op);
+    let key = (body as Record<string, unknown>)[collection.keyProperty];
+    if (typeof key !== 'string' || !this.keys.chosenBy(op, collection, schema)) return spec;
+    if (this.keys.usedBefore(key)) {
+      key = this.keys.fresh(collection, mergedProperties(schema!)[collection.keyProperty]);
+      spec = { ...spec, body: { ...body, [collection.keyProperty]: key } };
+    }
+    const scope = spec.params ?? {};
+    if (!(await this.keyShownFree(collection, key, scope))) return `no read showed ${collection.keyProperty} ${JSON.stringify(key)} free, and the suite chooses only free keys`;
+    this.keys.sentWith(key);
+    return spec;
+  }
+
+  /**
+   * True when a read showed no record at this key: 404, a refusal of the key (400, 422), or the
+   * status the server answers for a key that cannot exist (403 on a CMS, learnt from a key made
+   * of the run's marker or a record the suite deleted). Without a read operation, never.
+   */
+  async keyShownFree(collection: Collection, key: unknown, scope: Record<string, unknown>): Promise<boolean> {
+    if (this.own.isFree(collection, key, scope)) return true;
+    const read = this.operation(collection, 'read');
+    if (!read) return false;
+    const exchange = await this.request(read, { label: `check that ${collection.keyProperty} ${String(key)} is free before choosing it`, params: { ...scope, [collection.keyParam]: key }, intent: 'unknown' });
+    if (this.keys.cannotExist(key) && [403, 410].includes(exchange.status) && !this.own.unknownAnswers(collection).has(exchange.status)) {
+      this.own.learnUnknown(collection, exchange.status);
+      this.own.markFree(collection, key, scope);
+    }
+    return this.own.isFree(collection, key, scope);
   }
 
   /** What the document's validator finds wrong with a request (nothing: it is valid), without sending it. */

@@ -9,6 +9,7 @@ import type { RunMarker } from './marker.js';
 import { isCreate, isRead } from './safety.js';
 import type { Operation } from '../operations/operation.js';
 import type { Exchange } from './case.js';
+import { createdRecords } from './list-items.js';
 
 export interface OwnRecord {
   collection?: Collection;
@@ -38,8 +39,10 @@ export class OwnRecords {
     const item = this.collections.find((c) => c.itemPath === op.path);
     const params = pathParamsOf(exchange);
     if (item && op.method === 'delete' && ((exchange.status >= 200 && exchange.status < 300) || exchange.status === 404)) this.forget(item, params[item.keyParam], params);
-    // A read that finds no record at a key (404), or refuses the key itself (400, 422), shows it free.
-    if (item && isRead(op) && [400, 404, 422].includes(exchange.status) && exchange.case.intent !== 'valid') this.markFree(item, params[item.keyParam], params);
+    // The suite's own record, deleted, answered as unknown: that is how the server refuses a key no record has (403 on a CMS).
+    if (item && isRead(op) && exchange.case.purpose?.check === 'use_after_delete' && [403, 410].includes(exchange.status)) this.learnUnknown(item, exchange.status);
+    // A read that finds no record at a key (404, or what the server answers for a key no record has), or refuses the key itself (400, 422), shows it free.
+    if (item && isRead(op) && this.unknownAnswers(item).has(exchange.status) && exchange.case.intent !== 'valid') this.markFree(item, params[item.keyParam], params);
     if (exchange.case.intent === 'cleanup') return;
     const create = binding?.action === 'create' && binding.collection.path === op.path ? binding.collection : undefined;
     if (create) this.createdIn.add(create);
@@ -78,10 +81,14 @@ export class OwnRecords {
   remember(exchange: Exchange, create: Collection | undefined): void {
     if (!create && exchange.status !== 201) return;
     const location = exchange.headers.get('location') ?? undefined;
-    const body = exchange.json as Record<string, unknown> | undefined;
     const collection = create ?? this.collections.find((c) => c.itemPath === exchange.case.operation.path && exchange.case.method === 'PUT');
-    const answered = body && typeof body === 'object' && !Array.isArray(body) ? body[collection?.keyProperty ?? ''] : undefined;
-    const key = collection ? (answered ?? (create ? lastSegment(location) : undefined) ?? pathKey(exchange, collection)) : undefined;
+    // The records inside the answer's envelope; a create that made several (an array sent, an array answered) made each.
+    const answeredKeys = collection ? createdRecords(collection, exchange.json).map((r) => r[collection.keyProperty]).filter((k) => k !== undefined && k !== null) : [];
+    if (collection && answeredKeys.length > 1) {
+      for (const key of answeredKeys) this.add({ collection, key, params: { ...pathParamsOf(exchange), [collection.keyParam]: key } });
+      return;
+    }
+    const key = collection ? (answeredKeys[0] ?? (create ? lastSegment(location) : undefined) ?? pathKey(exchange, collection)) : undefined;
     if ((key === undefined || key === null) && !location) return;
     const created = `${exchange.case.method} ${exchange.case.path} answered ${exchange.status}`;
     this.add({ collection, key: key ?? undefined, params: collection && key !== undefined && key !== null ? { ...pathParamsOf(exchange), [collection.keyParam]: key } : undefined, location, created });
@@ -100,6 +107,22 @@ export class OwnRecords {
     if (index >= 0) this.records.splice(index, 1);
     this.free.add(freeKey(collection, key, scope));
   }
+
+  /**
+   * The statuses a read of a collection's item answers for a key no record has: 404, a refusal of
+   * the key itself (400, 422), and what the server showed it answers for a key that cannot exist
+   * (403, 410: see learnUnknown).
+   */
+  unknownAnswers(collection: Collection): ReadonlySet<number> {
+    return this.unknown.get(collection) ?? DEFAULT_UNKNOWN;
+  }
+
+  /** The server answered this status to a read of a key that cannot exist (the run's marker, a record the suite deleted). */
+  learnUnknown(collection: Collection, status: number): void {
+    this.unknown.set(collection, new Set([...this.unknownAnswers(collection), status]));
+  }
+
+  private readonly unknown = new Map<Collection, Set<number>>();
 
   /** Notes that a read found no record at this key. */
   markFree(collection: Collection, key: unknown, scope: Record<string, unknown> = {}): void {
@@ -176,6 +199,8 @@ function dependencyDepth(collections: Collection[]): Map<Collection | undefined,
   return depth;
 }
 
+const DEFAULT_UNKNOWN: ReadonlySet<number> = new Set([400, 404, 422]);
+
 function sameScope(collection: Collection, record: OwnRecord, scope: Record<string, unknown>): boolean {
   return collection.scopeParams.every((name) => record.params?.[name] !== undefined && String(record.params[name]) === String(scope[name]));
 }
@@ -196,5 +221,5 @@ function pathKey(exchange: Exchange, collection: Collection): unknown {
 }
 
 function lastSegment(location: string | undefined): string | undefined {
-  return location ? decodeURIComponent(location.split('?')[0].split('/').pop() ?? '') || undefined : undefined;
+  return location ? decodeURIComponent(location.split('?')[0].replace(/\/$/, '').split('/').pop() ?? '') || undefined : undefined;
 }

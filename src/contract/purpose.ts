@@ -19,6 +19,8 @@ export interface ReadBack {
   kind: 'read-back';
   expected: Row;
   fields?: string[];
+  /** The property the record is wrapped in (`data` of `{"data": {...}}`), when its collection has one. */
+  envelope?: string;
 }
 
 /** A read of the suite's own record after a write was refused: it must be as it was before. */

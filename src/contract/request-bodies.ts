@@ -11,11 +11,12 @@
  */
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
-import { mergedProperties, requiredProperties, type CrudBinding } from '../operations/infer-collections.js';
+import { branchesOf, mergedProperties, requiredProperties, type CrudBinding } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { jsonMediaType } from '../core/media-type.js';
 import type { RunMarker } from './marker.js';
 import { freshVariant, mayBeUnique, namedProperties, typicalValues } from './variations.js';
+import type { ChosenKeys } from './chosen-keys.js';
 
 type Row = Record<string, unknown>;
 
@@ -25,6 +26,8 @@ export interface BodyMaking {
   validator: (schema: SchemaObject) => ValidateFunction | undefined;
   binding: (op: Operation) => CrudBinding | undefined;
   marker: RunMarker;
+  /** Fresh keys for a create whose body carries a key the client must choose. */
+  keys?: ChosenKeys;
 }
 
 export class RequestBodies {
@@ -51,6 +54,23 @@ export class RequestBodies {
     }
     const preferred = recipe && !recipe.patch && this.others(op, refs, overrides, { kind: recipe.kind })[0];
     return preferred ? preferred.body : this.validObject(op, schema, refs, overrides, { from });
+  }
+
+  /**
+   * A valid body of several records, for a create whose body may be an array of them (a `oneOf`
+   * of a record and an array of records, as a CMS's create): two records (or the array's
+   * bounds), each made safe as a single one (its own marker, a fresh key where the client
+   * chooses it); undefined when the body allows no array of records, or none is confirmed valid.
+   */
+  validArray(op: Operation): Row[] | undefined {
+    const schema = requestSchema(op);
+    const validate = schema && this.deps.validator(schema);
+    const branch = schema && [schema, ...branchesOf(schema)].find((s) => s?.type === 'array' && s.items && typeof s.items === 'object' && !Array.isArray(s.items));
+    if (!branch || !validate) return undefined;
+    const count = Math.max(typeof branch.minItems === 'number' ? branch.minItems : 0, Math.min(2, typeof branch.maxItems === 'number' ? branch.maxItems : 2));
+    if (count < 1 || count > 10) return undefined;
+    const items = Array.from({ length: count }, () => this.validObject(op, branch.items as SchemaObject, {}, {}));
+    return validate(items) ? items : undefined;
   }
 
   /** Notes the kind of body (see others) the server accepted after it refused a generated one. */
@@ -86,8 +106,9 @@ export class RequestBodies {
 
   /**
    * Never a value the suite did not choose safely: `readOnly` properties are left out, and so is
-   * the record's key unless the schema requires it (then a create's key is checked free first, by
-   * createRecord; an update's is the key of the record it targets).
+   * the record's key unless the schema requires it or the client must choose it (a text key of a
+   * create: a fresh one, checked free by ContractContext.request before it is sent; an update's
+   * is the key of the record it targets).
    */
   private validObject(op: Operation, schema: SchemaObject, refs: Row, overrides: Row, source: { from?: SchemaObject; base?: Row } = {}): Row {
     const { from = schema, base } = source;
@@ -95,8 +116,10 @@ export class RequestBodies {
     const properties = mergedProperties(schema);
     const required = new Set(requiredProperties(schema));
     const collection = this.deps.binding(op)?.collection;
+    // A key the client must choose (a text key of a create) gets a fresh one, optional in the document or not: the server may require it.
+    const chosen = collection && this.deps.binding(op)?.action === 'create' && !(collection.keyProperty in refs) && !(collection.keyProperty in overrides) && this.deps.keys?.chosenBy(op, collection, schema) ? properties[collection.keyProperty] : undefined;
     // A key given in refs was chosen safely by the caller (the suite's own record, for a body that names it).
-    const unsafe = Object.keys(properties).filter((name) => !(name in refs) && (properties[name]?.readOnly || (name === collection?.keyProperty && !required.has(name))));
+    const unsafe = Object.keys(properties).filter((name) => !(name in refs) && (properties[name]?.readOnly || (name === collection?.keyProperty && !required.has(name) && !chosen)));
     const marked = this.markerField(op, schema, refs, overrides);
     if (marked) overrides = { ...overrides, [marked]: this.deps.marker.next() };
     let body: Row = {};
@@ -107,6 +130,7 @@ export class RequestBodies {
       for (const [property, value] of Object.entries(refs)) if (value === undefined) delete body[property];
       Object.assign(body, overrides);
       for (const [property, value] of Object.entries(body)) if (value === undefined) delete body[property];
+      if (chosen) body[collection!.keyProperty] = this.deps.keys!.fresh(collection!, chosen);
       this.freshen(op, schema, body, new Set([...Object.keys(refs), ...Object.keys(overrides), ...(collection ? [collection.keyProperty] : [])]));
       if (!validate) break;
       if (validate(body)) return body;

@@ -97,10 +97,17 @@ export class Results {
   }
 
   /** Every check x operation, those nothing judged with a reason (the default one if no phase gave any). */
-  rows(defaultReason: (check: CheckId) => string): CheckOutcome[] {
+  rows(defaultReason: (check: CheckId, operationId: string) => string): CheckOutcome[] {
     return [...this.outcomes.values()].map((o) => {
       const judged = o.passed + o.failed + o.gaps > 0;
-      return { ...o, skipped: judged ? [] : o.skipped.length ? o.skipped : [defaultReason(o.check)] };
+      return { ...o, skipped: judged ? [] : o.skipped.length ? o.skipped : [defaultReason(o.check, o.operationId)] };
     });
+  }
+
+  /** Every reason given for skipping a check of an operation: those of the `first` checks first, then the others in the order given. */
+  reasons(operationId: string, first: CheckId[] = []): string[] {
+    const rank = (check: CheckId) => (first.includes(check) ? first.indexOf(check) : first.length);
+    const outcomes = [...this.outcomes.values()].filter((o) => o.operationId === operationId).sort((a, b) => rank(a.check) - rank(b.check));
+    return [...new Set(outcomes.flatMap((o) => o.skipped))];
   }
 }

@@ -6,6 +6,7 @@
  * const report = await runContract({ document, baseUrl: 'http://127.0.0.1:4010', token: 'petstore-demo-key' });
  * report.conforms // true when the implementation keeps every promise of the document
  */
+import { reachOf, type Reach } from './reach.js';
 import { findResponse } from '../operations/build-operations.js';
 import { causesOf, type Cause } from './causes.js';
 import { cleanUp } from './clean-up.js';
@@ -109,6 +110,8 @@ export interface ContractReport {
    * runs patterns in linear time, cannot run them, and a backtracking engine never runs on what a server sends.
    */
   unenforcedPatterns: UnenforcedPattern[];
+  /** Single-record operations requested and answered 2xx, of all; every operation never requested, with why (always set by runContract). */
+  reach?: Reach;
   /** True when nothing failed (and, with `strict`, no gap was found). */
   conforms: boolean;
 }
@@ -191,13 +194,18 @@ async function run(options: RunOptions): Promise<ContractReport> {
   const failures = findings.filter((f) => f.kind === 'failure');
   const gaps = findings.filter((f) => f.kind === 'gap');
   const strict = options.strict ?? false;
+  // Why a valid request was not sent says why the operation was never requested; what a check of credentials or input skipped says less.
+  const reach = reachOf(ctx, (id) => ctx.results.reasons(id, ['positive_data_acceptance', 'response_received', 'create_read_back', 'update_persists', 'use_after_delete']), new Map(notSent.map((n) => [n.operationId, `never sent: ${n.reason}`])));
+  // An operation never requested is skipped by every check for the reason it was never requested, not for a check's scope.
+  const neverRequested = new Map(reach.neverRequested.map((n) => [n.operationId, `never requested: ${n.reason.replace(/^never sent: /, '')}`]));
   const flaky = ctx.results.flakyFindings;
   return {
     failures,
     gaps,
     flaky,
     causes: { failures: causesOf(failures), gaps: causesOf(gaps), flaky: causesOf(flaky) },
-    outcomes: ctx.results.rows((check) => `not applicable: it ${ctx.scopeOf(check)}`),
+    outcomes: ctx.results.rows((check, operationId) => neverRequested.get(operationId) ?? `not applicable: it ${ctx.scopeOf(check)}`),
+    reach,
     requests: ctx.exchanges.length,
     requested: [...ctx.received.keys()],
     durationMs: performance.now() - started,

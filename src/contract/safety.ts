@@ -10,7 +10,7 @@
  * create under a parent (`POST /fields/{collection}`) is sent only under the suite's own parent,
  * and no write is sent whose body refers to a record the suite did not create (`unownedReference`).
  */
-import { bare, propertyNamed, singular, type Collection, type CrudBinding, type Reference } from '../operations/infer-collections.js';
+import { bare, isBelow, propertyNamed, singular, type Collection, type CrudBinding, type Reference } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import { countsRecords, recordSelector } from '../operations/bulk-writes.js';
 
@@ -60,9 +60,9 @@ export function isCreate(op: Operation, binding: CrudBinding | undefined): boole
 export function ownersOf(op: Operation, param: string, collections: Collection[], byName = false): Array<{ collection: Collection; item?: Collection }> {
   const owners: Array<{ collection: Collection; item?: Collection }> = [];
   for (const c of collections) {
-    if (c.keyParam === param && (op.path === c.itemPath || op.path.startsWith(`${c.itemPath}/`))) owners.push({ collection: c });
+    if (c.keyParam === param && (op.path === c.itemPath || isBelow(op.path, c.itemPath))) owners.push({ collection: c });
   }
-  const item = collections.find((c) => c.itemPath === op.path || op.path.startsWith(`${c.itemPath}/`));
+  const item = collections.find((c) => c.itemPath === op.path || isBelow(op.path, c.itemPath));
   const reference = item?.references.find((r) => r.property === propertyNamed(param, item.references.map((x) => x.property)));
   const target = reference && collections.find((c) => c.name === reference.collection);
   if (target && !owners.some((o) => o.collection === target)) owners.push({ collection: target, item });
@@ -116,6 +116,7 @@ export function unprovenTarget(
   for (const name of pathParams(op)) {
     const value = params[name];
     const owners = ownersOf(op, name, collections, create);
+    if (value === undefined || value === null || value === '') return `its path parameter \`${name}\` has no value: the suite found no key for the record`;
     if (!owners.some(({ collection, item }) => own(collection, value, item ? {} : params) || (!item && free(collection, value, params)))) {
       return `its path parameter \`${name}\` = ${JSON.stringify(value)} names no ${owners.map((o) => o.collection.name).join(' or ') || 'collection\'s'} record the suite created`;
     }

@@ -56,6 +56,11 @@ export interface Collection {
   scopeParams: string[];
   /** The schema of one stored record, as responses show it. */
   schema: SchemaObject;
+  /**
+   * When one record is answered wrapped in a single-property object (`{"data": {...}}`, a headless
+   * CMS's style; JSON:API's `data`), that property: `schema` is the record inside it.
+   */
+  envelope?: string;
   /** When the list is wrapped (`{items: [...], total: 3, next_cursor: 'x'}`), the array, total and next-cursor property names. */
   listWrapper?: { items: string; total?: string; cursor?: string; cursorNullable?: boolean };
   /** Properties that reference other collections' keys. */
@@ -113,9 +118,10 @@ export function inferCollections(operations: Operation[]): {
   const collections: Collection[] = [];
   const bindings = new Map<string, CrudBinding>();
   for (const [itemPath, itemOps] of byPath) {
-    // `/calls/{sid}`, or with a format suffix (`/Calls/{Sid}.json` beside `/Calls.json`, Twilio's style).
-    const match = /^(.*)\/\{([^}/]+)\}(\.[A-Za-z0-9]+)?$/.exec(itemPath);
+    // `/calls/{sid}`, with a format suffix (`/Calls/{Sid}.json` beside `/Calls.json`, Twilio's style), or a trailing slash (`/books/{id}/`, Django REST framework's).
+    const match = /^(.*)\/\{([^}/]+)\}(\.[A-Za-z0-9]+)?\/?$/.exec(itemPath);
     if (!match) continue;
+    if (itemPath.endsWith('/') && byPath.has(itemPath.slice(0, -1))) continue; // both spellings: the one without the slash is the item path
     const [, bare, keyParam, suffix = ''] = match;
     if (bare === '') continue; // `/{provider}.json`: a lookup at the root, no collection
     // A collection path may be written with a trailing slash (`/items/` beside `/items/{id}`).
@@ -124,13 +130,15 @@ export function inferCollections(operations: Operation[]): {
     const list = listOps.get('get');
     const create = listOps.get('post');
     const listShape = list ? arrayShape(successSchema(list)) : undefined;
-    const schema =
+    const answered =
       successSchema(itemOps.get('get')) ??
       successSchema(itemOps.get('put')) ??
       successSchema(itemOps.get('patch')) ??
       successSchema(create) ??
       listShape?.items;
-    if (!schema || !isObjectSchema(schema)) continue;
+    if (!answered || !isObjectSchema(answered)) continue;
+    const envelope = envelopeOf(answered, [...itemOps.values()], listShape?.wrapper?.items);
+    const schema = envelope ? mergedProperties(answered)[envelope] : answered;
 
     const keyOp = [...itemOps.values()][0];
     const keyProperty = keyPropertyOf(keyParam, path, propertyNames(schema));
@@ -151,6 +159,7 @@ export function inferCollections(operations: Operation[]): {
       keySchema,
       scopeParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
       schema,
+      ...(envelope ? { envelope } : {}),
       listWrapper: listShape?.wrapper,
       references: [],
       creatable: Boolean(create),
@@ -230,6 +239,32 @@ function bindByShape(collections: Collection[], byPath: Map<string, Map<string, 
   }
 }
 
+/** Names a wrapper of one record goes by (besides the list's own array, `{"data": [...]}` beside `{"data": {...}}`). */
+const ENVELOPES = new Set(['data', 'item', 'items', 'result', 'results', 'record', 'resource', 'entity', 'object']);
+
+/**
+ * The property a record is wrapped in, when the answers about one record are an object of that one
+ * property holding a record (`{"data": {...}}`), named as envelopes are or as the list's array is
+ * (`{"data": [...]}` beside it), and no item response holds the record bare; undefined otherwise.
+ */
+function envelopeOf(answered: SchemaObject, itemOps: Operation[], listItemsName: string | undefined): string | undefined {
+  const names = propertyNames(answered);
+  if (names.length !== 1 || branchesOf(answered).length > 0) return undefined;
+  const [name] = names;
+  const inner = mergedProperties(answered)[name];
+  if (!inner || !isObjectSchema(inner)) return undefined;
+  if (!ENVELOPES.has(bare(name)) && name !== listItemsName) return undefined;
+  // Every item answer that has a body must be the same wrapper (a record that merely has one field is no envelope).
+  const shared = itemOps.map(successSchema).filter((s): s is SchemaObject => s !== undefined);
+  return shared.every((s) => propertyNames(s).length === 1 && propertyNames(s)[0] === name) ? name : undefined;
+}
+
+/** True when a path lies below a record's item path (`/books/{id}/reviews` below `/books/{id}` or `/books/{id}/`). */
+export function isBelow(path: string, itemPath: string): boolean {
+  const base = itemPath.replace(/\/$/, '');
+  return base !== '' && path.length > base.length + 1 && path.startsWith(`${base}/`);
+}
+
 /**
  * The record property a path parameter names: the parameter's own name if the record has it
  * (`petId`), else that name without the collection's singular (`projectKey` -> `key`,
@@ -266,7 +301,7 @@ export function unmappedReason(op: Operation, collections: Collection[], documen
   const collection = collections.find((c) => c.path === op.path);
   if (collection) return `${method} on the ${collection.name} collection is no list or create (or it declares no success response)`;
   // The deepest record the path is below (`files` for `/vaults/{v}/items/{i}/files/{f}/content`).
-  const below = collections.filter((c) => c.itemPath && op.path.startsWith(`${c.itemPath}/`)).sort((a, b) => b.itemPath.length - a.itemPath.length)[0];
+  const below = collections.filter((c) => c.itemPath && isBelow(op.path, c.itemPath)).sort((a, b) => b.itemPath.length - a.itemPath.length)[0];
   if (document && (op.method === 'get' || op.method === 'post')) {
     const ops = operationsAt(document.operations).get(op.path) ?? new Map();
     const shape = pathlessShape(op.path, ops, document.bindings, collections);
@@ -435,7 +470,7 @@ function recordKeyOf(schema: SchemaObject, path: string): string | undefined {
 function parentOf(path: string, collections: Collection[]): Collection | undefined {
   const end = path.lastIndexOf('}');
   if (end < 0) return undefined;
-  const shape = (template: string) => stripSuffix(template).replace(/\{[^}]+\}/g, '{}');
+  const shape = (template: string) => stripSuffix(template.replace(/\/$/, '')).replace(/\{[^}]+\}/g, '{}');
   const wanted = shape(path.slice(0, end + 1));
   return collections.find((c) => c.itemPath !== '' && shape(c.itemPath) === wanted);
 }

@@ -18,10 +18,10 @@ function succeeds(ex: Exchange, what: string): Verdict[] {
 }
 
 /** The read answers 200 with the expected value of every field listed (all of `expected` by default). */
-function readBackVerdicts(ex: Exchange, { expected, fields = Object.keys(expected) }: Omit<ReadBack, 'kind'>, documented: string): Verdict[] {
+function readBackVerdicts(ex: Exchange, { expected, fields = Object.keys(expected), envelope }: Omit<ReadBack, 'kind'>, documented: string): Verdict[] {
   const wrong = statusVerdicts(ex, [200], documented);
   if (wrong.length) return wrong;
-  const actual = ex.json;
+  const actual = envelope && ex.json && typeof ex.json === 'object' ? (ex.json as Row)[envelope] : ex.json;
   if (!actual || typeof actual !== 'object') return [{ received: `${ex.status} with body ${JSON.stringify(actual)}`, documented, path: 'body' }];
   const field = fields.find((name) => !isDeepStrictEqual(expected[name], (actual as Row)[name]));
   if (field === undefined) return [];
@@ -40,10 +40,22 @@ export const update_persists = caseCheck('update_persists', (ex, purpose) =>
   purpose.kind === 'update' ? succeeds(ex, `a valid ${ex.case.method}`) : readBackVerdicts(ex, purpose, 'the record with the update applied'),
 );
 
-/** The DELETE of an existing record succeeds, and the record then reads as 404. */
+/**
+ * What an operation may answer for a record that is gone: 404 (or 410, where declared) where it
+ * declares 404; where it declares none, 404 or any client error it declares instead (403, as a
+ * CMS answers for any unknown id; 400), as the one status rule has it (whether that status is
+ * declared is status_code_conformance's to judge).
+ */
+function goneStatuses(ex: Exchange): number[] {
+  const declared = ex.case.operation.responses.map((r) => r.status);
+  if (declared.includes('404')) return [404, ...(declared.includes('410') ? [410] : [])];
+  return [...new Set([404, ...declared.filter((s) => /^4\d\d$/.test(s) && s !== '401').map(Number)])];
+}
+
+/** The DELETE of an existing record succeeds, and the record then reads as unknown (404, or the refusal the operation declares for an unknown record). */
 export const use_after_delete = caseCheck('use_after_delete', (ex, purpose) =>
-  purpose.kind === 'delete' ? succeeds(ex, 'the DELETE of an existing record') : statusVerdicts(ex, [404], '404 after DELETE'),
+  purpose.kind === 'delete' ? succeeds(ex, 'the DELETE of an existing record') : statusVerdicts(ex, goneStatuses(ex), `${goneStatuses(ex).join(' or ')} after DELETE`),
 );
 
-/** Deleting a deleted record gives 404. */
-export const repeated_delete = caseCheck('repeated_delete', (ex) => statusVerdicts(ex, [404], '404 for a second DELETE'));
+/** Deleting a deleted record gives 404 (or the refusal the operation declares for an unknown record). */
+export const repeated_delete = caseCheck('repeated_delete', (ex) => statusVerdicts(ex, goneStatuses(ex), `${goneStatuses(ex).join(' or ')} for a second DELETE`));

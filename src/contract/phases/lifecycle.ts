@@ -16,7 +16,7 @@ import { listItems } from '../list-items.js';
 import type { Phase, Targets } from './phase.js';
 import { notSafe } from './phase.js';
 import { pastRefusal } from './past-refusal.js';
-import { createRecord, creationOf, listedRecord, recordParams } from './records.js';
+import { createRecord, creationOf, hasKey, listedRecord, recordParams } from './records.js';
 
 type Row = Record<string, unknown>;
 
@@ -29,7 +29,7 @@ async function readBack(ctx: ContractContext, collection: Collection, record: Ro
   await ctx.request(read, {
     label: check === 'create_read_back' ? 'read back the created record' : 'read back the updated record',
     params: recordParams(collection, record),
-    purpose: { check, kind: 'read-back', expected, fields },
+    purpose: { check, kind: 'read-back', expected, fields, envelope: collection.envelope },
   });
 }
 
@@ -50,7 +50,7 @@ async function followLocation(ctx: ContractContext, create: Operation, record: R
   await ctx.request(target.op, {
     label: `follow the Location ${location}`,
     params: target.params,
-    purpose: { check: 'create_read_back', kind: 'location', expected: record },
+    purpose: { check: 'create_read_back', kind: 'location', expected: record, envelope: ctx.binding(target.op)?.collection.envelope },
   });
 }
 
@@ -207,6 +207,12 @@ function nextCursor(exchange: Exchange, cursor: string): string | undefined {
   return undefined;
 }
 
+/** Where a create's body may be an array of records, one create of several: each record it answers is the suite's (and deleted at the end). */
+async function createSeveral(ctx: ContractContext, create: Operation, scope: Row): Promise<void> {
+  const body = ctx.bodies.validArray(create);
+  if (body) await ctx.request(create, { label: `create ${body.length} records in one request (an array)`, params: scope, body, purpose: { check: 'create_read_back', kind: 'create' } });
+}
+
 async function remove(ctx: ContractContext, collection: Collection, record: Row): Promise<void> {
   const del = ctx.operation(collection, 'delete');
   if (!del) return;
@@ -253,6 +259,11 @@ export const lifecyclePhase: Phase = {
         for (const op of ctx.operations.filter((o) => ctx.binding(o)?.collection === collection)) ctx.skip(LIFECYCLE_CHECKS, op, 'no record of the collection could be created: the valid creates the suite sent were refused');
         continue;
       }
+      if (!hasKey(record[collection.keyProperty])) {
+        // Every later step names the record by its key: none is sent without one (never `/roles/` or `/roles/undefined`).
+        for (const op of ctx.operations.filter((o) => ctx.binding(o)?.collection === collection)) ctx.skip(LIFECYCLE_CHECKS, op, `the create answered no ${collection.keyProperty} for its record (not in its body, nor in a Location): no request can name it`);
+        continue;
+      }
       const creation = creationOf(record);
       // What the create answered, and over it what was sent: a server may add fields, never drop or change one it was sent.
       await readBack(ctx, collection, record, 'create_read_back', { ...record, ...sentFields(collection, creation?.body) });
@@ -260,6 +271,7 @@ export const lifecyclePhase: Phase = {
       await findInList(ctx, collection, record);
       await filters(ctx, collection, record);
       await paginate(ctx, collection, scopeOf(record));
+      await createSeveral(ctx, create, scopeOf(record));
       await update(ctx, collection, record, targets);
       await remove(ctx, collection, record);
     }

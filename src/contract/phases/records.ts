@@ -8,7 +8,7 @@ import { propertyNamed, requiredProperties, type Collection } from '../../operat
 import { requestSchema } from '../request-bodies.js';
 import type { Operation } from '../../operations/operation.js';
 import type { ContractContext } from '../context.js';
-import { listItems } from '../list-items.js';
+import { createdRecords, listItems, recordOf } from '../list-items.js';
 import { storedAnyway } from '../list-reader.js';
 import type { Variant } from '../request-bodies.js';
 import { ownersOf } from '../safety.js';
@@ -67,13 +67,21 @@ export async function createRecord(ctx: ContractContext, collection: Collection,
       }
       ctx.own.add({ collection, key, params: { ...params, [collection.keyParam]: key } });
     }
-    if (!stored && (exchange.status >= 300 || !exchange.json || typeof exchange.json !== 'object')) continue;
+    // The record inside its envelope (`{"data": {...}}`); of an array answered, the first (the others are the suite's too, counted by OwnRecords).
+    const answered = createdRecords(collection, exchange.json)[0];
+    if (!stored && (exchange.status >= 300 || !answered)) continue;
     if (i > 0) {
       ctx.bodies.prefer(create, attempt as Variant);
       ctx.unstatedRule(create, label, `accepted with another valid body (${attempt.why})`);
     }
-    const record = stored ?? (exchange.json as Row);
-    creations.set(record, { params, body: attempt.body as Row | undefined, location: exchange.headers.get('location') ?? undefined });
+    let record = stored ?? answered!;
+    // A key the answer leaves out may be in its Location (`Location: /roles/7`): the item path's parameter there.
+    const location = exchange.headers.get('location') ?? undefined;
+    const fromLocation = location && ctx.operationAt('get', location);
+    if (!hasKey(record[collection.keyProperty]) && fromLocation && fromLocation.op.path === collection.itemPath && hasKey(fromLocation.params[collection.keyParam])) {
+      record = { ...record, [collection.keyProperty]: fromLocation.params[collection.keyParam] };
+    }
+    creations.set(record, { params, body: attempt.body as Row | undefined, location });
     return record;
   }
   return undefined;
@@ -88,6 +96,11 @@ export function ownOrLeftOut(ctx: ContractContext, op: Operation, property: stri
   if (ctx.isOwn(target, key)) return key;
   const schema = requestSchema(op);
   return schema && requiredProperties(schema).includes(property) ? key : undefined;
+}
+
+/** A key the suite can put in a path: not missing, not null, not empty. */
+export function hasKey(key: unknown): boolean {
+  return key !== undefined && key !== null && key !== '';
 }
 
 /** How a record was created: the path parameters it lives under (`vaultUuid` of `/vaults/{vaultUuid}/items`), the body sent, the Location answered. */
@@ -108,14 +121,12 @@ export function recordParams(collection: Collection, record: Row): Row {
 }
 
 /**
- * A key the client must choose is used only once a read says no record has it (404): a server
- * that upserts would otherwise overwrite someone else's record. Without a read, it is not used.
+ * A key the client must choose is used only once a read says no record has it (404, or the
+ * refusal the server answers for a key that cannot exist): a server that upserts would otherwise
+ * overwrite someone else's record. Without a read, it is not used.
  */
-async function isFree(ctx: ContractContext, collection: Collection, key: unknown, scope: Row): Promise<boolean> {
-  const read = ctx.operation(collection, 'read');
-  if (!read) return false;
-  const exchange = await ctx.request(read, { label: `check that ${collection.keyProperty} ${String(key)} is free before choosing it`, params: { ...scope, [collection.keyParam]: key }, intent: 'unknown' });
-  return exchange.status === 404;
+function isFree(ctx: ContractContext, collection: Collection, key: unknown, scope: Row): Promise<boolean> {
+  return ctx.keyShownFree(collection, key, scope);
 }
 
 /** A record to point at: a fresh one where the API allows creating, else the first listed. */
@@ -145,7 +156,7 @@ export async function listedRecord(ctx: ContractContext, collection: Collection,
       params[name] = record[target.keyProperty];
     }
     const exchange = await ctx.request(read, { label: `read the ${collection.name} record of a new ${parentCollection.name} record`, params });
-    return exchange.status === 200 ? (exchange.json as Row) : undefined;
+    return exchange.status === 200 ? recordOf(collection, exchange.json) : undefined;
   }
   const list = ctx.operation(collection, 'list');
   if (!list || collection.scopeParams.length) return undefined;

@@ -71,6 +71,14 @@ export function formatCoverage(rows: CoverageRow[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Operations never requested, one line each with why; then `single-record operations: 5 requested, 4 answered 2xx, of 6`. */
+export function formatReach({ reach }: ContractReport): string {
+  if (!reach) return '';
+  const never = reach.neverRequested.length ? `Never requested (${reach.neverRequested.length}):\n${reach.neverRequested.map((n) => `  · ${n.operation} (${n.operationId}): ${n.reason}`).join('\n')}\n` : '';
+  const { total, requested, succeeded } = reach.singleRecord;
+  return `${never}single-record operations: ${requested} requested, ${succeeded} answered 2xx, of ${total}\n`;
+}
+
 /** `PASS: the implementation conforms (327 requests; checks: 15 passed, 2 skipped; 1 gap of the document; 0.6 s)` */
 export function formatSummary(report: ContractReport): string {
   const byCheck = group(report.outcomes, (o) => o.check);
@@ -137,6 +145,7 @@ export function formatReport(report: ContractReport): string {
     report.unenforcedPatterns.length
       ? `Patterns not enforced (a linear-time engine cannot run them; every string passes them):\n${report.unenforcedPatterns.map((p) => `  · ${JSON.stringify(p.pattern)} at ${p.where}${p.more ? ` (and ${p.more} more)` : ''}: ${p.reason}`).join('\n')}\n`
       : '',
+    formatReach(report),
     formatCoverage(report.coverage),
     formatSummary(report),
   ]
