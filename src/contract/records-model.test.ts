@@ -59,6 +59,10 @@ describe('the records of a headless CMS: envelopes, 403 for unknown ids, a key t
     expect(formatReport(report)).toContain(`single-record operations: ${requested.length} requested, ${succeeded.length} answered 2xx, of 6`);
     // No key the suite did not have: no empty path segment, no `undefined`, no `null`.
     expect(server.seen.filter((line) => /\/\/|undefined|null|\/(roles|collections)\/(\?|$)/.test(line.split(' ')[1]))).toEqual([]);
+    // The key the client must choose: in every create that carried an object (the invalid ones too), never twice.
+    expect(server.collectionKeys.length).toBeGreaterThan(3);
+    expect(server.collectionKeys.filter((key) => typeof key !== 'string')).toEqual([]);
+    expect(new Set(server.collectionKeys).size).toBe(server.collectionKeys.length);
     // The lifecycle ran through the envelope: read back, update, delete.
     const ran = (check: string) => report.outcomes.filter((o) => o.check === check && o.passed > 0).map((o) => o.operationId).sort();
     expect(ran('create_read_back')).toEqual(['createRole', 'readCollection', 'readRole']);

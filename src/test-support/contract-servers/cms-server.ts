@@ -26,6 +26,8 @@ export interface CmsServer {
   seen: string[];
   /** How many role creates carried an array. */
   arrayCreates: number;
+  /** The `collection` key of every collection create whose body was a JSON object (undefined where it had none). */
+  collectionKeys: unknown[];
 }
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -37,7 +39,7 @@ export function cmsServer(options: { blankWithoutContentType?: boolean; keylessA
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   const error = (status: number, message: string) => json(status, { errors: [{ message }] });
   const forbidden = () => error(403, "You don't have permission to access this.");
-  const server: CmsServer = { fetch: handle, roles, collections, seen: [], arrayCreates: 0 };
+  const server: CmsServer = { fetch: handle, roles, collections, seen: [], arrayCreates: 0, collectionKeys: [] };
 
   /** The JSON body, `blank` when it came without Content-Type and the server ignores it, undefined when it is no JSON. */
   async function body(request: Request): Promise<unknown> {
@@ -103,6 +105,7 @@ export function cmsServer(options: { blankWithoutContentType?: boolean; keylessA
     if (request.method === 'GET') return json(200, { data: [...collections.values()] });
     if (request.method !== 'POST') return error(405, 'Method not allowed.');
     const input = await body(request);
+    if (isObject(input)) server.collectionKeys.push(input.collection);
     if (!isObject(input) || !onlyKeys(input, ['collection', 'note', 'singleton'])) return error(400, 'Invalid payload.');
     // Optional in the document, required here (as the CMS does).
     if (typeof input.collection !== 'string') return error(400, '"collection" is required.');
