@@ -69,6 +69,7 @@ describe('toJUnit', () => {
   const report = (strict: boolean) =>
     toJUnit({
       requests: 2,
+      seed: 5,
       durationMs: 1500,
       checks: ['error_shape', 'auth_enforced'],
       plugins: [],
