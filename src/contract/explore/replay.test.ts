@@ -42,7 +42,7 @@ async function server(fault?: (request: Request, created: Set<string>) => Respon
     const faulty = fault?.(request, created);
     if (faulty) return faulty;
     const response = await mock.app.fetch(request);
-    if (request.method === 'POST' && new URL(request.url).pathname === '/pets' && response.status === 201) created.add(String((await response.clone().json()).id));
+    if (request.method === 'POST' && new URL(request.url).pathname === '/pets' && response.status === 201) created.add(String(((await response.clone().json()) as { id: unknown }).id));
     return response;
   };
   return { fetch, seen, mock };
@@ -74,11 +74,11 @@ describe('replaying a cassette', () => {
 
   it('reports it fixed against the mock, and leaves nothing behind', async () => {
     const { fetch, mock } = await server();
-    const before = (await mock.app.fetch(new Request('http://server.test/pets?limit=100', { headers: { Authorization: `Bearer ${TOKEN}` } })).then((r) => r.json())) as unknown;
+    const before = (await mock.call('GET', '/pets?limit=100')).body;
     const report = await replay(fetch, cassette(readAfterCreate, readAfterCreate));
     expect(report.replayed.map((r) => r.verdict)).toEqual(['fixed', 'fixed']);
     expect(report).toMatchObject({ failing: 0, fixed: 2, leftBehind: [] });
-    const after = (await mock.app.fetch(new Request('http://server.test/pets?limit=100', { headers: { Authorization: `Bearer ${TOKEN}` } })).then((r) => r.json())) as unknown;
+    const after = (await mock.call('GET', '/pets?limit=100')).body;
     expect(after).toEqual(before);
   });
 
