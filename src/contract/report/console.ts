@@ -130,9 +130,10 @@ export function formatConfirmed({ confirmed, unconfirmed }: ContractReport): str
 /** The whole report; `cassette`: the file the run's explored failures were written to, for the replay hint. */
 export function formatReport(report: ContractReport, cassette?: string): string {
   return [
-    `Seed ${report.seed} (the same seed sends the same cases in the same order: --seed ${report.seed})\n`,
     formatHarm(report),
     formatLeftBehind(report),
+    // After harm and records left behind, which are said first; the CLI's header line names the seed before the run.
+    `Seed ${report.seed} (the same seed sends the same cases in the same order: --seed ${report.seed})\n`,
     formatChecks(report.outcomes),
     formatCauses(report.causes.failures, 'Failures', '✗'),
     formatExplored(report, cassette),

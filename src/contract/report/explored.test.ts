@@ -29,7 +29,7 @@ const report = (more: Partial<ContractReport>): ContractReport => ({
 });
 
 describe('the seed and explored failures in the reports', () => {
-  it('the console report prints the seed at the top and in the verdict, and each explored failure with its steps in order and how to replay it', () => {
+  it('the console report prints the seed first (after harm and records left behind) and in the verdict, and each explored failure with its steps in order and how to replay it', () => {
     const text = formatReport(report({ explored: [explored], exploration: { limits: { requests: 2000, ms: 30_000 }, requests: 2000, ms: 1500, stoppedBy: 'requests' } }), 'found.json');
     expect(text.split('\n')[0]).toBe('Seed 4242 (the same seed sends the same cases in the same order: --seed 4242)');
     expect(text).toMatch(/\nFAIL: .*; seed 4242; /);
