@@ -44,6 +44,7 @@ describe('the seed and explored failures in the reports', () => {
       ].join('\n'),
     );
     expect(text).toContain('Exploration: 2000 requests in 1.5 s (budget 2000 requests, 30 s; stopped by its requests)');
+    expect(formatReport(report({ exploration: { limits: { requests: 9, ms: 1000 }, requests: 0, ms: 0 } }))).toContain('Exploration: no request sent (budget 9 requests, 1 s)');
     expect(formatReport(report({ exploration: { off: 'turned off (--no-explore): only the fixed checks ran' } }))).toContain('Exploration: turned off (--no-explore)');
   });
 

@@ -11,6 +11,7 @@ export function formatExploration({ exploration }: ContractReport): string {
   if (!exploration) return '';
   if ('off' in exploration) return `Exploration: ${exploration.off}\n`;
   const { requests, ms, limits, stoppedBy } = exploration;
+  if (requests === 0 && !stoppedBy) return `Exploration: no request sent (budget ${limits.requests} requests, ${limits.ms / 1000} s)\n`;
   const stopped = stoppedBy === 'time' ? '; stopped by its time: another run of the same seed may explore more or less' : stoppedBy ? '; stopped by its requests' : '';
   return `Exploration: ${requests} requests in ${(ms / 1000).toFixed(1)} s (budget ${limits.requests} requests, ${limits.ms / 1000} s${stopped})\n`;
 }
