@@ -31,7 +31,17 @@ export interface ContractArgs {
   allowWrites?: string[];
   /** List the requests a run would send, against the built-in mock of the document, sending nothing to --base-url. */
   dryRun: boolean;
+  /** The seed given; undefined means the command picks one at random and prints it. */
   seed?: number;
+  /** Explore past the fixed checks (off with --no-explore). */
+  explore: boolean;
+  /** Exploration's budget: requests (--budget-requests) and milliseconds (--budget-seconds); undefined means the default. */
+  budgetRequests?: number;
+  budgetMs?: number;
+  /** Where to write the failures exploration found, as a cassette (only if it found any). */
+  cassette?: string;
+  /** A cassette to send again instead of running the suite. */
+  replay?: string;
   /** Extra headers for every request, from `-H 'Name: value'`. */
   headers: Record<string, string>;
   requestTimeoutMs: number;
@@ -80,7 +90,17 @@ Options:
   --no-harm-check     do not compare the first page of every list before and after the run
                       (for a server others write to meanwhile; the report says it was off)
   --allow-leftovers   records the suite created and could not delete are a warning, not exit 4
-  --seed N            seed for generated request data (default 1)
+  --seed N            seed for generated data and exploration (default: one picked at random);
+                      every run prints its seed, and the same seed sends the same cases in the
+                      same order
+  --no-explore        run only the fixed checks: no generated inputs or sequences
+  --budget-requests N requests exploration may send after the fixed checks (default 2000)
+  --budget-seconds S  seconds exploration may take (default 30); the first bound reached stops it
+  --cassette FILE     write the failures exploration found (their steps, shrunk) as JSON, only
+                      if it found any
+  --replay FILE       send each failure of a cassette again against --base-url, judge it with the
+                      same check and say still failing, fixed, or not judged (and why); nothing
+                      else is checked. Exits 1 if any still fails, 2 if any could not be judged
   -h, --help          show this help
 
 Checks: ${CHECK_IDS.join(', ')}; the petstore plugin adds referential_integrity and
@@ -118,6 +138,11 @@ export const CONTRACT_FLAGS = {
   'allow-leftovers': { type: 'boolean' },
   'allow-write': { type: 'string', multiple: true, value: 'ID', accepts: 'an operation id, or all, or several separated with commas' },
   seed: { type: 'string', value: 'N', accepts: 'a non-negative integer' },
+  'no-explore': { type: 'boolean' },
+  'budget-requests': { type: 'string', value: 'N', accepts: 'a positive integer' },
+  'budget-seconds': { type: 'string', value: 'S', accepts: 'a number of seconds above 0 (at most 86400)' },
+  cassette: { type: 'string', value: 'FILE', accepts: 'a file to write' },
+  replay: { type: 'string', value: 'FILE', accepts: 'a cassette file written by --cassette' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies FlagTable;
 
@@ -149,6 +174,14 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
   if (typeof requestTimeoutMs === 'string') return error(requestTimeoutMs);
   const timeoutMs = seconds('timeout', values.timeout);
   if (typeof timeoutMs === 'string') return error(timeoutMs);
+  const budgetRequests = values['budget-requests'];
+  if (budgetRequests !== undefined && (!/^\d+$/.test(budgetRequests) || Number(budgetRequests) < 1)) return error(invalidValue(CONTRACT_FLAGS, 'budget-requests', budgetRequests));
+  const budgetMs = seconds('budget-seconds', values['budget-seconds']);
+  if (typeof budgetMs === 'string') return error(budgetMs);
+  const explore = !(values['no-explore'] ?? false);
+  const exploring = [values.cassette !== undefined && '--cassette', budgetRequests !== undefined && '--budget-requests', budgetMs !== undefined && '--budget-seconds'].find(Boolean);
+  if (values.replay !== undefined && exploring) return error(`--replay sends a cassette again and explores nothing: it takes no ${exploring}. ${seeHelp('contract')}`);
+  if (!explore && exploring) return error(`--no-explore turns exploration off: it takes no ${exploring}. ${seeHelp('contract')}`);
   const maxBytes = values['max-response-bytes'];
   if (maxBytes !== undefined && (!/^\d+$/.test(maxBytes) || Number(maxBytes) < 1)) return error(invalidValue(CONTRACT_FLAGS, 'max-response-bytes', maxBytes));
   return {
@@ -169,6 +202,11 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
     allowWrites: list(values['allow-write']),
     dryRun: values['dry-run'] ?? false,
     seed: values.seed === undefined ? undefined : Number(values.seed),
+    explore,
+    budgetRequests: budgetRequests === undefined ? undefined : Number(budgetRequests),
+    budgetMs,
+    cassette: values.cassette,
+    replay: values.replay,
     headers,
     requestTimeoutMs: requestTimeoutMs!,
     timeoutMs,
@@ -177,7 +215,7 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
 }
 
 /** A number of seconds (above 0, at most a day) as milliseconds, `fallback` when not given, or the sentence naming the flag. */
-function seconds(name: 'request-timeout' | 'timeout', value: string | undefined, fallback?: number): number | string | undefined {
+function seconds(name: 'request-timeout' | 'timeout' | 'budget-seconds', value: string | undefined, fallback?: number): number | string | undefined {
   if (value === undefined) return fallback;
   const n = Number(value);
   return /^\d+(\.\d+)?$/.test(value) && n > 0 && n <= 86_400 ? n * 1000 : invalidValue(CONTRACT_FLAGS, name, value);

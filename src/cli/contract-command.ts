@@ -3,7 +3,8 @@
  * the only module of the suite that writes to the terminal and files. The bin (src/cli.ts) hands it
  * the arguments after `contract` and the environment, and exits with the code it returns.
  */
-import { writeFileSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from '../document/load-document.js';
 import { buildMock, DEMO_API_KEY } from '../app.js';
 import { DEFAULT_PLUGINS, PLUGINS } from '../plugins/index.js';
@@ -16,6 +17,9 @@ import { formatReport } from '../contract/report/console.js';
 import { setupErrorJUnit, toJUnit } from '../contract/report/junit.js';
 import { ContractSetupError, runContract } from '../contract/run-contract.js';
 import { selectRun } from '../contract/select.js';
+import { cassetteOf, parseCassette, writeCassette } from '../contract/explore/cassette.js';
+import { replayCassette } from '../contract/explore/replay.js';
+import { formatReplay } from '../contract/report/explored.js';
 
 
 export async function contractCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
@@ -44,8 +48,11 @@ export async function contractCommand(argv: string[], env: Record<string, string
     return 2;
   }
   const { plugins, only } = selection;
-  if (args.dryRun) return dryRun(args, document, selection);
-  process.stdout.write(`Checking ${args.baseUrl} against ${document.api.info?.title ?? 'the document'} ${document.api.info?.version ?? ''}${plugins.length ? ` with the ${plugins.map((p) => p.name).join(', ')} plugin` : ''}${args.readOnly ? ' (read-only)' : ''}\n`);
+  // Only the CLI draws randomness: a run without --seed gets one, printed, so it can be run again exactly.
+  const seed = args.seed ?? randomInt(0, 2 ** 31);
+  if (args.replay !== undefined) return replay(args, document, plugins);
+  if (args.dryRun) return dryRun({ ...args, seed }, document, selection);
+  process.stdout.write(`Checking ${args.baseUrl} against ${document.api.info?.title ?? 'the document'} ${document.api.info?.version ?? ''}${plugins.length ? ` with the ${plugins.map((p) => p.name).join(', ')} plugin` : ''}${args.readOnly ? ' (read-only)' : ''}, seed ${seed}\n`);
   let report;
   try {
     report = await runContract({
@@ -55,7 +62,10 @@ export async function contractCommand(argv: string[], env: Record<string, string
       only,
       operations: args.operations,
       readOnly: args.readOnly,
-      seed: args.seed,
+      seed,
+      explore: args.explore,
+      budgetRequests: args.budgetRequests,
+      budgetMs: args.budgetMs,
       plugins,
       strict: args.strict,
       headers: args.headers,
@@ -79,13 +89,52 @@ export async function contractCommand(argv: string[], env: Record<string, string
     return 2;
   }
   if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
-  process.stdout.write(formatReport(report));
+  const cassette = args.cassette === undefined ? undefined : cassetteOf(report, document.api.info ?? {});
+  if (cassette) writeFileSync(args.cassette!, writeCassette(cassette));
+  process.stdout.write(formatReport(report, cassette && args.cassette));
   if (args.coverage) writeFileSync(args.coverage, `${JSON.stringify(report.coverage, null, 2)}\n`);
   if (args.junit) writeFileSync(args.junit, toJUnit(report));
   if (report.harm?.length) return 3; // records the suite did not create changed during the run: first of all
   if (report.leftBehind.length && !report.leftBehindAllowed) return 4; // the server holds records of the run: someone must delete them
   if (report.failures.length === 0 && report.incomplete) return 2; // nothing wrong found, but not everything checked
   return report.conforms ? 0 : 1;
+}
+
+/**
+ * `--replay FILE`: the cassette's failures sent again and judged by the same checks. Exits 1 when
+ * one still fails, 2 when none does but one could not be judged (or the file is not a cassette),
+ * 4 when the replay left records behind, else 0.
+ */
+async function replay(args: ContractArgs, document: LoadedDocument, plugins: LoadedPlugin[]): Promise<number> {
+  const file = args.replay!;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    process.stderr.write(`Cannot read the cassette ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
+    return 2;
+  }
+  const cassette = parseCassette(text);
+  if (typeof cassette === 'string') {
+    process.stderr.write(`${file} is not a cassette: ${cassette}.\n`);
+    return 2;
+  }
+  let report;
+  try {
+    report = await replayCassette({ document, baseUrl: args.baseUrl, token: args.token, plugins, headers: args.headers, requestTimeoutMs: args.requestTimeoutMs, timeoutMs: args.timeoutMs, maxResponseBytes: args.maxResponseBytes, allowWrites: args.allowWrites }, cassette);
+  } catch (error) {
+    if (error instanceof ContractSetupError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    process.stderr.write(`Cannot talk to ${args.baseUrl}: ${cause?.code ?? cause?.message ?? (error as Error).message}.\n`);
+    return 2;
+  }
+  process.stdout.write(formatReplay(report, file));
+  if (report.failing) return 1;
+  if (report.unjudged) return 2;
+  return report.leftBehind.length && !args.allowLeftovers ? 4 : 0;
 }
 
 /** On a terminal, one line that says how far the run is (requests sent, the latest operation), at most ten times a second. */

@@ -34,6 +34,7 @@ import { exchangeOf, type Fetch } from './transport.js';
 import { Results } from './results.js';
 import { listItems } from './list-items.js';
 import { parameterValue, type ValueSources } from './parameter-value.js';
+import { ExploreBudget } from './explore/budget.js';
 
 /** How a run reaches the implementation and treats it, whatever the document and the checks selected (the library's `runContract` takes these as they are). */
 export interface ContractSettings {
@@ -48,8 +49,14 @@ export interface ContractSettings {
    * records (`all`: every operation, for a disposable server): the caller vouches for them.
    */
   allowWrites?: string[];
-  /** Seed for generated values (default 1). */
+  /** Seed for generated values and exploration (default 1): the same seed sends the same cases in the same order. */
   seed?: number;
+  /** Explore past the fixed checks (default true): generated inputs and sequences, within the budget below. */
+  explore?: boolean;
+  /** Requests exploration may send (default DEFAULT_BUDGET.requests, explore/budget.ts); the fixed checks are not counted. */
+  budgetRequests?: number;
+  /** Milliseconds exploration may take (default DEFAULT_BUDGET.ms). */
+  budgetMs?: number;
   fetch?: Fetch;
   /** How long one answer may take (default 10 s). */
   requestTimeoutMs?: number;
@@ -128,6 +135,7 @@ export class ContractContext {
     private readonly checks: CheckRegistry,
   ) {
     this.checkIds = [...checks.keys()];
+    this.budget = new ExploreBudget({ requests: options.budgetRequests, ms: options.budgetMs }, () => performance.now(), () => this.exchanges.length);
     const { document } = options;
     this.operations = buildOperations(document.api);
     this.results = new Results(
@@ -285,6 +293,22 @@ export class ContractContext {
 
   /** When the run must stop sending (an absolute `performance.now()` time), set by runContract from --timeout. */
   deadline = Infinity;
+
+  /** Exploration's budget, counted from the first time an explorer asks (the fixed checks never spend it). */
+  readonly budget: ExploreBudget;
+
+  /**
+   * What exploration may still send before the next case or sequence (requests, milliseconds), or
+   * undefined when it may send nothing more: exploration is off (`explore: false`, `--no-explore`),
+   * its budget is spent, or the run's --timeout is past. Every explorer asks before each case.
+   */
+  exploreBudget(): { requests: number; ms: number } | undefined {
+    if (this.options.explore === false) return undefined;
+    const left = this.budget.remaining();
+    if (!left) return undefined;
+    const ms = Math.min(left.ms, this.deadline - performance.now());
+    return ms > 0 ? { requests: left.requests, ms } : undefined;
+  }
 
   /**
    * Sends a case (see transport.ts: timeouts, the size cap, no redirects), then records and judges

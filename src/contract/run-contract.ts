@@ -29,6 +29,8 @@ import { unknownPhase } from './phases/unknown.js';
 import type { LoadedPlugin } from './plugin.js';
 import { secretMask } from './report/mask.js';
 import type { CheckOutcome } from './results.js';
+import type { ExploredFailure } from './explore/sequence.js';
+import type { BudgetSpent } from './explore/budget.js';
 
 export { ContractSetupError };
 
@@ -112,6 +114,12 @@ export interface ContractReport {
   unenforcedPatterns: UnenforcedPattern[];
   /** Single-record operations requested and answered 2xx, of all; every operation never requested, with why (always set by runContract). */
   reach?: Reach;
+  /** The seed the run used (the one given, else 1): `--seed` with it sends the same cases in the same order. */
+  seed: number;
+  /** Failures exploration found, shrunk and confirmed (what `--cassette` writes and `--replay` sends again). */
+  explored?: ExploredFailure[];
+  /** What exploration spent of its budget, or why it did not run (`explore: false`); always set by runContract. */
+  exploration?: BudgetSpent | { off: string };
   /** True when nothing failed (and, with `strict`, no gap was found). */
   conforms: boolean;
 }
@@ -223,6 +231,8 @@ async function run(options: RunOptions): Promise<ContractReport> {
     incomplete,
     unmapped: unmapped(ctx),
     unenforcedPatterns: unenforcedPatterns(options.document.api),
+    seed: options.seed ?? 1,
+    exploration: options.explore === false ? { off: 'turned off (--no-explore): only the fixed checks ran' } : ctx.budget.spent(),
     conforms: failures.length === 0 && !harm?.length && (options.allowLeftovers || ctx.leftBehind.length === 0) && (!strict || gaps.length === 0),
   };
 }

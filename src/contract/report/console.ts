@@ -7,6 +7,7 @@ import type { Cause } from '../causes.js';
 import { verdictOf, type CheckOutcome } from '../results.js';
 import { describeHarm } from '../harm.js';
 import type { ContractReport, CoverageRow } from '../run-contract.js';
+import { formatExploration, formatExplored } from './explored.js';
 
 /** Per check: `status_code_conformance   18 passed, 1 with gaps`. */
 export function formatChecks(outcomes: CheckOutcome[]): string {
@@ -101,7 +102,7 @@ export function formatSummary(report: ContractReport): string {
       : 'FAIL: the document has gaps (--strict)';
   const flaky = report.flaky.length ? `; ${report.flaky.length} flaky finding(s), not counted` : '';
   const stopped = report.incomplete ? `; incomplete: ${report.incomplete}` : '';
-  return `${verdict} (${report.requests} requests; ${byCheck.size} checks: ${checks}${gaps}${flaky}${stopped}; ${(report.durationMs / 1000).toFixed(1)} s)\n`;
+  return `${verdict} (${report.requests} requests; ${byCheck.size} checks: ${checks}${gaps}${flaky}${stopped}; seed ${report.seed}; ${(report.durationMs / 1000).toFixed(1)} s)\n`;
 }
 
 /** First of all: records of others the run changed or removed (it must never), or that it could not compare. */
@@ -126,12 +127,16 @@ export function formatConfirmed({ confirmed, unconfirmed }: ContractReport): str
   return line + unconfirmed.map((n) => `  · not sent: ${n.operation} (${n.label}): ${n.reason}\n`).join('');
 }
 
-export function formatReport(report: ContractReport): string {
+/** The whole report; `cassette`: the file the run's explored failures were written to, for the replay hint. */
+export function formatReport(report: ContractReport, cassette?: string): string {
   return [
     formatHarm(report),
     formatLeftBehind(report),
+    // After harm and records left behind, which are said first; the CLI's header line names the seed before the run.
+    `Seed ${report.seed} (the same seed sends the same cases in the same order: --seed ${report.seed})\n`,
     formatChecks(report.outcomes),
     formatCauses(report.causes.failures, 'Failures', '✗'),
+    formatExplored(report, cassette),
     formatCauses(report.causes.flaky, 'Flaky (not failures: not seen again when confirmed before reporting)', '~'),
     formatCauses(report.causes.gaps, `Gaps of the document (not failures${report.strict ? '; --strict makes them fail' : ' unless --strict'})`, '!'),
     formatSkipped(report.outcomes),
@@ -147,6 +152,7 @@ export function formatReport(report: ContractReport): string {
       : '',
     formatReach(report),
     formatCoverage(report.coverage),
+    formatExploration(report),
     formatSummary(report),
   ]
     .filter(Boolean)

@@ -11,7 +11,7 @@ import { toJUnit } from './junit.js';
 const outcome = (operationId: string, counts: Partial<CheckOutcome>): CheckOutcome => ({ check: 'response_received', operationId, operation: `PUT /${operationId}/{id}`, passed: 0, failed: 0, gaps: 0, skipped: [], ms: 0, ...counts });
 const finding = (n: number): Finding => ({ check: 'response_received', kind: 'failure', operation: 'PUT /pets/{id}', operationId: 'pets', received: `${500 + (n % 100)} number ${n} ${'x'.repeat(300)}`, documented: 'an answer', label: `case ${n}`, request: `PUT /pets/${n}`, response: `500 ${'y'.repeat(200)}`, repro: `curl -X PUT 'http://h/pets/${n}'` });
 const report = (outcomes: CheckOutcome[], failures: Finding[], requested: string[]): ContractReport => ({
-  requests: 10, requested, durationMs: 1, checks: ['response_received'], plugins: [], strict: false, conforms: failures.length === 0, coverage: [], leftBehind: [],
+  requests: 10, requested, seed: 1, durationMs: 1, checks: ['response_received'], plugins: [], strict: false, conforms: failures.length === 0, coverage: [], leftBehind: [],
   confirmed: { valid: 0, invalid: 0, unconfirmed: 0, unjudged: 0 }, unconfirmed: [], notSent: [], unmapped: [], unenforcedPatterns: [], failures, gaps: [], outcomes, flaky: [], causes: { failures: [], gaps: [], flaky: [] },
 });
 

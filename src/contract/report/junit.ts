@@ -3,11 +3,14 @@
  * run for an operation is `<skipped>` with the reason, never a pass; the document's gaps are test
  * cases of their own, skipped (failures with --strict). A finding that did not reproduce when
  * confirmed is a pass carrying a `<flakyFailure>` (Surefire's element for it), never a failure.
+ * A failure exploration found is a failure of its check and operation, its steps in order; every
+ * suite carries the run's seed as a property, so a red CI run can be sent again with `--seed`.
  */
 import { describeFinding, type Finding } from '../case.js';
 import { verdictOf } from '../results.js';
 import { describeHarm } from '../harm.js';
 import type { ContractReport } from '../run-contract.js';
+import type { ExploredFailure } from '../explore/sequence.js';
 
 /** JUnit's times are seconds with a decimal point. */
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -29,15 +32,32 @@ function details(findings: Finding[]): string {
   return (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text) + more;
 }
 
+/** An explored failure as a JUnit failure: received versus documented, the steps as curl lines in order, how to find it again. */
+function exploredCase(f: ExploredFailure, operation: string): string {
+  const message = escape(`explored: ${operation}: received ${f.received}, documented ${f.documented}`.slice(0, 500));
+  const text = `${f.steps.length} step(s), found after ${f.tried} tried, ${f.shrinks} shrink(s):\n${f.repro.map((line, i) => `${i + 1}. ${line}`).join('\n')}\nreplay: --seed ${f.seed}, or a cassette (--cassette FILE, then --replay FILE)`;
+  return `    <testcase classname="${f.check}" name="${escape(`${operation} (${f.operationId}): explored`)}" time="0.000">\n      <failure message="${message}" type="${f.check}">${escape(text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text)}</failure>\n    </testcase>`;
+}
+
 export function toJUnit(report: ContractReport): string {
   let tests = 0;
   let failures = 0;
   let skipped = 0;
-  const suites = report.checks.map((check) => {
+  const properties = `    <properties>\n      <property name="seed" value="${report.seed}"/>\n    </properties>\n`;
+  const operationOf = (id: string) => report.outcomes.find((o) => o.operationId === id)?.operation ?? id;
+  const explored = report.explored ?? [];
+  // An explored failure of a check the report has no suite for still fails the file, in a suite of its own.
+  const homeless = explored.filter((f) => !report.checks.includes(f.check));
+  const checks = [...report.checks, ...new Set(homeless.map((f) => f.check))];
+  const suites = checks.map((check) => {
     const rows = report.outcomes.filter((o) => o.check === check);
     const cases: string[] = [];
     let suiteFailures = 0;
     let suiteSkipped = 0;
+    for (const f of explored.filter((e) => e.check === check)) {
+      suiteFailures++;
+      cases.push(exploredCase(f, operationOf(f.operationId)));
+    }
     for (const row of rows) {
       const name = escape(`${row.operation} (${row.operationId})`);
       const time = seconds(row.ms);
@@ -77,9 +97,9 @@ export function toJUnit(report: ContractReport): string {
     failures += suiteFailures;
     skipped += suiteSkipped;
     const suiteTime = seconds(rows.reduce((sum, row) => sum + row.ms, 0));
-    return `  <testsuite name="${check}" tests="${cases.length}" failures="${suiteFailures}" skipped="${suiteSkipped}" time="${suiteTime}">\n${cases.join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${check}" tests="${cases.length}" failures="${suiteFailures}" skipped="${suiteSkipped}" time="${suiteTime}">\n${properties}${cases.join('\n')}\n  </testsuite>`;
   });
-  const hygiene = hygieneSuite(report);
+  const hygiene = hygieneSuite(report, properties);
   tests += hygiene.tests;
   failures += hygiene.failures;
   skipped += hygiene.skipped;
@@ -92,7 +112,7 @@ export function toJUnit(report: ContractReport): string {
  * and after (a failure per record changed or gone; skipped when the comparison was off), and each
  * record the suite left behind, or may have (a failure, skipped with --allow-leftovers).
  */
-function hygieneSuite(report: ContractReport): { xml: string; tests: number; failures: number; skipped: number } {
+function hygieneSuite(report: ContractReport, properties: string): { xml: string; tests: number; failures: number; skipped: number } {
   const cases: string[] = [];
   let failures = 0;
   let skipped = 0;
@@ -114,7 +134,7 @@ function hygieneSuite(report: ContractReport): { xml: string; tests: number; fai
     cases.push(`    <testcase classname="left_behind" name="${escape(what.slice(0, 200))}" time="0.000">\n      ${outcome}\n    </testcase>`);
   }
   if (cases.length === 0) return { xml: '', tests: 0, failures: 0, skipped: 0 };
-  return { xml: `  <testsuite name="run" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="0.000">\n${cases.join('\n')}\n  </testsuite>`, tests: cases.length, failures, skipped };
+  return { xml: `  <testsuite name="run" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="0.000">\n${properties}${cases.join('\n')}\n  </testsuite>`, tests: cases.length, failures, skipped };
 }
 
 /** The JUnit of a run that could not start (a refused credential, a wrong base URL): one test case, its `<error>` the sentence. */
