@@ -26,13 +26,16 @@ import { negativePhase } from './phases/negative.js';
 import { probesPhase } from './phases/probes.js';
 import { Targets, type Phase } from './phases/phase.js';
 import { unknownPhase } from './phases/unknown.js';
+import { statefulExplorationPhase } from './explore/stateful-phase.js';
+import { exploredOf } from './explore/explored.js';
+import type { ExploredFailure } from './explore/sequence.js';
 import type { LoadedPlugin } from './plugin.js';
 import { secretMask } from './report/mask.js';
 import type { CheckOutcome } from './results.js';
 
 export { ContractSetupError };
 
-export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, probesPhase];
+export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, statefulExplorationPhase, probesPhase];
 
 export interface RunOptions extends ContractOptions {
   /** Plugins whose checks, phases and preparations are added, their parts loaded (the CLI gives the Petstore's for the bundled document). */
@@ -112,6 +115,8 @@ export interface ContractReport {
   unenforcedPatterns: UnenforcedPattern[];
   /** Single-record operations requested and answered 2xx, of all; every operation never requested, with why (always set by runContract). */
   reach?: Reach;
+  /** Failures exploration found, each shrunk to its shortest sequence and confirmed (also among `failures`, as a finding of its check). */
+  explored?: ExploredFailure[];
   /** True when nothing failed (and, with `strict`, no gap was found). */
   conforms: boolean;
 }
@@ -223,6 +228,7 @@ async function run(options: RunOptions): Promise<ContractReport> {
     incomplete,
     unmapped: unmapped(ctx),
     unenforcedPatterns: unenforcedPatterns(options.document.api),
+    explored: exploredOf(ctx),
     conforms: failures.length === 0 && !harm?.length && (options.allowLeftovers || ctx.leftBehind.length === 0) && (!strict || gaps.length === 0),
   };
 }
