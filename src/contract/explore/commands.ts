@@ -4,7 +4,7 @@
  * a number taken modulo the records it may act on, so fast-check can shrink it like any value.
  */
 import fc from 'fast-check';
-import { alive, type Filter, type ModelRecord, type SequenceModel } from './model.js';
+import { alive, deleted, type Filter, type ModelRecord, type SequenceModel } from './model.js';
 import type { SequenceRunner } from './sequence-runner.js';
 
 type Command = fc.AsyncCommand<SequenceModel, SequenceRunner>;
@@ -20,9 +20,17 @@ class Create implements Command {
 
 class Read implements Command {
   constructor(readonly pick: number) {}
-  check = (model: SequenceModel) => model.records.length > 0;
-  run = (model: SequenceModel, real: SequenceRunner) => real.readRecord(nth(model.records, this.pick)!);
+  check = (model: SequenceModel) => alive(model).length > 0;
+  run = (model: SequenceModel, real: SequenceRunner) => real.readRecord(nth(alive(model), this.pick)!);
   toString = () => `read(${this.pick})`;
+}
+
+/** A read of a record the sequence deleted: gone, also after later requests (a create in between). */
+class ReadGone implements Command {
+  constructor(readonly pick: number) {}
+  check = (model: SequenceModel) => deleted(model).length > 0;
+  run = (model: SequenceModel, real: SequenceRunner) => real.readRecord(nth(deleted(model), this.pick)!);
+  toString = () => `read-deleted(${this.pick})`;
 }
 
 class Update implements Command {
@@ -86,7 +94,7 @@ export function commandArbitraries(shape: CommandShape): Array<fc.Arbitrary<Comm
   const pick = fc.nat({ max: 11 });
   // Creates and deletes twice as often as the rest: most promises need a record, many a deleted one.
   const arbitraries: Array<fc.Arbitrary<Command>> = [fc.constant(new Create()), fc.constant(new Create()), pick.map((p) => new Delete(p)), pick.map((p) => new Delete(p))];
-  if (shape.read) arbitraries.push(pick.map((p) => new Read(p)));
+  if (shape.read) arbitraries.push(pick.map((p) => new Read(p)), pick.map((p) => new ReadGone(p)));
   for (const action of ['replace', 'merge'] as const) if (shape[action]) arbitraries.push(pick.map((p) => new Update(p, action)));
   if (shape.list) {
     // Every filter at once as often as any subset: the promise that filters combine with AND needs several.

@@ -17,8 +17,8 @@ import type { ExploredFailure } from './sequence.js';
 import { SequenceRunner, Violation } from './sequence-runner.js';
 
 /** Sequences per collection, and commands per sequence, by default. */
-export const STATEFUL_RUNS = 10;
-export const MAX_COMMANDS = 12;
+export const STATEFUL_RUNS = 20;
+export const MAX_COMMANDS = 20;
 
 const STATEFUL_CHECKS: CheckId[] = ['create_read_back', 'update_persists', 'list_contains_created', 'filter_conformance', 'pagination_conformance', 'use_after_delete'];
 

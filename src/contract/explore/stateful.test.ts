@@ -17,6 +17,8 @@ const inProcess = (handler: (request: Request) => Promise<Response> | Response) 
 const run = (handler: (request: Request) => Promise<Response> | Response, options: Partial<RunOptions> = {}) =>
   runContract({ document, plugins: [{ name: 'petstore', part: petstoreContract }], baseUrl: 'http://mock.test', token: TOKEN, fetch: inProcess(handler), ...options });
 
+const unmarked = (value: unknown) => JSON.stringify(value).replace(/contract-[0-9a-f]{8}/g, 'contract-MARKER');
+
 /** The run without the stateful phase: the suite as it was before it. */
 async function withoutExploration<T>(body: () => Promise<T>): Promise<T> {
   const at = PHASES.indexOf(statefulExplorationPhase);
@@ -45,9 +47,10 @@ describe('stateful exploration', () => {
       // Reported as a finding of its check too.
       expect(report.failures.some((f) => f.check === fault.caughtBy && f.received === failure.received)).toBe(true);
 
+      // The same seed, the same report: the same steps, values and curl lines, but for the run's own marker (new each run, to tell its records apart).
       const again = await run(fault.wrap(await petstore()), { seed: 7 });
-      expect(JSON.stringify(again.explored)).toBe(JSON.stringify(report.explored));
-      expect(again.failures.map(describeFinding)).toEqual(report.failures.map(describeFinding));
+      expect(unmarked(again.explored)).toBe(unmarked(report.explored));
+      expect(unmarked(again.failures.map(describeFinding))).toBe(unmarked(report.failures.map(describeFinding)));
     });
   }
 
