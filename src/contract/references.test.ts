@@ -81,7 +81,9 @@ describe('references to other records, and parameter values of the operation its
     // Page numbers within the pages the list has (the edge probes' page -1 and past any bound aside).
     const pages = server.calls.flatMap((call, i) => (call.method === 'GET' && /^\/roles\?(.*&)?page=\d+(&|$)/.test(call.path) && !/page=(0|1000+1)\b/.test(call.path) ? [`${call.path} ${statuses[i]}`] : []));
     expect(pages.length).toBeGreaterThan(0);
-    expect(pages.filter((line) => !line.endsWith(' 200'))).toEqual([]);
+    // A 404 only for the page right after one answered 200 (a walk to the list's end cannot know it was the last without a total).
+    const afterAnswered = (line: string) => pages.includes(line.replace(/page=(\d+) 404$/, (_, n) => `page=${Number(n) - 1} 200`));
+    expect(pages.filter((line) => !line.endsWith(' 200') && !(line.endsWith(' 404') && afterAnswered(line)))).toEqual([]);
     // Nothing left of the suite's.
     expect(report.leftBehind).toEqual([]);
     expect(server.roles.size).toBe(before.roles.size);

@@ -26,15 +26,17 @@ import { negativePhase } from './phases/negative.js';
 import { probesPhase } from './phases/probes.js';
 import { Targets, type Phase } from './phases/phase.js';
 import { unknownPhase } from './phases/unknown.js';
+import { statefulExplorationPhase } from './explore/stateful-phase.js';
+import { exploredOf } from './explore/explored.js';
+import type { ExploredFailure } from './explore/sequence.js';
 import type { LoadedPlugin } from './plugin.js';
 import { secretMask } from './report/mask.js';
 import type { CheckOutcome } from './results.js';
-import type { ExploredFailure } from './explore/sequence.js';
 import type { BudgetSpent } from './explore/budget.js';
 
 export { ContractSetupError };
 
-export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, probesPhase];
+export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, statefulExplorationPhase, probesPhase];
 
 export interface RunOptions extends ContractOptions {
   /** Plugins whose checks, phases and preparations are added, their parts loaded (the CLI gives the Petstore's for the bundled document). */
@@ -116,7 +118,10 @@ export interface ContractReport {
   reach?: Reach;
   /** The seed the run used (the one given, else 1): `--seed` with it sends the same cases in the same order. */
   seed: number;
-  /** Failures exploration found, shrunk and confirmed (what `--cassette` writes and `--replay` sends again). */
+  /**
+   * Failures exploration found, each shrunk to its shortest sequence and confirmed (also among
+   * `failures`, as a finding of its check): what `--cassette` writes and `--replay` sends again.
+   */
   explored?: ExploredFailure[];
   /** What exploration spent of its budget, or why it did not run (`explore: false`); always set by runContract. */
   exploration?: BudgetSpent | { off: string };
@@ -232,6 +237,7 @@ async function run(options: RunOptions): Promise<ContractReport> {
     unmapped: unmapped(ctx),
     unenforcedPatterns: unenforcedPatterns(options.document.api),
     seed: options.seed ?? 1,
+    explored: exploredOf(ctx),
     exploration: options.explore === false ? { off: 'turned off (--no-explore): only the fixed checks ran' } : ctx.budget.spent(),
     conforms: failures.length === 0 && !harm?.length && (options.allowLeftovers || ctx.leftBehind.length === 0) && (!strict || gaps.length === 0),
   };

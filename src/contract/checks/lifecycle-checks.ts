@@ -46,7 +46,7 @@ export const update_persists = caseCheck('update_persists', (ex, purpose) =>
  * CMS answers for any unknown id; 400), as the one status rule has it (whether that status is
  * declared is status_code_conformance's to judge).
  */
-function goneStatuses(ex: Exchange): number[] {
+export function goneStatuses(ex: Exchange): number[] {
   const declared = ex.case.operation.responses.map((r) => r.status);
   if (declared.includes('404')) return [404, ...(declared.includes('410') ? [410] : [])];
   return [...new Set([404, ...declared.filter((s) => /^4\d\d$/.test(s) && s !== '401').map(Number)])];

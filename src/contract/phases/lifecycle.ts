@@ -13,6 +13,7 @@ import type { Exchange } from '../case.js';
 import type { CheckId } from '../check-id.js';
 import type { ContractContext } from '../context.js';
 import { listItems } from '../list-items.js';
+import { nextCursor, walkList } from '../list-reader.js';
 import type { Phase, Targets } from './phase.js';
 import { notSafe } from './phase.js';
 import { pastRefusal } from './past-refusal.js';
@@ -83,20 +84,14 @@ async function findInList(ctx: ContractContext, collection: Collection, record: 
   if (!list) return;
   const key = record[collection.keyProperty];
   const keyFilter = list.parameters.find((p) => p.in === 'query' && (p.name === collection.keyProperty || p.name === `${collection.keyProperty}s`));
-  const has = (json: unknown) => listItems(collection, json).some((item) => String(item[collection.keyProperty]) === String(key));
   if (keyFilter) {
     await ctx.request(list, { label: `list by ${keyFilter.name}`, params: scopeOf(record), query: `${keyFilter.name}=${encodeURIComponent(String(key))}`, purpose: { check: 'list_contains_created', collection, key } });
     return;
   }
-  const { limit, offset } = paginationOf(list);
-  const size = Number(limit?.schema.maximum ?? 100);
-  for (let page = 0; page < 50; page++) {
-    const query = [limit && `${limit.name}=${size}`, offset && `${offset.name}=${page * size}`].filter(Boolean).join('&');
-    const exchange = await ctx.request(list, { label: 'look for the created record in the list', params: scopeOf(record), query });
-    if (!ctx.sent(exchange)) return;
-    if (has(exchange.json)) return ctx.passed(list, 'list_contains_created');
-    if (!offset || listItems(collection, exchange.json).length < size) break;
-  }
+  const walked = await walkList(ctx, list, collection, { label: 'look for the created record in the list', scope: scopeOf(record), maxPages: 50 });
+  if (walked.rows.some((item) => String(item[collection.keyProperty]) === String(key))) return ctx.passed(list, 'list_contains_created');
+  if (!walked.pages.every((page) => ctx.sent(page))) return;
+  if (!walked.complete) return ctx.skip('list_contains_created', list, 'the list was not read to its end (a page refused, or no way the suite knows to ask for the next page)');
   ctx.fail(list, 'list_contains_created', 'look for the created record in the list', 'a list without it on any page', `the list contains ${collection.keyProperty} ${String(key)}`);
 }
 
@@ -188,23 +183,6 @@ async function paginateByCursor(ctx: ContractContext, collection: Collection, li
     query: `${limit}=2&${cursor}=${encodeURIComponent(next)}`,
     purpose: { check: 'pagination_conformance', collection, size: 2, previous: keysOf(collection, first) },
   });
-}
-
-const NEXT_FIELDS = ['next_cursor', 'nextCursor', 'next', 'nextPageToken', 'next_page_token', 'cursor'];
-
-function nextCursor(exchange: Exchange, cursor: string): string | undefined {
-  const link = /<([^>]+)>\s*;\s*rel="?next"?/.exec(exchange.headers.get('link') ?? '')?.[1];
-  if (link) return new URL(link, 'http://link.invalid').searchParams.get(cursor) ?? undefined;
-  const body = exchange.json as Record<string, unknown> | undefined;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  for (const holder of [body, body.meta, body.links, body.pagination]) {
-    if (!holder || typeof holder !== 'object') continue;
-    for (const name of NEXT_FIELDS) {
-      const value = (holder as Record<string, unknown>)[name];
-      if (typeof value === 'string' && value) return /^https?:\/\/|^\//.test(value) ? (new URL(value, 'http://link.invalid').searchParams.get(cursor) ?? undefined) : value;
-    }
-  }
-  return undefined;
 }
 
 /** Where a create's body may be an array of records, one create of several: each record it answers is the suite's (and deleted at the end). */

@@ -1,0 +1,130 @@
+/**
+ * Stateful exploration (issue 39, points 2 and 3): for each collection the suite can create, read
+ * and delete, fast-check draws sequences of commands (create, read, replace or merge, delete,
+ * list with filters and pages, create again) and checks the document's promises after every step.
+ * A failing sequence is shrunk by fast-check to the shortest that still fails, run once more to
+ * confirm, and reported as a finding of its check and as an explored failure with its steps.
+ */
+import fc from 'fast-check';
+import type { Collection } from '../../operations/infer-collections.js';
+import type { CheckId } from '../check-id.js';
+import type { ContractContext } from '../context.js';
+import type { Phase, Targets } from '../phases/phase.js';
+import { commandArbitraries, type CommandShape } from './commands.js';
+import { exploredOf } from './explored.js';
+import type { SequenceModel } from './model.js';
+import type { ExploredFailure } from './sequence.js';
+import { SequenceRunner, Violation } from './sequence-runner.js';
+
+/** Sequences per collection, and commands per sequence, by default. */
+export const STATEFUL_RUNS = 20;
+export const MAX_COMMANDS = 20;
+
+const STATEFUL_CHECKS: CheckId[] = ['create_read_back', 'update_persists', 'list_contains_created', 'filter_conformance', 'pagination_conformance', 'use_after_delete'];
+
+export interface StatefulOptions {
+  numRuns?: number;
+  maxCommands?: number;
+}
+
+/** The stateful phase, with its bounds (the defaults above). */
+export function statefulPhase({ numRuns = STATEFUL_RUNS, maxCommands = MAX_COMMANDS }: StatefulOptions = {}): Phase {
+  return {
+    name: 'stateful',
+    checks: STATEFUL_CHECKS,
+    changesState: true,
+    async run(ctx, targets) {
+      // One collection after another, each sequence after the last: a seed gives the same requests in the same order.
+      for (const collection of ctx.collections) {
+        if (!explorable(ctx, collection)) continue;
+        await explore(ctx, collection, targets, numRuns, maxCommands);
+      }
+    },
+  };
+}
+
+export const statefulExplorationPhase = statefulPhase();
+
+/** A collection the suite creates records of, reads and deletes, all in scope and in reach of a valid create body. */
+function explorable(ctx: ContractContext, collection: Collection): boolean {
+  const ops = (['create', 'read', 'delete'] as const).map((action) => ctx.operation(collection, action));
+  if (ops.some((op) => !op || !ctx.inScope(op))) return false;
+  return ctx.bodies.canBuildValid(ops[0]!);
+}
+
+function shapeOf(ctx: ContractContext, collection: Collection, runner: SequenceRunner): CommandShape {
+  const list = ctx.operation(collection, 'list');
+  const filters = list && ctx.inScope(list) ? runner.filterParameters() : [];
+  const enums = Object.fromEntries(
+    filters.map((name) => {
+      const schema = list!.parameters.find((p) => p.in === 'query' && p.name === name)!.schema;
+      // Only a repeated filter (an array) takes two values at once.
+      return [name, schema.type === 'array' && Array.isArray(schema.items?.enum) ? schema.items.enum : []];
+    }),
+  );
+  const inScope = (action: 'replace' | 'merge') => {
+    const op = ctx.operation(collection, action);
+    return !!op && ctx.inScope(op);
+  };
+  return { read: true, replace: inScope('replace'), merge: inScope('merge'), list: !!list && ctx.inScope(list), filters, enums };
+}
+
+async function explore(ctx: ContractContext, collection: Collection, targets: Targets, numRuns: number, maxCommands: number): Promise<void> {
+  const seed = ctx.options.seed ?? 1;
+  const shape = shapeOf(ctx, collection, new SequenceRunner(ctx, collection, targets.prepare));
+  // Anything but a broken promise (the run's --timeout, a request refused as unsafe) stops the exploration and is thrown again, never shrunk.
+  let stopped: unknown;
+  const sequence = async (commands: Iterable<fc.AsyncCommand<SequenceModel, SequenceRunner>>) => {
+    const runner = new SequenceRunner(ctx, collection, targets.prepare);
+    const model: SequenceModel = { records: [] };
+    try {
+      await fc.asyncModelRun(() => ({ model, real: runner }), commands);
+      return { runner };
+    } catch (error) {
+      if (error instanceof Violation) return { runner, violation: error };
+      stopped ??= error;
+      return { runner };
+    } finally {
+      await runner.cleanUp(model);
+    }
+  };
+  const details = await fc.check(
+    fc.asyncProperty(fc.commands(commandArbitraries(shape), { maxCommands, size: 'max' }), async (commands) => {
+      // A spent budget (or --no-explore) passes every sequence left: fast-check then stops shrinking at the shortest failing one so far.
+      if (stopped || !ctx.exploreBudget()) return true;
+      const { violation } = await sequence(commands);
+      if (violation) throw violation;
+      return true;
+    }),
+    { seed, numRuns },
+  );
+  if (stopped) throw stopped;
+  if (!details.failed || !details.counterexample) return;
+  const first = details.errorInstance;
+  if (!(first instanceof Violation)) return;
+  const triedBefore = details.numRuns;
+  // Confirmed: the shortest sequence, run once more, breaks the same promise again.
+  const again = await sequence(details.counterexample[0]);
+  if (stopped) throw stopped;
+  if (!again.violation || again.violation.check !== first.check) {
+    ctx.skip(first.check, first.operation, `a sequence broke it once (${first.label}: received ${first.received}) and not when run again: not reported`);
+    return;
+  }
+  const { violation, runner } = again;
+  // A promise the fixed checks already found broken on the same operation is the same red told twice: the run keeps the first.
+  if (ctx.results.findings.some((f) => f.kind === 'failure' && f.check === violation.check && f.operationId === violation.operation.id)) return;
+  ctx.fail(violation.operation, violation.check, `${violation.label}, after a sequence of ${runner.steps.length} steps (seed ${seed})`, violation.received, violation.documented);
+  const failure: ExploredFailure = {
+    check: violation.check,
+    operationId: violation.operation.id,
+    received: violation.received,
+    documented: violation.documented,
+    steps: runner.steps,
+    repro: runner.repro,
+    seed,
+    path: details.counterexamplePath ?? undefined,
+    tried: triedBefore,
+    shrinks: details.numShrinks,
+  };
+  exploredOf(ctx).push(failure);
+}
