@@ -19,9 +19,9 @@ const SEED = [{ id: 1, title: 'Theirs', slug: 'hello-world', authorEmail: 'ann@e
 
 describe('a server holding constraints its document does not state', async () => {
   const document = await loadDocument(`${ROOT}test/documents/constraints-api.yaml`);
-  const run = async (options: { broken?: boolean } = {}) => {
+  const run = async (options: { broken?: boolean; explore?: boolean } = {}) => {
     const server = constraintsServer(SEED, options);
-    const report = await runContract({ document, baseUrl: 'http://constraints.test', fetch: inProcess(server.fetch) });
+    const report = await runContract({ document, baseUrl: 'http://constraints.test', fetch: inProcess(server.fetch), explore: options.explore });
     return { server, report };
   };
 
@@ -53,7 +53,8 @@ describe('a server holding constraints its document does not state', async () =>
   });
 
   it('on a server that breaks a promise (a summary of 42), reports each problem once, at its place', async () => {
-    const { server, report } = await run({ broken: true });
+    // The fixed checks: exploration's answers hold back a red the run already reports, so they are not counted here.
+    const { server, report } = await run({ broken: true, explore: false });
     const wrong = report.failures.filter((f) => f.check === 'response_schema_conformance');
     for (const finding of wrong) expect(finding.documented).toMatch(/^body\.(\d+\.)?summary must be null or string or object$/);
     // One finding per answer that carried one record: not one per branch of the oneOf, and one more for the keyword.

@@ -60,7 +60,9 @@ describe('references to other records, and parameter values of the operation its
     const server = foldersServer();
     const before = theirs(server);
     const { fetch, statuses } = inProcess(server);
-    const report = await runContract({ document, baseUrl: 'http://cms.test', fetch });
+    // Input exploration draws page numbers from the whole range the document allows: a 404 past the last page is a refusal there, never a failure.
+    const drawn = new Set<string>();
+    const report = await runContract({ document, baseUrl: 'http://cms.test', fetch, onExchange: (e) => e.case.label.startsWith('a drawn valid request') && drawn.add(e.case.path) });
     expect(report.failures.map(describeFinding)).toEqual([]);
     expect(writesIntoTheirs(server, before)).toEqual([]);
     expect(snapshotOf(server, before)).toBe(before.snapshot);
@@ -79,7 +81,7 @@ describe('references to other records, and parameter values of the operation its
     expect(answered('GET', (path) => /^\/folders\?(.*&)?sort=/.test(path))).toEqual(expect.arrayContaining([200]));
     expect(answered('GET', (path) => /^\/folders\?(.*&)?role=/.test(path))).toEqual(expect.arrayContaining([200]));
     // Page numbers within the pages the list has (the edge probes' page -1 and past any bound aside).
-    const pages = server.calls.flatMap((call, i) => (call.method === 'GET' && /^\/roles\?(.*&)?page=\d+(&|$)/.test(call.path) && !/page=(0|1000+1)\b/.test(call.path) ? [`${call.path} ${statuses[i]}`] : []));
+    const pages = server.calls.flatMap((call, i) => (call.method === 'GET' && /^\/roles\?(.*&)?page=\d+(&|$)/.test(call.path) && !/page=(0|1000+1)\b/.test(call.path) && !drawn.has(call.path) ? [`${call.path} ${statuses[i]}`] : []));
     expect(pages.length).toBeGreaterThan(0);
     // A 404 only for the page right after one answered 200 (a walk to the list's end cannot know it was the last without a total).
     const afterAnswered = (line: string) => pages.includes(line.replace(/page=(\d+) 404$/, (_, n) => `page=${Number(n) - 1} 200`));

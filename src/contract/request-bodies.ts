@@ -57,6 +57,19 @@ export class RequestBodies {
   }
 
   /**
+   * A body drawn elsewhere (exploration's arbitraries) made safe as `valid` makes its own: no
+   * `readOnly` field, references pointing at `refs`, a fresh chosen key, the run's marker in a
+   * create, values that may be unique kept fresh. Undefined when the result is not valid.
+   */
+  made(op: Operation, drawn: unknown, refs: Row = {}): unknown {
+    const schema = requestSchema(op);
+    if (!schema) return undefined;
+    if (!drawn || typeof drawn !== 'object' || Array.isArray(drawn)) return this.deps.validator(schema)?.(drawn) ? drawn : undefined;
+    const body = this.validObject(op, schema, refs, {}, { base: drawn as Row });
+    return this.invalidBodies.has(body) ? undefined : body;
+  }
+
+  /**
    * A valid body of several records, for a create whose body may be an array of them (a `oneOf`
    * of a record and an array of records, as a CMS's create): two records (or the array's
    * bounds), each made safe as a single one (its own marker, a fresh key where the client

@@ -62,12 +62,33 @@ export class Results {
   }
 
   find(finding: Finding): void {
+    if (this.held) {
+      this.held.push(finding);
+      return;
+    }
     const outcome = this.outcome(finding.check, finding.operationId);
     if (!outcome) return;
     if (finding.kind === 'gap') outcome.gaps++;
     else outcome.failed++;
     this.findings.push(finding);
   }
+
+  /**
+   * Runs `body` with the findings it makes held back and handed to the caller, not reported:
+   * exploration tries many inputs and reports only the shrunk one it confirms. Passes still count.
+   */
+  async holding<T>(body: () => Promise<T>): Promise<{ result: T; held: Finding[] }> {
+    const outer = this.held;
+    const held: Finding[] = [];
+    this.held = held;
+    try {
+      return { result: await body(), held };
+    } finally {
+      this.held = outer;
+    }
+  }
+
+  private held?: Finding[];
 
   /**
    * Turns the refusals a check reported for a case (by operation and label) into gaps, with `note`

@@ -26,6 +26,7 @@ import { negativePhase } from './phases/negative.js';
 import { probesPhase } from './phases/probes.js';
 import { Targets, type Phase } from './phases/phase.js';
 import { unknownPhase } from './phases/unknown.js';
+import { inputExplorationPhase } from './explore/inputs-phase.js';
 import { statefulExplorationPhase } from './explore/stateful-phase.js';
 import { exploredOf } from './explore/explored.js';
 import type { ExploredFailure } from './explore/sequence.js';
@@ -36,7 +37,7 @@ import type { BudgetSpent } from './explore/budget.js';
 
 export { ContractSetupError };
 
-export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, statefulExplorationPhase, probesPhase];
+export const PHASES: Phase[] = [examplesPhase, authPhase, negativePhase, unknownPhase, lifecyclePhase, inputExplorationPhase, statefulExplorationPhase, probesPhase];
 
 export interface RunOptions extends ContractOptions {
   /** Plugins whose checks, phases and preparations are added, their parts loaded (the CLI gives the Petstore's for the bundled document). */

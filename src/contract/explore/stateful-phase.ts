@@ -7,11 +7,13 @@
  */
 import fc from 'fast-check';
 import type { Collection } from '../../operations/infer-collections.js';
+import type { Finding } from '../case.js';
 import type { CheckId } from '../check-id.js';
 import type { ContractContext } from '../context.js';
 import type { Phase, Targets } from '../phases/phase.js';
 import { commandArbitraries, type CommandShape } from './commands.js';
 import { exploredOf } from './explored.js';
+import { alreadyRed, firstNewRed } from './new-red.js';
 import type { SequenceModel } from './model.js';
 import type { ExploredFailure } from './sequence.js';
 import { SequenceRunner, Violation } from './sequence-runner.js';
@@ -25,6 +27,12 @@ const STATEFUL_CHECKS: CheckId[] = ['create_read_back', 'update_persists', 'list
 export interface StatefulOptions {
   numRuns?: number;
   maxCommands?: number;
+}
+
+/** A held finding as the Violation of the sequence that showed it. */
+function violationOf(ctx: ContractContext, finding: Finding | undefined): Violation | undefined {
+  const op = finding && ctx.operations.find((o) => o.id === finding.operationId);
+  return finding && op ? new Violation(finding.check, op, finding.label, finding.received, finding.documented) : undefined;
 }
 
 /** The stateful phase, with its bounds (the defaults above). */
@@ -74,25 +82,31 @@ async function explore(ctx: ContractContext, collection: Collection, targets: Ta
   const shape = shapeOf(ctx, collection, new SequenceRunner(ctx, collection, targets.prepare));
   // Anything but a broken promise (the run's --timeout, a request refused as unsafe) stops the exploration and is thrown again, never shrunk.
   let stopped: unknown;
-  const sequence = async (commands: Iterable<fc.AsyncCommand<SequenceModel, SequenceRunner>>) => {
+  // A sequence's findings are held back while exploring (`held`): a new red among them breaks it as a model's Violation does.
+  const sequence = async (commands: Iterable<fc.AsyncCommand<SequenceModel, SequenceRunner>>, held: boolean) => {
     const runner = new SequenceRunner(ctx, collection, targets.prepare);
     const model: SequenceModel = { records: [] };
-    try {
-      await fc.asyncModelRun(() => ({ model, real: runner }), commands);
-      return { runner };
-    } catch (error) {
-      if (error instanceof Violation) return { runner, violation: error };
-      stopped ??= error;
-      return { runner };
-    } finally {
-      await runner.cleanUp(model);
-    }
+    const run = async (): Promise<Violation | undefined> => {
+      try {
+        await fc.asyncModelRun(() => ({ model, real: runner }), commands);
+        return undefined;
+      } catch (error) {
+        if (error instanceof Violation) return error;
+        stopped ??= error;
+        return undefined;
+      } finally {
+        await runner.cleanUp(model);
+      }
+    };
+    if (!held) return { runner, violation: await run() };
+    const { result, held: findings } = await ctx.results.holding(run);
+    return { runner, violation: result ?? violationOf(ctx, firstNewRed(ctx, findings)) };
   };
   const details = await fc.check(
     fc.asyncProperty(fc.commands(commandArbitraries(shape), { maxCommands, size: 'max' }), async (commands) => {
       // A spent budget (or --no-explore) passes every sequence left: fast-check then stops shrinking at the shortest failing one so far.
       if (stopped || !ctx.exploreBudget()) return true;
-      const { violation } = await sequence(commands);
+      const { violation } = await sequence(commands, true);
       if (violation) throw violation;
       return true;
     }),
@@ -103,17 +117,22 @@ async function explore(ctx: ContractContext, collection: Collection, targets: Ta
   const first = details.errorInstance;
   if (!(first instanceof Violation)) return;
   const triedBefore = details.numRuns;
-  // Confirmed: the shortest sequence, run once more, breaks the same promise again.
-  const again = await sequence(details.counterexample[0]);
+  // Confirmed: the shortest sequence, run once more with its findings reported, breaks the same promise again.
+  const before = ctx.results.findings.length;
+  const again = await sequence(details.counterexample[0], false);
   if (stopped) throw stopped;
-  if (!again.violation || again.violation.check !== first.check) {
+  const found = ctx.results.findings.slice(before).find((f) => f.kind === 'failure' && f.check === first.check);
+  const modelBroken = again.violation?.check === first.check ? again.violation : undefined;
+  const violation = modelBroken ?? violationOf(ctx, found);
+  if (!violation) {
     ctx.skip(first.check, first.operation, `a sequence broke it once (${first.label}: received ${first.received}) and not when run again: not reported`);
     return;
   }
-  const { violation, runner } = again;
   // A promise the fixed checks already found broken on the same operation is the same red told twice: the run keeps the first.
-  if (ctx.results.findings.some((f) => f.kind === 'failure' && f.check === violation.check && f.operationId === violation.operation.id)) return;
-  ctx.fail(violation.operation, violation.check, `${violation.label}, after a sequence of ${runner.steps.length} steps (seed ${seed})`, violation.received, violation.documented);
+  if (modelBroken && alreadyRed(ctx, modelBroken.check, modelBroken.operation.id)) return;
+  const { runner } = again;
+  // A finding of an answer is reported by the confirming run itself; a broken promise of the model is reported here.
+  if (!found) ctx.fail(violation.operation, violation.check, `${violation.label}, after a sequence of ${runner.steps.length} steps (seed ${seed})`, violation.received, violation.documented);
   const failure: ExploredFailure = {
     check: violation.check,
     operationId: violation.operation.id,

@@ -12,8 +12,8 @@ export interface InputFault {
   name: string;
   breaks: string;
   caughtBy: CheckId;
-  /** The operation a shrunk failure names. */
-  operationId: string;
+  /** The operation a shrunk failure names; any write, when undefined. */
+  operationId?: string;
   /** What a shrunk failing input holds, as its curl line shows it. */
   shrunkTo: RegExp;
   wrap: (mock: Mock) => Handler;
@@ -48,7 +48,6 @@ export const INPUT_FAULTS: InputFault[] = [
     name: 'non-ascii-write',
     breaks: 'a write holding a character outside ASCII answers 500',
     caughtBy: 'not_a_server_error',
-    operationId: 'createPet',
     shrunkTo: /[^\x00-\x7f]/,
     // The body as sent (JSON.stringify keeps non-ASCII characters as they are).
     wrap: failsWhen((_path, _body, text) => /[^\x00-\x7f]/.test(text)),
@@ -63,10 +62,10 @@ export const INPUT_FAULTS: InputFault[] = [
   },
   {
     name: 'stock-near-maximum',
-    breaks: 'a stock quantity of 99,900 or more (the document allows up to 100,000) answers 500',
+    breaks: 'a stock quantity from 99,900 to 100,000 (the document allows up to 100,000) answers 500',
     caughtBy: 'not_a_server_error',
     operationId: 'updateInventoryItem',
     shrunkTo: /"quantity":99900\b/,
-    wrap: failsWhen((path, body) => /^\/store\/inventory\/[^/]+$/.test(path) && typeof body?.quantity === 'number' && body.quantity >= 99_900),
+    wrap: failsWhen((path, body) => /^\/store\/inventory\/[^/]+$/.test(path) && typeof body?.quantity === 'number' && body.quantity >= 99_900 && body.quantity <= 100_000),
   },
 ];
