@@ -221,8 +221,14 @@ function watchDocument(file: string, reload: () => Promise<void>): { close: () =
   return { close: () => unwatchFile(file, listener) };
 }
 
+/** Resolves once what was written to stdout and stderr has left the process (a pipe is written asynchronously: exiting first cuts it). */
+const drained = () => Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));
+
 main().then(
-  (code) => process.exit(code),
+  async (code) => {
+    await drained();
+    process.exit(code);
+  },
   (error) => {
     logger?.flush();
     process.stderr.write(`Unexpected failure: ${(error as Error).message}\n`);

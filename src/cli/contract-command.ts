@@ -151,14 +151,14 @@ function progress(): ((exchange: Exchange, sent: number) => void) | undefined {
 
 /**
  * `--dry-run`: the run played against the built-in mock of the document (a server that keeps it),
- * printing each request it sends; nothing goes to --base-url. Against a real server the requests
- * that depend on answers (the ids of created records) may differ.
+ * printing each request it sends, exploration's included; nothing goes to --base-url. Against a
+ * real server the requests that depend on answers (the ids of created records) may differ.
  */
 async function dryRun(args: ContractArgs, document: LoadedDocument, { plugins, only }: { plugins: LoadedPlugin[]; only?: CheckId[] }): Promise<number> {
   const key = args.token ?? DEMO_API_KEY;
   const mock = buildMock(document, { apiKeys: [key], fixtures: args.spec === undefined ? BUNDLED_FIXTURES : undefined, onWarning: () => undefined, plugins: DEFAULT_PLUGINS });
   const lines: string[] = [];
-  await runContract({
+  const report = await runContract({
     document,
     baseUrl: args.baseUrl,
     token: key,
@@ -166,11 +166,17 @@ async function dryRun(args: ContractArgs, document: LoadedDocument, { plugins, o
     operations: args.operations,
     readOnly: args.readOnly,
     seed: args.seed,
+    explore: args.explore,
+    budgetRequests: args.budgetRequests,
+    budgetMs: args.budgetMs,
     plugins,
     headers: args.headers,
     fetch: async (url, init) => mock.app.fetch(new Request(url, init)),
     onExchange: (exchange) => lines.push(`${exchange.case.method.padEnd(6)} ${exchange.case.path}  # ${exchange.case.operation.id}: ${exchange.case.label}`),
   });
-  process.stdout.write(`${lines.join('\n')}\n${lines.length} requests would be sent to ${args.baseUrl} (played here against the built-in mock of the document; ids of created records may differ)\n`);
+  const explored = report.exploration && 'requests' in report.exploration ? report.exploration.requests : 0;
+  // Exploration draws the same inputs and sequences for a seed whatever the server; it sends more only to shrink a failure.
+  const exploring = explored ? `, and ${explored} more by exploration (seed ${report.seed}; the same for this seed unless a failure is shrunk; --no-explore leaves them out)` : '';
+  process.stdout.write(`${lines.join('\n')}\n${lines.length - explored} requests would be sent to ${args.baseUrl} (played here against the built-in mock of the document; ids of created records may differ)${exploring}\n`);
   return 0;
 }

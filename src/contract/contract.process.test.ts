@@ -90,7 +90,8 @@ describe('petstore-mock-kit contract (npm run contract)', () => {
       let out = '';
       child.stdout.on('data', (c) => (out += c));
       child.stderr.on('data', (c) => (out += c));
-      child.on('exit', (code) => resolve({ code, out }));
+      // 'close', not 'exit': the pipes may still hold output when the process has exited.
+      child.on('close', (code) => resolve({ code, out }));
     });
 
   it('exits 0 against the mock and writes JUnit XML and the coverage JSON', async () => {

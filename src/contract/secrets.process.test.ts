@@ -74,7 +74,7 @@ function cli(args: string[]): Promise<{ code: number | null; out: string }> {
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
-    child.on('exit', (code) => resolve({ code, out }));
+    child.on('close', (code) => resolve({ code, out }));
   });
 }
 

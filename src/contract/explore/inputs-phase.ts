@@ -29,7 +29,7 @@ import { schemaArbitrary } from '../../generate/arbitrary.js';
 import type { Collection } from '../../operations/infer-collections.js';
 import type { Operation } from '../../operations/operation.js';
 import { exploredOf } from './explored.js';
-import { firstNewRed } from './new-red.js';
+import { deletesConfirmed, firstNewRed } from './new-red.js';
 import type { ExploredFailure, Step } from './sequence.js';
 
 /** Draws per operation by default (each one request, plus the shrinking of a failure). */
@@ -144,15 +144,14 @@ async function exploreOperation(ctx: ContractContext, targets: Targets, op: Oper
 /**
  * True for a write whose draws leave nothing the run cannot take away: an update of a record (the
  * suite's own, as every write), or a create of a collection whose records the suite reads the key
- * of and deletes. Any other write (a create with no DELETE, an action) is sent by the fixed phases
+ * of and has seen deleted (a DELETE of its own answered 2xx earlier in the run). Any other write (a create with no DELETE, an action) is sent by the fixed phases
  * once, not explored 25 times over.
  */
 function leavesNothing(ctx: ContractContext, op: Operation): boolean {
   const binding = ctx.binding(op);
   if (binding?.action === 'replace' || binding?.action === 'merge') return true;
   if (binding?.action !== 'create' || ctx.own.keylessCreates.has(binding.collection)) return false;
-  const del = ctx.operation(binding.collection, 'delete');
-  return !!del && ctx.inScope(del);
+  return deletesConfirmed(ctx, binding.collection);
 }
 
 /** The draws of an operation: its query parameters (the optional ones alone and together) and its JSON body; undefined when it takes neither. */

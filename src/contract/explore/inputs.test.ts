@@ -31,7 +31,6 @@ describe('input exploration', () => {
         expect(failure.shrinks).toBeGreaterThan(0);
         expect(report.failures.filter((f) => f.operationId === failure.operationId && f.check === fault.caughtBy)).toHaveLength(1);
       }
-      console.log(fault.name, report.exploration, explored.map((f) => [f.operationId, f.tried, f.shrinks, f.repro.at(-1)]));
     });
   }
 });

@@ -1,5 +1,6 @@
 /**
- * What exploration reports: a broken promise the run has not already reported. Exploration tries
+ * What exploration reports, and what it may do. It reports a broken promise the run has not
+ * already reported; it creates records only of a collection the server has been seen to delete. Exploration tries
  * many inputs and sequences with their findings held back (Results.holding); a draw fails only for
  * a new red, so fast-check never shrinks towards a red the fixed checks already show, and the
  * report tells each promise once.
@@ -7,6 +8,7 @@
 import type { Finding } from '../case.js';
 import type { CheckId } from '../check-id.js';
 import type { ContractContext } from '../context.js';
+import type { Collection } from '../../operations/infer-collections.js';
 
 /**
  * Findings that never fail a draw: a refusal (4xx) of a drawn valid value may be a rule the
@@ -22,4 +24,13 @@ export function alreadyRed(ctx: ContractContext, check: CheckId, operationId: st
 /** The first held finding that is a new red: a failure, of a check that judges drawn values, not yet reported for its operation. */
 export function firstNewRed(ctx: ContractContext, held: Finding[]): Finding | undefined {
   return held.find((f) => f.kind === 'failure' && !IGNORED.has(f.check) && !alreadyRed(ctx, f.check, f.operationId));
+}
+
+/**
+ * True when the server has deleted a record of the collection for the suite this run (a DELETE of
+ * its own answered 2xx): only then may exploration create more of them, sure to take them away.
+ */
+export function deletesConfirmed(ctx: ContractContext, collection: Collection): boolean {
+  const del = ctx.operation(collection, 'delete');
+  return !!del && ctx.inScope(del) && ctx.exchanges.some((e) => e.case.operation === del && e.status >= 200 && e.status < 300);
 }

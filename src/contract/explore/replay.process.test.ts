@@ -27,7 +27,7 @@ const contract = (args: string[]) =>
     let err = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
-    child.on('exit', (code) => resolve({ code, out, err }));
+    child.on('close', (code) => resolve({ code, out, err }));
   });
 
 const cassette: Cassette = {

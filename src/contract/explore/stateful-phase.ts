@@ -13,7 +13,7 @@ import type { ContractContext } from '../context.js';
 import type { Phase, Targets } from '../phases/phase.js';
 import { commandArbitraries, type CommandShape } from './commands.js';
 import { exploredOf } from './explored.js';
-import { alreadyRed, firstNewRed } from './new-red.js';
+import { alreadyRed, deletesConfirmed, firstNewRed } from './new-red.js';
 import type { SequenceModel } from './model.js';
 import type { ExploredFailure } from './sequence.js';
 import { SequenceRunner, Violation } from './sequence-runner.js';
@@ -53,10 +53,10 @@ export function statefulPhase({ numRuns = STATEFUL_RUNS, maxCommands = MAX_COMMA
 
 export const statefulExplorationPhase = statefulPhase();
 
-/** A collection the suite creates records of, reads and deletes, all in scope and in reach of a valid create body. */
+/** A collection the suite creates records of, reads and deletes (a delete of its own seen answered 2xx), all in scope and in reach of a valid create body. */
 function explorable(ctx: ContractContext, collection: Collection): boolean {
   const ops = (['create', 'read', 'delete'] as const).map((action) => ctx.operation(collection, action));
-  if (ops.some((op) => !op || !ctx.inScope(op))) return false;
+  if (ops.some((op) => !op || !ctx.inScope(op)) || !deletesConfirmed(ctx, collection)) return false;
   return ctx.bodies.canBuildValid(ops[0]!);
 }
 
