@@ -1,0 +1,86 @@
+/**
+ * Issue 39's proof, through the built CLI (dist/cli.js: `npm run build` first) as the README's CI
+ * command runs it, over real sockets: six faults that show only for some valid inputs or after
+ * some sequence, each put in front of a correct Petstore (the mock), are each caught with a
+ * shrunk, confirmed repro and written to a cassette; the same seed gives the same report twice.
+ * In-process and faster: inputs.test.ts and stateful.test.ts.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../server/serve.js';
+import { INPUT_FAULTS } from '../../test-support/contract-servers/input-faults.js';
+import { STATE_FAULTS } from '../../test-support/contract-servers/state-faults.js';
+import { petstore, ROOT } from '../../test-support/petstore.js';
+import { track } from '../../test-support/processes.js';
+import type { Cassette } from './sequence.js';
+
+const TOKEN = 'petstore-demo-key';
+const stop: Array<() => unknown> = [];
+afterAll(async () => {
+  for (const s of stop.reverse()) await s();
+});
+
+const contract = (args: string[]) =>
+  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = track(spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'contract', ...args], { cwd: mkdtempSync(join(tmpdir(), 'faults-')) }));
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+
+/** A fault in front of a fresh mock, served on loopback; the run of the default CI command against it, seed 7, with a cassette. */
+async function runAgainst(wrap: (typeof INPUT_FAULTS)[number]['wrap']) {
+  const server = await startServer({ fetch: wrap(await petstore()) }, { port: 0, host: '127.0.0.1' });
+  stop.push(() => server.close());
+  const cassette = join(mkdtempSync(join(tmpdir(), 'cassette-')), 'found.json');
+  const result = await contract(['--base-url', server.url, '--token', TOKEN, '--seed', '7', '--cassette', cassette]);
+  return { ...result, url: server.url, cassette: JSON.parse(readFileSync(cassette, 'utf8')) as Cassette };
+}
+
+/** The report with what differs between two runs on purpose written the same: the run's marker, timings, the port, the cassette's path. */
+const comparable = (out: string, url: string) =>
+  out
+    .split(url)
+    .join('URL')
+    .replace(/contract-[0-9a-f]{8}/g, 'contract-MARKER')
+    .replace(/[0-9a-f]{8}(\d+)\b/g, 'MARKER$1')
+    .replace(/\d+(\.\d+)? s\b/g, 'T s')
+    .replace(/\d+ ms\b/g, 'T ms')
+    .replace(/--replay \S+/g, '--replay FILE');
+
+describe('the default CI command against faults that show only for some inputs or after some sequence', () => {
+  for (const fault of INPUT_FAULTS) {
+    it(`catches ${fault.name}: ${fault.breaks}, shrunk to ${fault.shrunkTo}`, async () => {
+      const run = await runAgainst(fault.wrap);
+      expect(run.code, run.out + run.err).toBe(1);
+      const found = run.cassette.failures.filter((f) => f.check === fault.caughtBy && (!fault.operationId || f.operationId === fault.operationId));
+      expect(found.length).toBeGreaterThan(0);
+      for (const failure of found) expect(failure.repro.at(-1)).toMatch(fault.shrunkTo);
+      expect(run.out).toContain('Found by exploration:');
+      expect(run.out).toContain(`replay: --seed 7, or --replay `);
+    });
+  }
+
+  for (const fault of STATE_FAULTS) {
+    it(`catches ${fault.name}: ${fault.breaks}, shrunk to ${fault.shortest} steps`, async () => {
+      const run = await runAgainst(fault.wrap);
+      expect(run.code, run.out + run.err).toBe(1);
+      const found = run.cassette.failures.filter((f) => f.check === fault.caughtBy);
+      expect(found.map((f) => f.steps.length)).toEqual([fault.shortest]);
+      // The steps as curl lines, in order, in the report.
+      expect(run.out).toMatch(new RegExp(`${fault.shortest} step\\(s\\), found after \\d+ tried, \\d+ shrink\\(s\\):\\n {6}1\\. curl `));
+    });
+  }
+
+  it('gives the same report twice for the same seed, but for the run marker, timings, the address and the cassette path', async () => {
+    for (const fault of [INPUT_FAULTS[0], STATE_FAULTS[0]]) {
+      const [first, again] = [await runAgainst(fault.wrap), await runAgainst(fault.wrap)];
+      expect(comparable(again.out, again.url)).toBe(comparable(first.out, first.url));
+    }
+  });
+});
