@@ -73,14 +73,15 @@ export function startProcess(command: string, args: string[], ready: RegExp, env
  * Runs the built CLI to completion: its exit code and output. Neither an admin token nor a port
  * from the environment the tests run in reaches it (either would change what it does).
  */
-export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(args: string[], { cwd }: { cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { MOCK_ADMIN_TOKEN: _token, ...env } = process.env;
-  const child = track(spawn(process.execPath, [CLI, ...args], { env: { ...env, PORT: '' } }));
+  const child = track(spawn(process.execPath, [CLI, ...args], { env: { ...env, PORT: '' }, cwd }));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
   child.stderr.on('data', (c) => (stderr += c));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  // 'close', not 'exit': the pipes may still hold output when the process has exited.
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 /** Starts the mock's CLI on a free port; resolves with its URL once the banner is out. */

@@ -5,7 +5,6 @@
  * shrunk, confirmed repro and written to a cassette; the same seed gives the same report twice.
  * In-process and faster: inputs.test.ts and stateful.test.ts.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../server/serve.js';
 import { INPUT_FAULTS } from '../../test-support/contract-servers/input-faults.js';
 import { STATE_FAULTS } from '../../test-support/contract-servers/state-faults.js';
-import { petstore, ROOT } from '../../test-support/petstore.js';
-import { track } from '../../test-support/processes.js';
+import { petstore } from '../../test-support/petstore.js';
+import { runCli } from '../../test-support/processes.js';
 import type { Cassette } from './sequence.js';
 
 const TOKEN = 'petstore-demo-key';
@@ -23,15 +22,10 @@ afterAll(async () => {
   for (const s of stop.reverse()) await s();
 });
 
-const contract = (args: string[]) =>
-  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = track(spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'contract', ...args], { cwd: mkdtempSync(join(tmpdir(), 'faults-')) }));
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
+const contract = async (args: string[]) => {
+  const { code, stdout: out, stderr: err } = await runCli(['contract', ...args], { cwd: mkdtempSync(join(tmpdir(), 'faults-')) });
+  return { code, out, err };
+};
 
 /** A fault in front of a fresh mock, served on loopback; the run of the default CI command against it, seed 7, with a cassette. */
 async function runAgainst(wrap: (typeof INPUT_FAULTS)[number]['wrap']) {

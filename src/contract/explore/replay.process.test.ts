@@ -3,14 +3,13 @@
  * none is given; `--seed N` is the run's seed; `--replay FILE` exits 1 while the server still
  * fails, 0 once it is fixed, 2 for a file that is not a cassette. In-process: replay.test.ts.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../server/serve.js';
-import { petstore, ROOT } from '../../test-support/petstore.js';
-import { startCli, track } from '../../test-support/processes.js';
+import { petstore } from '../../test-support/petstore.js';
+import { runCli, startCli } from '../../test-support/processes.js';
 import { writeCassette } from './cassette.js';
 import type { Cassette } from './sequence.js';
 
@@ -20,15 +19,10 @@ afterAll(async () => {
   for (const s of stop.reverse()) await s();
 });
 
-const contract = (args: string[]) =>
-  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = track(spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'contract', ...args], { cwd: mkdtempSync(join(tmpdir(), 'replay-')) }));
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
+const contract = async (args: string[]) => {
+  const { code, stdout: out, stderr: err } = await runCli(['contract', ...args], { cwd: mkdtempSync(join(tmpdir(), 'replay-')) });
+  return { code, out, err };
+};
 
 const cassette: Cassette = {
   version: 1,
