@@ -115,6 +115,8 @@ async function explore(ctx: ContractContext, collection: Collection, targets: Ta
   if (ctx.results.findings.some((f) => f.kind === 'failure' && f.check === violation.check && f.operationId === violation.operation.id)) return;
   ctx.fail(violation.operation, violation.check, `${violation.label}, after a sequence of ${runner.steps.length} steps (seed ${seed})`, violation.received, violation.documented);
   const failure: ExploredFailure = {
+    kind: 'sequence',
+    collection: collection.name,
     check: violation.check,
     operationId: violation.operation.id,
     received: violation.received,
