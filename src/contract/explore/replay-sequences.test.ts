@@ -144,3 +144,33 @@ describe('replaying a sequence that cannot be judged', () => {
     expect((await replayCassette(options((await petstore()).app.fetch), read)).replayed.map((r) => r.verdict)).toEqual(['fixed']);
   });
 });
+
+describe('replaying a sequence with updates', () => {
+  const updates = withSteps(
+    readAfterDelete.steps[0],
+    { operationId: 'replacePet', label: 'replace the pets record of step 0', params: { petId: { $fromStep: 0 } }, body: { name: 'Rex', categoryId: 41, status: 'sold' } },
+    { operationId: 'updatePet', label: 'merge the pets record of step 0', params: { petId: { $fromStep: 0 } }, body: { status: 'pending' } },
+    { operationId: 'getPet', label: 'read the pets record of step 0', params: { petId: { $fromStep: 0 } } },
+  );
+  const persisted = { ...updates, check: 'update_persists' as const, documented: 'the record as last written, by its URL and in every list that selects it' };
+
+  it('sends each update with its body, on the record and category of this run, and judges the read by the model', async () => {
+    const mock = await petstore();
+    const seen: string[] = [];
+    const fetch: Handler = async (request) => {
+      if (request.method === 'PUT' || request.method === 'PATCH') seen.push(`${request.method} ${await request.clone().text()}`);
+      return mock.app.fetch(request);
+    };
+    const fixed = await replayCassette(options(fetch), cassette(persisted));
+    expect(fixed.replayed.map((r) => [r.verdict, r.why])).toEqual([['fixed', 'all 4 steps ran and kept every promise']]);
+    const category = JSON.parse(/--data-raw '(.*)'$/.exec(fixed.replayed[0].repro[1])![1]).categoryId;
+    expect(category).not.toBe(41);
+    expect(seen).toEqual([`PUT {"name":"Rex","categoryId":${category},"status":"sold"}`, 'PATCH {"status":"pending"}']);
+
+    // A server that answers a merge 200 and keeps the record as it was.
+    const forgets: Handler = (request) => (request.method === 'PATCH' ? mock.app.fetch(new Request(request.url, { headers: request.headers })) : mock.app.fetch(request));
+    const still = await replayCassette(options(forgets), cassette(persisted));
+    expect(still.replayed.map((r) => [r.verdict, r.why])).toEqual([['failing', 'received status = "sold" instead of "pending" (read the pets record of step 0); documented the record as last written, by its URL and in every list that selects it']]);
+    expect(still.leftBehind).toEqual([]);
+  });
+});
