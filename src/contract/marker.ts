@@ -44,6 +44,11 @@ export class RunMarker {
   }
 }
 
+/** True for a value a run's marker wrote (`contract-1a2b3c4d-7`), this run's or another's: a cassette's bodies hold the marker of the run that found them. */
+export function isMarked(value: unknown): boolean {
+  return typeof value === 'string' && /^contract-[^-\s]+-\d+$/.test(value);
+}
+
 function typeOf(schema: SchemaObject): string | undefined {
   return Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
 }

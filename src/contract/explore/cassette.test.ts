@@ -8,6 +8,8 @@ const cassette: Cassette = {
   seed: 42,
   failures: [
     {
+      kind: 'sequence',
+      collection: 'pets',
       check: 'use_after_delete',
       operationId: 'getPet',
       received: '200 for a read after delete',
@@ -37,6 +39,18 @@ describe('cassette files', () => {
     expect(cassetteOf({ seed: 42, explored: cassette.failures }, { title: 'Petstore', version: '1.0.0' })).toEqual(cassette);
   });
 
+  it('read a failure that does not say its kind as one request (input) when it has one step, else as a sequence', () => {
+    const { kind: _kind, collection: _collection, ...older } = cassette.failures[0];
+    const oneStep = { ...older, steps: [older.steps[0]], repro: [older.repro[0]] };
+    const read = parseCassette(JSON.stringify({ ...cassette, failures: [older, oneStep] }));
+    expect(typeof read === 'string' ? read : read.failures.map((f) => [f.kind, f.collection])).toEqual([
+      ['sequence', undefined],
+      ['input', undefined],
+    ]);
+    const input = { ...oneStep, kind: 'input' };
+    expect(parseCassette(JSON.stringify({ ...cassette, failures: [input] }))).toEqual({ ...cassette, failures: [input] });
+  });
+
   it.each([
     ['not json', 'it is not JSON'],
     ['[1]', 'it is not a JSON object'],
@@ -45,6 +59,9 @@ describe('cassette files', () => {
     [JSON.stringify({ ...cassette, seed: -1 }), 'its seed is not a non-negative integer'],
     [JSON.stringify({ ...cassette, failures: [{ ...cassette.failures[0], steps: [] }] }), 'its failures[0] has no steps'],
     [JSON.stringify({ ...cassette, failures: [{ ...cassette.failures[0], check: 1 }] }), 'its failures[0] has no check string'],
+    [JSON.stringify({ ...cassette, failures: [{ ...cassette.failures[0], kind: 'stateful' }] }), 'its failures[0].kind is "stateful", not input or sequence'],
+    [JSON.stringify({ ...cassette, failures: [{ ...cassette.failures[0], collection: 3 }] }), 'its failures[0].collection is not the name of the collection of a sequence'],
+    [JSON.stringify({ ...cassette, failures: [{ ...cassette.failures[0], kind: 'input' }] }), 'its failures[0].collection is not the name of the collection of a sequence'],
     [JSON.stringify({ ...cassette, failures: [{ ...cassette.failures[0], steps: [{ operationId: 'getPet', label: 'read', params: { petId: { $fromStep: 0 } } }] }] }), 'its failures[0].steps[0] refers to step 0, which does not come before it'],
   ])('are refused with the reason when they are not cassettes: %s', (text, reason) => {
     expect(parseCassette(text)).toBe(reason);

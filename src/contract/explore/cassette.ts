@@ -3,13 +3,14 @@
  * `--replay FILE` to send again. Reading checks the shape field by field, so that a file that is
  * not a cassette (another JSON, a cassette cut short, a step naming a later step) is refused with
  * one sentence before anything is sent; writing is the plain JSON of the value, which the caller
- * masks as every other output (report/mask.ts).
+ * masks as every other output (report/mask.ts). A cassette written before failures said their kind
+ * is read as it was meant: a failure of one step is an input's, one of several a sequence's.
  *
  * @example
  * const cassette = parseCassette(readFileSync(file, 'utf8'));
  * if (typeof cassette === 'string') throw new Error(`${file} is not a cassette: ${cassette}.`);
  */
-import type { Cassette, ExploredFailure, Step } from './sequence.js';
+import type { Cassette, ExploredFailure, FailureKind, Step } from './sequence.js';
 import { isFromStep } from './sequence.js';
 
 /** The cassette of a run, or undefined when exploration found nothing (no file is written then). */
@@ -40,12 +41,18 @@ export function parseCassette(text: string): Cassette | string {
     const why = failureProblem(failure);
     if (why) return `its failures[${i}]${why}`;
   }
-  return value as unknown as Cassette;
+  const failures = (value.failures as ExploredFailure[]).map((failure) => ({ ...failure, kind: failure.kind ?? kindOf(failure.steps) }));
+  return { ...value, failures } as unknown as Cassette;
 }
+
+/** The kind of a failure that does not say it (a cassette older than kinds): one request is an input's, several a sequence's. */
+const kindOf = (steps: Step[]): FailureKind => (steps.length === 1 ? 'input' : 'sequence');
 
 /** What is wrong with one failure (` has no check`, `.steps[1] ...`), or undefined. */
 function failureProblem(failure: unknown): string | undefined {
   if (!isObject(failure)) return ' is not an object';
+  if (failure.kind !== undefined && failure.kind !== 'input' && failure.kind !== 'sequence') return `.kind is ${JSON.stringify(failure.kind)}, not input or sequence`;
+  if (failure.collection !== undefined && (typeof failure.collection !== 'string' || failure.kind === 'input')) return '.collection is not the name of the collection of a sequence';
   for (const field of ['check', 'operationId', 'received', 'documented'] as const) if (typeof failure[field] !== 'string') return ` has no ${field} string`;
   if (!isCount(failure.seed) || !isCount(failure.tried) || !isCount(failure.shrinks)) return ' lacks its seed, tried or shrinks count';
   if (failure.path !== undefined && typeof failure.path !== 'string') return '.path is not a string';

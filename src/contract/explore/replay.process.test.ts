@@ -30,6 +30,7 @@ const cassette: Cassette = {
   seed: 77,
   failures: [
     {
+      kind: 'input',
       check: 'not_a_server_error',
       operationId: 'getPet',
       received: '500 for read the pet just created',

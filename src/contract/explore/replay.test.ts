@@ -16,6 +16,7 @@ type Handler = (request: Request) => Promise<Response>;
 
 /** A failure: a category created, a pet in it, then the pet read by the key it got; the read answered 500. */
 const readAfterCreate: ExploredFailure = {
+  kind: 'input',
   check: 'not_a_server_error',
   operationId: 'getPet',
   received: '500 for read the pet just created',

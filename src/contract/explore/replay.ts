@@ -1,7 +1,9 @@
 /**
  * `--replay FILE` (issue 39, point 4): each failure of a cassette sent again, step by step, against
  * the server as it is now, and judged again by the same check: still failing, fixed, or not judged
- * (the check says nothing of that answer on its own, a step could not be sent). Every step goes
+ * (the check says nothing of that answer on its own, a step could not be sent). An input's failure
+ * is judged on its last step by the checks of one answer; a sequence's by the model that found it
+ * (SequenceRunner.replay), which holds the promises across requests. Every step goes
  * through `ctx.request`, so the document's validator confirms it and a write that could touch
  * records of others is never sent; a record an earlier step made (`{ $fromStep: i }`) is the one it
  * made on this run, read as the suite reads every record it creates (OwnRecords); the suite's
@@ -20,8 +22,12 @@ import { secretMask } from '../report/mask.js';
 import { reproOf } from '../repro.js';
 import type { RunOptions } from '../run-contract.js';
 import { writeParameter } from '../write-parameter.js';
+import type { Collection } from '../../operations/infer-collections.js';
 import type { Operation } from '../../operations/operation.js';
+import type { CreatePreparation } from '../phases/records.js';
+import type { SequenceModel } from './model.js';
 import { isFromStep, type Cassette, type ExploredFailure, type Step } from './sequence.js';
+import { SequenceRunner, Violation } from './sequence-runner.js';
 
 export type ReplayVerdict = 'failing' | 'fixed' | 'unjudged';
 
@@ -61,9 +67,10 @@ async function replay(options: RunOptions, cassette: Cassette): Promise<ReplayRe
   const ctx = new ContractContext(options, checkRegistry(options.plugins ?? []));
   await checkAddress(ctx, await checkCredentials(ctx));
   if (options.timeoutMs) ctx.deadline = performance.now() + options.timeoutMs;
+  const preparations: Record<string, CreatePreparation> = Object.assign({}, ...(options.plugins ?? []).map((p) => p.part.preparations ?? {}));
   const replayed: ReplayedFailure[] = [];
   try {
-    for (const failure of cassette.failures) replayed.push(await replayOne(ctx, failure));
+    for (const failure of cassette.failures) replayed.push(failure.kind === 'sequence' ? await replaySequence(ctx, failure, preparations) : await replayOne(ctx, failure));
   } finally {
     if (!options.readOnly) ctx.leftBehind.push(...(await cleanUp(ctx)));
   }
@@ -84,7 +91,7 @@ async function replayOne(ctx: ContractContext, failure: ExploredFailure): Promis
     const binding = ctx.binding(op);
     const before = binding ? ctx.ownKeys(binding.collection) : [];
     const last = i === failure.steps.length - 1;
-    const judged = last ? tally(ctx, failure, op) : undefined;
+    const judged = last ? tally(ctx, failure.check, op.id) : undefined;
     let exchange: Exchange;
     try {
       exchange = await ctx.request(op, { label: step.label, params: resolved.params as Record<string, unknown> | undefined, query: queryOf(op, resolved.query), body: resolved.body });
@@ -99,7 +106,7 @@ async function replayOne(ctx: ContractContext, failure: ExploredFailure): Promis
       if (made.length) keys.set(i, made.at(-1));
     }
     if (judged) {
-      const after = tally(ctx, failure, op);
+      const after = tally(ctx, failure.check, op.id);
       const answered = `${exchange.status || 'no answer'} for ${step.label}`;
       if (after.found > judged.found) return result('failing', `received ${answered}; documented ${failure.documented}`);
       if (after.passed > judged.passed) return result('fixed', `received ${answered}, as documented`);
@@ -109,9 +116,44 @@ async function replayOne(ctx: ContractContext, failure: ExploredFailure): Promis
   return result('unjudged', 'no step was sent');
 }
 
-/** Findings (failures and flaky ones) and passes of the failure's check on the operation so far. */
-function tally(ctx: ContractContext, failure: ExploredFailure, op: Operation): { found: number; passed: number } {
-  const mine = (f: { check: string; operationId: string }) => f.check === failure.check && f.operationId === op.id;
+/**
+ * A sequence sent again and judged by the model that found it: failing when it breaks the failure's
+ * promise again (or an answer on its way shows the failure's check failing on its operation, as a
+ * 5xx after some sequence), fixed when every step ran and none did, else unjudged with why.
+ */
+async function replaySequence(ctx: ContractContext, failure: ExploredFailure, prepare: Record<string, CreatePreparation>): Promise<ReplayedFailure> {
+  const collection = collectionOf(ctx, failure);
+  if (!collection) return { failure, verdict: 'unjudged', why: `its collection ${failure.collection ?? 'of its steps'} is not one the document has`, repro: [] };
+  const runner = new SequenceRunner(ctx, collection, prepare);
+  const result = (verdict: ReplayVerdict, why: string): ReplayedFailure => ({ failure, verdict, why, repro: runner.repro });
+  const model: SequenceModel = { records: [] };
+  const before = tally(ctx, failure.check, failure.operationId).found;
+  let why: string | undefined;
+  try {
+    why = await runner.replay(failure.steps, model);
+  } catch (error) {
+    if (!(error instanceof Violation || error instanceof UnsafeRequestError || error instanceof DeadlineError)) throw error;
+    if (error instanceof Violation && error.check === failure.check) return result('failing', `received ${error.received} (${error.label}); documented ${error.documented}`);
+    why = error instanceof Violation
+      ? `step ${runner.steps.length} broke another promise first, ${error.check} (${error.label}: received ${error.received}, documented ${error.documented})`
+      : `step ${runner.steps.length} was not sent: ${error.message}`;
+  } finally {
+    await runner.cleanUp(model);
+  }
+  if (tally(ctx, failure.check, failure.operationId).found > before) return result('failing', `${failure.check} failed again on ${failure.operationId} during the sequence; documented ${failure.documented}`);
+  return why ? result('unjudged', why) : result('fixed', `all ${failure.steps.length} steps ran and kept every promise`);
+}
+
+/** The collection a sequence's steps act on: the one it names, or for a cassette older than that, the one of its first step's operation. */
+function collectionOf(ctx: ContractContext, failure: ExploredFailure): Collection | undefined {
+  if (failure.collection !== undefined) return ctx.collections.find((c) => c.name === failure.collection);
+  const op = ctx.operations.find((o) => o.id === failure.steps[0]?.operationId);
+  return op && ctx.binding(op)?.collection;
+}
+
+/** Findings (failures and flaky ones) and passes of a check on an operation so far. */
+function tally(ctx: ContractContext, check: string, operationId: string): { found: number; passed: number } {
+  const mine = (f: { check: string; operationId: string }) => f.check === check && f.operationId === operationId;
   const found = ctx.results.findings.filter(mine).length + ctx.results.flakyFindings.filter(mine).length;
   const passed = ctx.results.rows(() => '').find(mine)?.passed ?? 0;
   return { found, passed };

@@ -3,10 +3,11 @@
  * every case is confirmed by the document's validator and no write can touch records of others),
  * then holds the answers against the model and throws a `Violation` when a promise is broken.
  * Every step is written down as a `Step` (records named by the step that made them) with its
- * curl lines, so the shortest failing sequence can be reported and sent again.
+ * curl lines, so the shortest failing sequence can be reported and sent again; `replay` sends
+ * such steps again and judges them by the same promises (`--replay`).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { mergedProperties, type Collection } from '../../operations/infer-collections.js';
+import { mergedProperties, type Collection, type CrudAction } from '../../operations/infer-collections.js';
 import type { Operation } from '../../operations/operation.js';
 import { isPaginationParam, paginationOf } from '../../operations/pagination.js';
 import type { CheckId } from '../check-id.js';
@@ -17,7 +18,8 @@ import { walkList } from '../list-reader.js';
 import { createRecord, creationOf, hasKey, recordParams, type CreatePreparation } from '../phases/records.js';
 import { reproOf } from '../repro.js';
 import { matchesAll, readableFields, type Filter, type ModelRecord, type SequenceModel } from './model.js';
-import type { Step } from './sequence.js';
+import { createOverrides, ReplayedValues } from './replayed-values.js';
+import { isFromStep, type Step } from './sequence.js';
 
 type Row = Record<string, unknown>;
 
@@ -64,10 +66,12 @@ export class SequenceRunner {
     return list.parameters.filter((p) => p.in === 'query' && !isPaginationParam(p.name) && p.name !== this.collection.keyProperty && p.name !== `${this.collection.keyProperty}s` && known.has(p.name)).map((p) => p.name);
   }
 
-  async create(model: SequenceModel): Promise<void> {
+  /** Creates a record with a valid body: a new one, or the one `given` (a step sent again) with references of this run's. */
+  async create(model: SequenceModel, given?: Row): Promise<void> {
     const create = this.ctx.operation(this.collection, 'create')!;
     const label = `create a ${this.collection.name} record`;
-    const record = await this.step({ operationId: create.id, label }, () => createRecord(this.ctx, this.collection, {}, this.prepare));
+    const overrides = given ? createOverrides(this.collection, create, given) : {};
+    const record = await this.step({ operationId: create.id, label }, () => createRecord(this.ctx, this.collection, overrides, this.prepare));
     // A refused create is reported by the lifecycle's checks; the sequence goes on without the record.
     if (!record || !hasKey(record[this.collection.keyProperty])) return;
     const creation = creationOf(record);
@@ -103,12 +107,12 @@ export class SequenceRunner {
     this.compare(check, read, label, record, recordOf(this.collection, exchange.json));
   }
 
-  /** Replaces or merges a living record with another valid body. */
-  async update(record: ModelRecord, action: 'replace' | 'merge'): Promise<void> {
+  /** Replaces or merges a living record with another valid body (or the one `given`, a step sent again, its references and key the record's). */
+  async update(record: ModelRecord, action: 'replace' | 'merge', given?: Row): Promise<void> {
     const op = this.ctx.operation(this.collection, action)!;
     const refs = Object.fromEntries(this.collection.references.map((r) => [r.property, record.expected[r.property]]));
     if (this.ctx.binding(op)?.keyFromBody) refs[this.collection.keyProperty] = record.key;
-    const body = this.ctx.bodies.valid(op, refs);
+    const body = given ? { ...given, ...Object.fromEntries(Object.entries(refs).filter(([name]) => name in given)) } : this.ctx.bodies.valid(op, refs);
     if (!body) return;
     const label = `${action} the ${this.collection.name} record of step ${record.step}`;
     const exchange = await this.step({ operationId: op.id, label, params: this.named(record), body }, () => this.ctx.request(op, { label, params: record.params, body }));
@@ -175,6 +179,71 @@ export class SequenceRunner {
     }
   }
 
+  /**
+   * Sends a sequence found before (a cassette's steps) again, each step by its operation's role in
+   * the collection, and judges it as exploration does: the same promises after every step, a broken
+   * one thrown as the same `Violation`. A record a step names (`{ $fromStep: i }`) is the one step
+   * i made on this run; what a create got anew (the key of the category made for it, the marker)
+   * stands in for what it got then in the later steps (ReplayedValues). Gives why a step could not
+   * be sent (unsafe, refused by the validator, naming an operation or a record there is not), or
+   * undefined when every step ran.
+   */
+  async replay(steps: Step[], model: SequenceModel): Promise<string | undefined> {
+    const values = new ReplayedValues();
+    for (const [i, step] of steps.entries()) {
+      const why = await this.replayStep(step, i, model, values);
+      if (why) return `step ${i + 1} ${why}`;
+    }
+    return undefined;
+  }
+
+  private async replayStep(step: Step, index: number, model: SequenceModel, values: ReplayedValues): Promise<string | undefined> {
+    const op = this.ctx.operations.find((o) => o.id === step.operationId);
+    if (!op) return `names the operation ${step.operationId}, which the document does not have`;
+    const binding = this.ctx.binding(op);
+    if (binding?.collection !== this.collection) return `names ${op.id}, which is not an operation on the ${this.collection.name} collection's records`;
+    const from = { exchanges: this.ctx.exchanges.length, unsent: this.ctx.confirmation.unconfirmed.length };
+    const why = await this.replayAction(binding.action, step, model, values);
+    if (why) return why;
+    const unsent = this.ctx.confirmation.unconfirmed[from.unsent];
+    if (unsent) return `was not sent: ${unsent.reason}`;
+    if (this.steps.length !== index + 1 || !this.ctx.exchanges.slice(from.exchanges).some((e) => e.case.operation === op)) return "was not sent: no request of it could be built that the document's validator confirms and that touches only records of the suite's";
+    if (binding.action === 'create') values.learn(step, this.steps[index]);
+    return undefined;
+  }
+
+  private async replayAction(action: CrudAction, step: Step, model: SequenceModel, values: ReplayedValues): Promise<string | undefined> {
+    const body = values.row(step.body);
+    if (action === 'create') return void (await this.create(model, isRow(body) ? body : undefined));
+    if (action === 'list') return this.replayList(step, model, values);
+    const key = step.params?.[this.collection.keyParam];
+    if (!isFromStep(key)) return `names no record of the sequence (its ${this.collection.keyParam} is not { "$fromStep": i })`;
+    const record = model.records.find((r) => r.step === key.$fromStep);
+    if (!record) return `needs the record step ${key.$fromStep + 1} made, and step ${key.$fromStep + 1} made none on this run`;
+    if (action === 'read') return void (await this.readRecord(record));
+    if (record.deleted) return `acts on the record of step ${record.step + 1}, deleted at an earlier step`;
+    if (action === 'delete') return void (await this.remove(record));
+    if (!isRow(body)) return 'has no body to send';
+    return void (await this.update(record, action, body));
+  }
+
+  /** A list step again: its filters (with this run's values), its page size, under the parents of the record of the sequence made under the same ones. */
+  private async replayList(step: Step, model: SequenceModel, values: ReplayedValues): Promise<string | undefined> {
+    const list = this.list!;
+    const { limit } = paginationOf(list);
+    const query = step.query ?? {};
+    const filters: Filter[] = Object.entries(query)
+      .filter(([name]) => name !== limit?.name)
+      .map(([name, written]) => ({ name, values: (Array.isArray(written) ? written : [written]).map((value) => values.of(name, value)) }));
+    const pageSize = limit && query[limit.name] !== undefined ? Number(query[limit.name]) : 100;
+    const pathNames = list.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+    const params = values.row(step.params ?? {});
+    const subject = pathNames.length ? model.records.find((r) => pathNames.every((name) => String(r.params[name]) === String(params[name]))) : undefined;
+    if (pathNames.length && !subject) return `lists under ${pathNames.join(', ')} of no record the sequence made on this run`;
+    await this.listRecords(model, filters, pageSize, subject);
+    return undefined;
+  }
+
   /** The record's path parameters but its own key: the parents it was made under. */
   private scopeOf(record: ModelRecord): Row {
     return Object.fromEntries(Object.entries(record.params).filter(([name]) => name !== this.collection.keyParam));
@@ -227,4 +296,5 @@ export class SequenceRunner {
   }
 }
 
+const isRow = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
 const numberOrUndefined = (text: string | null) => (text === null || text.trim() === '' || Number.isNaN(Number(text)) ? undefined : Number(text));

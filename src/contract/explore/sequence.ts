@@ -28,8 +28,18 @@ export interface Step {
   body?: StepValue;
 }
 
+/**
+ * What an explored failure breaks: a promise of one request's answer (`input`: its last step is
+ * judged by the per-exchange checks), or of the model of a sequence's records (`sequence`: its
+ * steps are judged together, by the model that found them).
+ */
+export type FailureKind = 'input' | 'sequence';
+
 /** A failure exploration found, shrunk and confirmed by running its steps again. */
 export interface ExploredFailure {
+  kind: FailureKind;
+  /** For a sequence: the collection whose records its steps make, change, list and delete (`pets`). */
+  collection?: string;
   check: CheckId;
   operationId: string;
   /** What the last step received, and what the document promises, as a finding says them. */

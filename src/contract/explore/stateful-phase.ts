@@ -134,6 +134,8 @@ async function explore(ctx: ContractContext, collection: Collection, targets: Ta
   // A finding of an answer is reported by the confirming run itself; a broken promise of the model is reported here.
   if (!found) ctx.fail(violation.operation, violation.check, `${violation.label}, after a sequence of ${runner.steps.length} steps (seed ${seed})`, violation.received, violation.documented);
   const failure: ExploredFailure = {
+    kind: 'sequence',
+    collection: collection.name,
     check: violation.check,
     operationId: violation.operation.id,
     received: violation.received,

@@ -7,6 +7,7 @@ import { formatReplay } from './explored.js';
 import { toJUnit } from './junit.js';
 
 const explored: ExploredFailure = {
+  kind: 'input',
   check: 'not_a_server_error',
   operationId: 'getPet',
   received: '500 for read the pet just created',
