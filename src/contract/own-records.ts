@@ -19,6 +19,8 @@ export interface OwnRecord {
   location?: string;
   /** The request that made it, for the report: `POST /books answered 201`. */
   created?: string;
+  /** The exchange that made it, when the suite saw it answered (a cassette's steps start from it). */
+  made?: Exchange;
 }
 
 export class OwnRecords {
@@ -85,13 +87,13 @@ export class OwnRecords {
     // The records inside the answer's envelope; a create that made several (an array sent, an array answered) made each.
     const answeredKeys = collection ? createdRecords(collection, exchange.json).map((r) => r[collection.keyProperty]).filter((k) => k !== undefined && k !== null) : [];
     if (collection && answeredKeys.length > 1) {
-      for (const key of answeredKeys) this.add({ collection, key, params: { ...pathParamsOf(exchange), [collection.keyParam]: key } });
+      for (const key of answeredKeys) this.add({ collection, key, params: { ...pathParamsOf(exchange), [collection.keyParam]: key }, made: exchange });
       return;
     }
     const key = collection ? (answeredKeys[0] ?? (create ? lastSegment(location) : undefined) ?? pathKey(exchange, collection)) : undefined;
     if ((key === undefined || key === null) && !location) return;
     const created = `${exchange.case.method} ${exchange.case.path} answered ${exchange.status}`;
-    this.add({ collection, key: key ?? undefined, params: collection && key !== undefined && key !== null ? { ...pathParamsOf(exchange), [collection.keyParam]: key } : undefined, location, created });
+    this.add({ collection, key: key ?? undefined, params: collection && key !== undefined && key !== null ? { ...pathParamsOf(exchange), [collection.keyParam]: key } : undefined, location, created, made: exchange });
   }
 
   /** Adds a record found to be the suite's (by the run's marker in a list), at the newest place. */
@@ -132,6 +134,11 @@ export class OwnRecords {
   /** True when a read showed no record at this key (or the suite deleted its own there) and nothing of the suite's has it since. */
   isFree(collection: Collection, key: unknown, scope: Record<string, unknown> = {}): boolean {
     return key !== undefined && key !== null && this.free.has(freeKey(collection, key, scope));
+  }
+
+  /** The suite's record of a collection with this key (the newest, when the server gave a key twice). */
+  find(collection: Collection, key: unknown): OwnRecord | undefined {
+    return this.records.findLast((r) => r.collection === collection && key !== undefined && key !== null && String(r.key) === String(key));
   }
 
   /** The keys of the records of a collection the suite created. */

@@ -2,7 +2,8 @@
  * Issue 39's proof, through the built CLI (dist/cli.js: `npm run build` first) as the README's CI
  * command runs it, over real sockets: six faults that show only for some valid inputs or after
  * some sequence, each put in front of a correct Petstore (the mock), are each caught with a
- * shrunk, confirmed repro and written to a cassette; the same seed gives the same report twice.
+ * shrunk, confirmed repro and written to a cassette, which `--replay` sends again: still failing
+ * there, fixed against the unbroken mock; the same seed gives the same report twice.
  * In-process and faster: inputs.test.ts and stateful.test.ts.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -31,9 +32,21 @@ const contract = async (args: string[]) => {
 async function runAgainst(wrap: (typeof INPUT_FAULTS)[number]['wrap']) {
   const server = await startServer({ fetch: wrap(await petstore()) }, { port: 0, host: '127.0.0.1' });
   stop.push(() => server.close());
-  const cassette = join(mkdtempSync(join(tmpdir(), 'cassette-')), 'found.json');
-  const result = await contract(['--base-url', server.url, '--token', TOKEN, '--seed', '7', '--cassette', cassette]);
-  return { ...result, url: server.url, cassette: JSON.parse(readFileSync(cassette, 'utf8')) as Cassette };
+  const file = join(mkdtempSync(join(tmpdir(), 'cassette-')), 'found.json');
+  const result = await contract(['--base-url', server.url, '--token', TOKEN, '--seed', '7', '--cassette', file]);
+  return { ...result, url: server.url, file, cassette: JSON.parse(readFileSync(file, 'utf8')) as Cassette };
+}
+
+/** `--replay` of the run's cassette: still failing against the faulty server (exit 1), and against a fresh unbroken mock, fixed (exit 0). */
+async function replays(run: Awaited<ReturnType<typeof runAgainst>>) {
+  const again = await contract(['--base-url', run.url, '--token', TOKEN, '--replay', run.file]);
+  expect(again.code, again.out + again.err).toBe(1);
+  expect(again.out).toMatch(/^FAIL: [1-9]\d* still failing, 0 fixed, 0 not judged/m);
+  const mock = await startServer({ fetch: (await petstore()).app.fetch }, { port: 0, host: '127.0.0.1' });
+  stop.push(() => mock.close());
+  const fixed = await contract(['--base-url', mock.url, '--token', TOKEN, '--replay', run.file]);
+  expect(fixed.code, fixed.out + fixed.err).toBe(0);
+  expect(fixed.out).toMatch(/^FIXED: 0 still failing, [1-9]\d* fixed, 0 not judged/m);
 }
 
 /** The report with what differs between two runs on purpose written the same: the run's marker, timings, the port, the cassette's path. */
@@ -57,6 +70,7 @@ describe('the default CI command against faults that show only for some inputs o
       for (const failure of found) expect(failure.repro.at(-1)).toMatch(fault.shrunkTo);
       expect(run.out).toContain('Found by exploration:');
       expect(run.out).toContain(`replay: --seed 7, or --replay `);
+      await replays(run);
     });
   }
 
@@ -68,6 +82,7 @@ describe('the default CI command against faults that show only for some inputs o
       expect(found.map((f) => f.steps.length)).toEqual([fault.shortest]);
       // The steps as curl lines, in order, in the report.
       expect(run.out).toMatch(new RegExp(`${fault.shortest} step\\(s\\), found after \\d+ tried, \\d+ shrink\\(s\\):\\n {6}1\\. curl `));
+      await replays(run);
     });
   }
 

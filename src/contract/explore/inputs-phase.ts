@@ -21,16 +21,15 @@ import { DeadlineError, UnsafeRequestError } from '../context.js';
 import type { RequestSpec } from '../compose-request.js';
 import type { Phase, Targets } from '../phases/phase.js';
 import { validRefsFor } from '../phases/phase.js';
-import { creationOf } from '../phases/records.js';
 import { requestSchema } from '../request-bodies.js';
 import { reproOf } from '../repro.js';
 import { writeParameter } from '../write-parameter.js';
 import { schemaArbitrary } from '../../generate/arbitrary.js';
-import type { Collection } from '../../operations/infer-collections.js';
 import type { Operation } from '../../operations/operation.js';
 import { exploredOf } from './explored.js';
 import { deletesConfirmed, firstNewRed } from './new-red.js';
-import type { ExploredFailure, Step } from './sequence.js';
+import type { ExploredFailure } from './sequence.js';
+import { stepsTo } from './steps-to.js';
 
 /** Draws per operation by default (each one request, plus the shrinking of a failure). */
 export const INPUT_RUNS = 25;
@@ -127,11 +126,12 @@ async function exploreOperation(ctx: ContractContext, targets: Targets, op: Oper
   }
   const baseUrl = ctx.options.baseUrl.replace(/\/+$/, '');
   const failure: ExploredFailure = {
+    kind: 'input',
     check: confirmed.check,
     operationId: op.id,
     received: confirmed.received,
     documented: confirmed.documented,
-    steps: stepsOf(ctx, op, params, again.spec, await targetOf(ctx, targets, op)),
+    steps: stepsTo(ctx, { op, label: again.spec.label, params, query: queryOf(details.counterexample[0]), body: again.spec.body }),
     repro: [reproOf(again.exchange.case, baseUrl, ctx.options.token)],
     seed: ctx.options.seed ?? 1,
     path: details.counterexamplePath ?? undefined,
@@ -176,28 +176,10 @@ function specOf(ctx: ContractContext, op: Operation, params: Record<string, unkn
   return { label: `a drawn valid request: ${shown.length > 120 ? `${shown.slice(0, 117)}...` : shown}`, params, query: query || undefined, body };
 }
 
-/**
- * The failing request as steps that can be sent again on another run: the record it is aimed at
- * created first (its create as the suite sent it), then the request, naming that record by its step.
- */
-function stepsOf(ctx: ContractContext, op: Operation, params: Record<string, unknown>, spec: RequestSpec, target: { collection: Collection; record: Record<string, unknown> } | undefined): Step[] {
-  const query = spec.query ? Object.fromEntries(new URLSearchParams(spec.query)) : undefined;
-  const collection = target?.collection;
-  const create = collection && ctx.operation(collection, 'create');
-  const creation = target && ctx.isOwn(target.collection, target.record[target.collection.keyProperty]) ? creationOf(target.record) : undefined;
-  const step: Step = { operationId: op.id, label: spec.label, params, ...(query ? { query } : {}), ...(spec.body === undefined ? {} : { body: spec.body }) };
-  if (!create || !creation || !collection) return [step];
-  return [
-    { operationId: create.id, label: `create a ${collection.name} record`, ...(Object.keys(creation.params ?? {}).length ? { params: creation.params } : {}), body: creation.body },
-    { ...step, params: { ...params, [collection.keyParam]: { $fromStep: 0 } } },
-  ];
-}
-
-/** The record an item operation is aimed at, with its collection (the target the phases share). */
-async function targetOf(ctx: ContractContext, targets: Targets, op: Operation): Promise<{ collection: Collection; record: Record<string, unknown> } | undefined> {
-  const collection = ctx.collections.find((c) => c.itemPath === op.path);
-  const record = collection && (await targets.record(collection));
-  return collection && record ? { collection, record } : undefined;
+/** The draw's query parameters that were sent (an optional one left out is not), or undefined for none. */
+function queryOf(draw: Draw): Record<string, unknown> | undefined {
+  const sent = Object.entries(draw.query).filter(([, value]) => value !== undefined);
+  return sent.length ? Object.fromEntries(sent) : undefined;
 }
 
 /** A seed of its own for each operation (the run's seed and the operation's id), so operations do not draw alike. */

@@ -31,6 +31,13 @@ describe('input exploration', () => {
         expect(failure.shrinks).toBeGreaterThan(0);
         expect(report.failures.filter((f) => f.operationId === failure.operationId && f.check === fault.caughtBy)).toHaveLength(1);
       }
+      // Steps that send it again on another run: the records it names created first, each named by its step.
+      if (fault.name === 'stock-near-maximum') {
+        const [{ steps }] = explored;
+        expect(steps.map((s) => s.operationId)).toEqual(['createCategory', 'createPet', 'updateInventoryItem']);
+        expect((steps[1].body as Record<string, unknown>).categoryId).toEqual({ $fromStep: 0 });
+        expect(steps[2].params).toEqual({ petId: { $fromStep: 1 } });
+      }
     });
   }
 });
