@@ -6,9 +6,10 @@
  * records, no readOnly field, the run's marker), confirmed by the document's validator before it
  * is sent (a draw it refuses is discarded, never sent), and sent through `ctx.request`, so a write
  * reaches only records the suite created. Writes are explored only where they leave nothing the
- * run cannot take away: updates, and creates of collections whose records the suite deletes. The findings of each draw are held back: a draw that
- * breaks a promise fails the property, fast-check shrinks it to the smallest input that still
- * fails, and that input is sent once more to confirm; only then is it reported, once.
+ * run cannot take away: updates, and creates of collections whose records the suite deletes.
+ * The findings of each draw are held back: a draw that breaks a promise fails the property,
+ * fast-check shrinks it to the smallest input that still fails, and that input is sent once more
+ * to confirm; only then is it reported, once, with the steps that send it again (steps-to.ts).
  *
  * Only a new red fails a draw (new-red.ts): not a refusal of a drawn value, not a promise the run
  * already reports broken for the operation.
@@ -111,7 +112,7 @@ async function exploreOperation(ctx: ContractContext, targets: Targets, op: Oper
       }
       return true;
     }),
-    { seed, numRuns: runs, maxSkipsPerRun: 100 },
+    { seed, numRuns: runs },
   );
   if (stopped instanceof DeadlineError) throw stopped;
   if (!details.failed || !(details.errorInstance instanceof Broken) || !details.counterexample) return;
@@ -144,8 +145,8 @@ async function exploreOperation(ctx: ContractContext, targets: Targets, op: Oper
 /**
  * True for a write whose draws leave nothing the run cannot take away: an update of a record (the
  * suite's own, as every write), or a create of a collection whose records the suite reads the key
- * of and has seen deleted (a DELETE of its own answered 2xx earlier in the run). Any other write (a create with no DELETE, an action) is sent by the fixed phases
- * once, not explored 25 times over.
+ * of and has seen deleted (a DELETE of its own answered 2xx earlier in the run). Any other write
+ * (a create with no DELETE, an action) is sent by the fixed phases once, not explored 25 times.
  */
 function leavesNothing(ctx: ContractContext, op: Operation): boolean {
   const binding = ctx.binding(op);

@@ -44,6 +44,7 @@ export function statefulPhase({ numRuns = STATEFUL_RUNS, maxCommands = MAX_COMMA
     async run(ctx, targets) {
       // One collection after another, each sequence after the last: a seed gives the same requests in the same order.
       for (const collection of ctx.collections) {
+        if (!ctx.exploreBudget()) return;
         if (!explorable(ctx, collection)) continue;
         await explore(ctx, collection, targets, numRuns, maxCommands);
       }
