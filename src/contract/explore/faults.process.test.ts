@@ -87,9 +87,9 @@ describe('the default CI command against faults that show only for some inputs o
   }
 
   it('gives the same report twice for the same seed, but for the run marker, timings, the address and the cassette path', async () => {
-    for (const fault of [INPUT_FAULTS[0], STATE_FAULTS[0]]) {
-      const [first, again] = [await runAgainst(fault.wrap), await runAgainst(fault.wrap)];
-      expect(comparable(again.out, again.url)).toBe(comparable(first.out, first.url));
-    }
+    // One fault is enough here: seeded-runs.test.ts compares every request of two runs in-process.
+    const fault = STATE_FAULTS[0];
+    const [first, again] = [await runAgainst(fault.wrap), await runAgainst(fault.wrap)];
+    expect(comparable(again.out, again.url)).toBe(comparable(first.out, first.url));
   });
 });
