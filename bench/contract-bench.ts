@@ -6,6 +6,7 @@
  * (bench/first-failures.ts). bench/run.ts calls it (`--only contract` for this section alone) and
  * writes what it returns, and its table, into bench/results/latest.{json,md}.
  */
+import { loadavg } from 'node:os';
 import { firstFailures, type FaultFigure } from './first-failures.js';
 import { CEILING_SCENARIOS, mixRate, mockCeiling, suiteRun, type SuiteRun } from './suite-throughput.js';
 
@@ -33,6 +34,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function contractSection(options: ContractBenchOptions): Promise<Record<string, any>> {
   const { root, repeat, durationS, connections } = options;
+  // The machine may be shared: the load before and after says how much the figures were disturbed.
+  const loadBefore = loadavg()[0];
   console.log(`\ncontract suite: ${repeat} run(s) of the CI command against the mock (seed ${THROUGHPUT_SEED}); the mock's ceiling; each fault at seed(s) ${options.seeds.join(', ')}\n`);
   const runs: SuiteRun[] = [];
   for (let rep = 0; rep < repeat; rep++) {
@@ -68,6 +71,7 @@ export async function contractSection(options: ContractBenchOptions): Promise<Re
   return {
     date: new Date().toISOString(),
     machine: options.machine,
+    loadAverage: { before: loadBefore, after: loadavg()[0] },
     settings: { repeat, durationS, connections, seed: THROUGHPUT_SEED, faultSeeds: options.seeds },
     suite,
     runs,
@@ -87,7 +91,8 @@ export function contractMarkdown(section: any, f: Format): string[] {
   const { suite, ceiling, settings } = section;
   const rates = (r: Record<string, number>) => Object.entries(r).map(([name, rps]) => `${name} ${f(rps)}`).join(', ');
   return [
-    `Contract suite (issue 39), measured ${section.date.slice(0, 10)} on ${section.machine.cores} cores (${section.machine.cpu}), Node ${section.machine.node}: ` +
+    `Contract suite (issue 39), measured ${section.date.slice(0, 10)} on ${section.machine.cores} cores (${section.machine.cpu}), Node ${section.machine.node}` +
+      `${section.loadAverage ? ` (load average ${f(section.loadAverage.before, 1)} before, ${f(section.loadAverage.after, 1)} after)` : ''}: ` +
       `\`petstore-mock-kit contract --base-url URL --token petstore-demo-key --seed ${settings.seed}\` (the README's CI command, exploration on with its default budget, the seed fixed) ` +
       `as a child process against \`serve --log-level silent\` on loopback, the mock started afresh for each run; median of ${settings.repeat} run(s). ` +
       `Requests and seconds are the command's own (its summary and exploration lines); CPU from /proc, the command's and the mock's over the same run.`,
@@ -100,10 +105,10 @@ export function contractMarkdown(section: any, f: Format): string[] {
     `The mock's ceiling (autocannon, ${settings.durationS} s per run, median of ${settings.repeat}; an even mix of the two is their harmonic mean): ` +
       `at ${ceiling.connections} connections ${rates(ceiling.rates)} req/s, mix ${f(ceiling.mix)}${ceiling.reused ? ' (from the throughput section of this run)' : ''}; ` +
       `at 1 connection (one request at a time, as the suite waits for each answer) ${rates(ceiling.oneConnection.rates)} req/s, mix ${f(ceiling.oneConnection.mix)}. ` +
-      `Suite / ceiling: ${f(section.ratio, 3)}x at ${ceiling.connections} connections, ${f(section.ratioOneConnection, 2)}x at 1.`,
+      `Suite / ceiling: ${f(section.ratio, 3)}x at ${ceiling.connections} connections, ${f(section.ratioOneConnection, 3)}x at 1.`,
     '',
     `Time to the first failure, each fault served by bench/fault-server.ts (the mock behind the fault, a process of its own on loopback) and the suite run in the bench's process over HTTP with the CI defaults, ` +
-      `at seed(s) ${settings.faultSeeds.join(', ')}; medians over the seeds that caught it. "Shown": the first request the fault answered otherwise than the unbroken mock would; ` +
+      `at seed(s) ${settings.faultSeeds.join(', ')}; medians over the seeds that caught it, each figure's apart. "Shown": the first request the fault answered otherwise than the unbroken mock would; ` +
       `"found": the first failure of the fault's check recorded (an explored failure is recorded once shrunk and confirmed); seconds from the start of the run, requests counted as sent.`,
     '',
     '| fault | class | check | caught | shown: s / requests | found: s / requests | shrunk to (steps) | run: requests / s |',
