@@ -24,6 +24,9 @@
  * (how long a target may take to answer a large document, default 120), --document FILE (one more
  * large document; it must answer GET /), --baseline DIR (a built checkout of an earlier commit: its
  * mock is measured beside this one, as one more target, so a change is judged in one run).
+ * Then the contract suite (issue 39, bench/contract-bench.ts): its requests per second against the
+ * mock beside the mock's ceiling, and the time to the first failure for each fault class; --only
+ * contract for that section alone (the other results kept), with --quick one run and one seed.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -36,6 +39,7 @@ import { PACKAGE_ROOT } from '../src/core/package-root.js';
 import { findPostgres, startPostgres, type RunningPostgres } from '../src/test-support/postgres.js';
 import { stopAll as stopTracked } from '../src/test-support/processes.js';
 import { writeLargeDocument, type LargeDocumentOptions } from './large-document.js';
+import { contractMarkdown, contractSection } from './contract-bench.js';
 
 const ROOT = `${PACKAGE_ROOT}/`;
 const { values } = parseArgs({
@@ -58,7 +62,8 @@ const AUTH = { Authorization: 'Bearer petstore-demo-key' };
 const ONLY_LARGE = values.only === 'large';
 const ONLY_PROXY = values.only === 'proxy';
 const ONLY_REPLICAS = values.only === 'replicas';
-if (values.only !== undefined && !ONLY_LARGE && !ONLY_PROXY && !ONLY_REPLICAS) throw new Error(`--only ${values.only}: only "large", "proxy" and "replicas" are known`);
+const ONLY_CONTRACT = values.only === 'contract';
+if (values.only !== undefined && !ONLY_LARGE && !ONLY_PROXY && !ONLY_REPLICAS && !ONLY_CONTRACT) throw new Error(`--only ${values.only}: only "large", "proxy", "replicas" and "contract" are known`);
 const LIMIT_MS = Number(values.limit ?? 120) * 1000;
 
 interface Target {
@@ -286,6 +291,11 @@ async function main() {
     report.proxyWorkingUpstream = await proxySection({ delayMs: WORKING_UPSTREAM_MS, scenarios: PROXY_SCENARIOS.filter((s) => s.name === 'GET /pets/{petId}' || s.name === 'POST /pets (valid)') });
   }
   if (!only || ONLY_REPLICAS) report.replicas = await replicasSection();
+  if (!only || ONLY_CONTRACT) {
+    // The mock's ceiling at CONNECTIONS is the throughput section's when it ran in this run.
+    const ceilingFromThroughput = only ? undefined : Object.fromEntries(report.rows.map((r: any) => [r.scenario, r.mock.rps]));
+    report.contract = await contractSection({ root: ROOT, machine: machine(), repeat: REPEAT, durationS: DURATION, connections: CONNECTIONS, seeds: quick ? [1] : [1, 2, 3], ceilingFromThroughput });
+  }
   if (!only || ONLY_LARGE) report.largeDocuments = await largeDocuments();
   mkdirSync(`${ROOT}bench/results`, { recursive: true });
   writeFileSync(results, `${JSON.stringify(report, null, 2)}\n`);
@@ -1001,6 +1011,7 @@ function toMarkdown(report: any): string {
   if (report.proxy) lines.push(...proxyMarkdown(report.proxy, f));
   if (report.proxyWorkingUpstream) lines.push(...proxyMarkdown(report.proxyWorkingUpstream, f));
   if (report.replicas) lines.push(...replicasMarkdown(report.replicas, f));
+  if (report.contract) lines.push(...contractMarkdown(report.contract, f));
   if (report.largeDocuments) lines.push(...largeDocumentsMarkdown(report.largeDocuments, f));
   return lines.join('\n');
 }
