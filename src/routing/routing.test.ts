@@ -67,4 +67,24 @@ describe('routing', () => {
     const hostile = await app.request(`/things/${'-'.repeat(14_000)}x/y`);
     expect(hostile.status).toBe(404);
   });
+
+  it('names the base path in a 404 for a path outside it, and the path under it that the document has', async () => {
+    const base = '/rest/Train+Travel+API/1.0.0';
+    const { app } = buildMock({ ...document, api: { ...document.api, servers: [{ url: `https://api.example.com${base}` }] } });
+    expect((await app.request(`${base}/items/mine`)).status).toBe(200);
+    const outside = await app.request('/items/mine');
+    expect(outside.status).toBe(404);
+    expect(await outside.json()).toEqual({
+      code: 'ROUTE_NOT_FOUND',
+      message: `No operation of the document matches GET /items/mine; the document's operations are served under ${base} (its first server's path): GET ${base}/items/mine.`,
+      status: 404,
+    });
+    const message = async (path: string) => ((await (await app.request(path)).json()) as { message: string }).message;
+    // Nothing of the document's there either: the base alone.
+    expect(await message('/nothing')).toBe(`No operation of the document matches GET /nothing; the document's operations are served under ${base} (its first server's path).`);
+    // Under the base, a path the document lacks gets no hint.
+    expect(await message(`${base}/nothing`)).toBe(`No operation of the document matches GET ${base}/nothing.`);
+    // The trailing slash keeps its own hint.
+    expect(await message(`${base}/items/mine/`)).toBe(`No operation of the document matches GET ${base}/items/mine/; the document's path is ${base}/items/mine, without the trailing slash.`);
+  });
 });
