@@ -87,4 +87,21 @@ describe('routing', () => {
     // The trailing slash keeps its own hint.
     expect(await message(`${base}/items/mine/`)).toBe(`No operation of the document matches GET ${base}/items/mine/; the document's path is ${base}/items/mine, without the trailing slash.`);
   });
+
+  it('warns at start of a path parameter no operation on the path declares, naming the path, the methods and the parameter', async () => {
+    const declared = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+    const paths = {
+      '/items/{id}': { get: op('item'), delete: op('delete item') },
+      '/items/{id}/parts/{partId}': { parameters: [declared], get: { ...op('part'), parameters: [] } },
+      '/declared/{id}': { parameters: [declared], get: op('declared') },
+      '/files/{name}.json': { get: { ...op('file'), parameters: [{ ...declared, name: 'name' }] } },
+    };
+    const mock = buildMock({ ...document, api: { ...document.api, paths } });
+    expect(mock.warnings).toEqual([
+      'GET and DELETE /items/{id} do not declare the path parameter id (a parameter with in: path and that name, on the operation or its path item); the mock takes any value for it, unchecked.',
+      'GET /items/{id}/parts/{partId} does not declare the path parameter partId (a parameter with in: path and that name, on the operation or its path item); the mock takes any value for it, unchecked.',
+    ]);
+    // Still served: the warning is all.
+    expect((await mock.app.request('/items/7')).status).toBe(200);
+  });
 });
