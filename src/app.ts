@@ -27,6 +27,7 @@ import { bodyEncoders } from './respond/body-encoders.js';
 import { createSelfCheck, type SelfCheckCounts } from './respond/self-check.js';
 import { WEB_REQUESTS, type RequestReader } from './pipeline/request-reader.js';
 import { mountRoutes } from './routing/mount-routes.js';
+import { undeclaredPathParameters } from './routing/undeclared-path-parameters.js';
 import { serverBasePath } from './routing/server-base-path.js';
 import { preferDirectives } from './scenarios/read-scenario.js';
 import { bearerCheck, securitySchemeChecks } from './security/authenticate.js';
@@ -212,6 +213,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
 
   for (const message of hiddenOperations(operations, basePath, Boolean(options.docs), oauth !== undefined)) warn(message);
   for (const pattern of unenforcedPatterns(api)) warn(describeUnenforced(pattern));
+  for (const message of undeclaredPathParameters(operations)) warn(message);
   return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, plugins, budget: state.budget, counts: state.counts, oauth, selfCheck: selfCheck?.counts };
 }
 

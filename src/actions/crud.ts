@@ -40,6 +40,8 @@ export interface CrudOptions {
    * `{}` for an empty one). Undefined when the record is the answer as it is.
    */
   conform?: (operation: Operation, status: number, record: SchemaObject) => ((record: StoredRecord) => unknown) | undefined;
+  /** Told once per operation of what it cannot do as declared (a list's query parameters that filter nothing). */
+  warn?: (message: string) => void;
 }
 
 /** @example const act = compileCrudAction(operation, binding, options); act(input) // { status: 201, body: {...} } */
@@ -69,7 +71,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   const { parentProperty } = collection;
 
   if (binding.action === 'list') {
-    const query = compileListQuery(operation, collection);
+    const query = compileListQuery(operation, collection, options.warn);
     const envelope = collection.listWrapper ? envelopeOf(operation, collection.listWrapper, options) : {};
     return (input) => {
       const missing = parentMissing(input);

@@ -1,11 +1,13 @@
 /**
  * Lists: the filters and pagination a list operation declares, compiled once per operation.
- * A query parameter named like a record property filters on it (a repeated one matches any of
- * its values); `limit`/`offset` (or `page`/`per_page`) paginate; the total goes to `X-Total-Count`.
+ * A query parameter named like a record property, whatever its case and `_`/`-` separators
+ * (`Status` is `status`, `DateCreated` is `date_created`), filters on it (a repeated one matches
+ * any of its values); `limit`/`offset` (or `page`/`per_page`) paginate; the total goes to
+ * `X-Total-Count`. The query parameters that filter nothing are said once, when the list is compiled.
  */
 import type { ParameterSpec } from '../document/schema.js';
-import { mergedProperties, type Collection } from '../operations/infer-collections.js';
-import { OFFSET_PARAMS, paginationOf } from '../operations/pagination.js';
+import { mergedProperties, singular, type Collection } from '../operations/infer-collections.js';
+import { CURSOR_PARAMS, LIMIT_PARAMS, OFFSET_PARAMS, PAGE_PARAMS, paginationOf } from '../operations/pagination.js';
 import type { Operation } from '../operations/operation.js';
 import type { RecordCollection, StoredRecord } from '../state/state-store.js';
 import type { ActionInput } from '../pipeline/exchange.js';
@@ -36,7 +38,11 @@ interface Filter {
   property: string;
 }
 
-export function compileListQuery(operation: Operation, collection: Collection): (state: RecordCollection, scope: string, input: ActionInput) => Page | ApiError {
+/**
+ * @param warn told once, here, of the query parameters that filter nothing (no property is named
+ *   like them, and they do not page or sort)
+ */
+export function compileListQuery(operation: Operation, collection: Collection, warn?: (message: string) => void): (state: RecordCollection, scope: string, input: ActionInput) => Page | ApiError {
   const query = operation.parameters.filter((p) => p.in === 'query');
   const pagination = paginationOf(operation);
   const limitParam = pagination.limit;
@@ -45,7 +51,8 @@ export function compileListQuery(operation: Operation, collection: Collection): 
   const cursorParam = offsetParam || pageParam ? undefined : pagination.cursor;
   const maxItems = listMaxItems(operation);
   const defaultLimit = Number(limitParam?.schema.default ?? Math.min(DEFAULT_PAGE_SIZE, maxItems ?? DEFAULT_PAGE_SIZE));
-  const filters = compileFilters(query, [limitParam, offsetParam, pageParam, cursorParam], collection);
+  const { filters, unapplied } = compileFilters(query, [limitParam, offsetParam, pageParam, cursorParam], collection);
+  if (unapplied.length) warn?.(describeUnapplied(operation, unapplied));
 
   return (state, scope, input) => {
     const q = input.params.query;
@@ -163,17 +170,40 @@ function compareKeys(a: string, b: string): number {
   return /^-?\d+$/.test(a) && /^-?\d+$/.test(b) ? Number(a) - Number(b) : a.localeCompare(b);
 }
 
-function compileFilters(query: ParameterSpec[], pagination: Array<ParameterSpec | undefined>, collection: Collection): Filter[] {
-  const properties = mergedProperties(collection.schema);
-  return query
-    .filter((p) => !pagination.includes(p))
-    .map((p) => {
-      if (properties[p.name]) return { param: p.name, property: p.name };
-      // `ids` or `id` filter the key when the record has no such property.
-      if (p.name === 'id' || p.name === 'ids') return { param: p.name, property: collection.keyProperty };
-      return undefined;
-    })
-    .filter((f): f is Filter => Boolean(f));
+/** A name as filters compare it: case, `_`, `-` and spaces ignored (`DateCreated`, `date_created`, `date-created`). */
+const filterName = (name: string) => name.toLowerCase().replace(/[-_ ]/g, '');
+
+const PAGING = new Set([...LIMIT_PARAMS, ...OFFSET_PARAMS, ...PAGE_PARAMS, ...CURSOR_PARAMS].map(filterName));
+/** Parameters that page, order or shape a list rather than filter it: never said to be unapplied. */
+const SHAPING = new Set(['sort', 'sortby', 'sortorder', 'order', 'orderby', 'direction', 'dir', 'fields', 'field', 'select', 'expand', 'include', 'embed', 'groupby', 'columns']);
+
+/**
+ * Each query parameter's property: the one spelled exactly like it, else the first spelled like it
+ * whatever the case and separators, else the one its singular names (`tags` filters `tag`, a
+ * repeated `?tags=` any of them); `id`/`ids` the key when no property is named so. The others (bar
+ * paging and sorting) are unapplied.
+ */
+function compileFilters(query: ParameterSpec[], pagination: Array<ParameterSpec | undefined>, collection: Collection): { filters: Filter[]; unapplied: string[] } {
+  const properties = Object.keys(mergedProperties(collection.schema));
+  const byName = new Map<string, string>();
+  for (const property of properties) if (!byName.has(filterName(property))) byName.set(filterName(property), property);
+  const filters: Filter[] = [];
+  const unapplied: string[] = [];
+  for (const p of query) {
+    if (pagination.includes(p)) continue;
+    const property = properties.includes(p.name) ? p.name : (byName.get(filterName(p.name)) ?? byName.get(filterName(singular(p.name))));
+    if (property !== undefined) filters.push({ param: p.name, property });
+    else if (p.name === 'id' || p.name === 'ids') filters.push({ param: p.name, property: collection.keyProperty });
+    else if (!PAGING.has(filterName(p.name)) && !SHAPING.has(filterName(p.name))) unapplied.push(p.name);
+  }
+  return { filters, unapplied };
+}
+
+/** `GET /Calls: the mock could not apply the query parameters StartTime< and Muted: ...` */
+function describeUnapplied(operation: Operation, names: string[]): string {
+  const listed = names.length === 1 ? `query parameter ${names[0]}` : `query parameters ${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  const they = names.length === 1 ? 'it is' : 'they are';
+  return `${operation.method.toUpperCase()} ${operation.path}: the mock could not apply the ${listed}: no property of its records is named so; ${they} accepted and filter nothing.`;
 }
 
 function listMaxItems(operation: Operation): number | undefined {

@@ -82,7 +82,7 @@ export function operationPipelines(options: PipelineOptions): (operation: Operat
   const conform = (operation: Operation, status: number, record: SchemaObject) => compileConformer(operation, status, record, staticContext, state.reseedGenerator);
   const actionFor = (operation: Operation): Action => {
     const binding = bindings.get(operation.id);
-    if (binding) return compileCrudAction(operation, binding, { basePath, rule: parts.rules.for(operation.id), now, generate, conform, ...state.records });
+    if (binding) return compileCrudAction(operation, binding, { basePath, rule: parts.rules.for(operation.id), now, generate, conform, warn, ...state.records });
     state.reseedGenerator(); // a static answer does not depend on the order operations are compiled in
     // Another media type, asked for by Accept, is made on its first request from a generator seeded for it.
     const alternate = () => {

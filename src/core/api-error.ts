@@ -24,9 +24,8 @@ export class ApiError {
 
 /** Templates for the errors the pipeline itself raises. Operation-specific ones live with their rules. */
 export const errors = {
-  /** `without`: the path the document does have, when the one asked for only adds a trailing slash. */
-  routeNotFound: (method: string, path: string, without?: string) =>
-    new ApiError(404, 'ROUTE_NOT_FOUND', `No operation of the document matches ${method} ${path}${without ? `; the document's path is ${without}, without the trailing slash` : ''}.`),
+  /** `hint`: where the document's operations are, in words (the path without a trailing slash, the base path). */
+  routeNotFound: (method: string, path: string, hint?: string) => new ApiError(404, 'ROUTE_NOT_FOUND', `No operation of the document matches ${method} ${path}${hint ? `; ${hint}` : ''}.`),
   methodNotAllowed: (method: string, path: string, allow: string[]) =>
     new ApiError(405, 'METHOD_NOT_ALLOWED', `${path} does not support ${method}; it supports ${allow.join(', ')}.`, undefined, {
       Allow: allow.join(', '),

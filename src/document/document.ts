@@ -34,7 +34,7 @@ export interface PrepareSteps {
   file?: string;
   /** The text it was parsed from, when there was one (saves the Swagger 2.0 converter writing it again). */
   text?: string;
-  /** The meta-schema check: undefined when valid, 'unavailable' to let swagger-parser check it, else the first problem. */
+  /** The meta-schema check: undefined when valid, 'unavailable' to let swagger-parser check it, else its problem in words. */
   metaSchema?: (document: unknown, dialect: '3.0' | '3.1') => string | undefined | 'unavailable';
   /**
    * Validates and dereferences the document (a copy it may change), circular references left as
@@ -65,7 +65,7 @@ export async function prepareDocument(parsed: unknown, steps: PrepareSteps): Pro
   const what = convertedFrom ? 'Swagger 2.0 document (converted to OpenAPI 3.0)' : `OpenAPI ${String(raw.openapi)} document`;
   // The meta-schema check runs on the build's precompiled validators when they exist.
   const meta = steps.metaSchema ? steps.metaSchema(raw, dialect) : 'unavailable';
-  if (meta !== undefined && meta !== 'unavailable') throw new DocumentLoadError(`${name} is not a valid ${what}: ${meta}.`);
+  if (meta !== undefined && meta !== 'unavailable') throw new DocumentLoadError(`${name} is not a valid ${what}: ${meta}${/[.?]$/.test(meta) ? '' : '.'}`);
   let api: DocumentObject;
   try {
     api = await steps.dereference(structuredClone(raw), { file: steps.file, name, checkSchema: meta === 'unavailable' });

@@ -52,7 +52,30 @@ describe('loadDocument', () => {
 
   it('names the first problem of an invalid document', async () => {
     const message = await failure(file('invalid.yaml', 'openapi: 3.0.3\ninfo: {title: x, version: "1"}\npaths:\n  /a:\n    get:\n      responses: {}\n      parameters: [{name: q}]\n'));
-    expect(message).toMatch(/^.*invalid\.yaml is not a valid OpenAPI 3\.0\.3 document: .*parameters\/0 must have required property 'schema'\.$/);
+    expect(message).toMatch(/^.*invalid\.yaml is not a valid OpenAPI 3\.0\.3 document: #\/paths\/~1a\/get\/parameters\/0 lacks the required field `schema`\.$/);
+  });
+
+  it('names an unknown field, where it is, the fields allowed there and the one meant', async () => {
+    const at = (name: string, text: string) => failure(file(name, text)).then((message) => message.slice(message.indexOf(' is not a valid ')));
+    expect(await at('foo.yaml', 'openapi: 3.0.3\ninfo: {title: x, version: "1"}\npaths: {}\nfoo: 1\n')).toBe(
+      ' is not a valid OpenAPI 3.0.3 document: unknown field `foo` at the top level (allowed: openapi, info, externalDocs, servers, security, tags, paths, components and x- extensions).',
+    );
+    expect(await at('contakt.yaml', 'openapi: 3.1.0\ninfo: {title: x, version: "1", contakt: {}}\npaths: {}\n')).toBe(
+      ' is not a valid OpenAPI 3.1.0 document: unknown field `contakt` at #/info (allowed: title, summary, description, termsOfService, contact, license, version and x- extensions); did you mean `contact`?',
+    );
+    const operation = await at('responsez.yaml', 'openapi: 3.0.3\ninfo: {title: x, version: "1"}\npaths:\n  /a:\n    get:\n      responsez: {}\n');
+    expect(operation).toMatch(/^ is not a valid OpenAPI 3\.0\.3 document: unknown field `responsez` at #\/paths\/~1a\/get \(allowed: tags, summary, .*, responses, .* and x- extensions\); did you mean `responses`\?$/);
+  });
+
+  it('names a type that is none, where it is written, and the type meant', async () => {
+    const schema = (type: string) => `openapi: 3.0.3\ninfo: {title: x, version: "1"}\npaths: {}\ncomponents:\n  schemas:\n    X: {type: object, properties: {name: {type: ${type}}}}\n`;
+    expect(await failure(file('strin.yaml', schema('strin')))).toMatch(/strin\.yaml is not a valid OpenAPI 3\.0\.3 document: `strin` is not a type at #\/components\/schemas\/X\/properties\/name\/type; did you mean `string`\?$/);
+    expect(await failure(file('date.yaml', schema('date')))).toMatch(
+      /date\.yaml is not a valid OpenAPI 3\.0\.3 document: `date` is not a type at #\/components\/schemas\/X\/properties\/name\/type \(the types are array, boolean, integer, number, object, string\)\.$/,
+    );
+    // Another value not allowed: what is allowed, and the one meant.
+    const parameter = 'openapi: 3.0.3\ninfo: {title: x, version: "1"}\npaths:\n  /a:\n    get:\n      parameters: [{name: q, in: qeury, schema: {type: string}}]\n      responses: {"200": {description: ok}}\n';
+    expect(await failure(file('in.yaml', parameter))).toMatch(/`qeury` is not allowed at #\/paths\/~1a\/get\/parameters\/0\/in; did you mean `query`\?$/);
   });
 
   it('refuses a file that holds no object', async () => {

@@ -97,7 +97,8 @@ describe('the records seeded for real documents', () => {
     const validatorFor = schemaCompiler(ajv, new SchemaConverter(document.api, ajv, document.dialect), 'response');
     for (const seed of [1, 2, 3]) {
       const mock = buildMock(document, { seed, counts: { default: 5 } });
-      expect(mock.warnings).toEqual([]);
+      // Seeding says nothing; a list's query parameters that filter nothing are said (src/actions/list-filters.test.ts).
+      expect(mock.warnings.filter((w) => !w.includes('could not apply the query parameter'))).toEqual([]);
       const exported = mock.store.export();
       for (const collection of mock.collections) {
         const validate = validatorFor(collection.schema as SchemaObject)!;

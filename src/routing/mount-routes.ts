@@ -48,12 +48,22 @@ export function mountRoutes(
     const started = performance.now();
     const path = new URL(c.req.url).pathname;
     const known = knownPaths.find((k) => k.matches(path) !== undefined);
-    if (!known) {
-      const without = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : undefined;
-      const hint = without !== undefined && knownPaths.some((k) => k.matches(without) !== undefined) ? without : undefined;
-      return finish(c, errorResponse(errors.routeNotFound(c.req.method, path, hint)), started);
-    }
+    if (!known) return finish(c, errorResponse(errors.routeNotFound(c.req.method, path, notFoundHint(c.req.method, path, basePath, knownPaths))), started);
     if (c.req.method === 'OPTIONS') return finish(c, respond(null, 204, { Allow: [...known.allow, 'OPTIONS'].join(', ') }), started);
     return finish(c, errorResponse(errors.methodNotAllowed(c.req.method, known.template, known.allow)), started);
   });
+}
+
+/**
+ * Where the document's operations are, for a path that matches none: the path without its trailing
+ * slash when the document has that, else, outside the base path, the base path (and the path under
+ * it, when the document has that).
+ */
+function notFoundHint(method: string, path: string, basePath: string, knownPaths: ReadonlyArray<{ matches: TemplateMatcher }>): string | undefined {
+  const has = (candidate: string) => knownPaths.some((k) => k.matches(candidate) !== undefined);
+  const without = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : undefined;
+  if (without !== undefined && has(without)) return `the document's path is ${without}, without the trailing slash`;
+  if (basePath === '' || path === basePath || path.startsWith(`${basePath}/`)) return undefined;
+  const under = `${basePath}${path === '/' ? '' : path}`;
+  return `the document's operations are served under ${basePath} (its first server's path)${has(under) ? `: ${method} ${under}` : ''}`;
 }

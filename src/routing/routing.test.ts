@@ -67,4 +67,41 @@ describe('routing', () => {
     const hostile = await app.request(`/things/${'-'.repeat(14_000)}x/y`);
     expect(hostile.status).toBe(404);
   });
+
+  it('names the base path in a 404 for a path outside it, and the path under it that the document has', async () => {
+    const base = '/rest/Train+Travel+API/1.0.0';
+    const { app } = buildMock({ ...document, api: { ...document.api, servers: [{ url: `https://api.example.com${base}` }] } });
+    expect((await app.request(`${base}/items/mine`)).status).toBe(200);
+    const outside = await app.request('/items/mine');
+    expect(outside.status).toBe(404);
+    expect(await outside.json()).toEqual({
+      code: 'ROUTE_NOT_FOUND',
+      message: `No operation of the document matches GET /items/mine; the document's operations are served under ${base} (its first server's path): GET ${base}/items/mine.`,
+      status: 404,
+    });
+    const message = async (path: string) => ((await (await app.request(path)).json()) as { message: string }).message;
+    // Nothing of the document's there either: the base alone.
+    expect(await message('/nothing')).toBe(`No operation of the document matches GET /nothing; the document's operations are served under ${base} (its first server's path).`);
+    // Under the base, a path the document lacks gets no hint.
+    expect(await message(`${base}/nothing`)).toBe(`No operation of the document matches GET ${base}/nothing.`);
+    // The trailing slash keeps its own hint.
+    expect(await message(`${base}/items/mine/`)).toBe(`No operation of the document matches GET ${base}/items/mine/; the document's path is ${base}/items/mine, without the trailing slash.`);
+  });
+
+  it('warns at start of a path parameter no operation on the path declares, naming the path, the methods and the parameter', async () => {
+    const declared = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+    const paths = {
+      '/items/{id}': { get: op('item'), delete: op('delete item') },
+      '/items/{id}/parts/{partId}': { parameters: [declared], get: { ...op('part'), parameters: [] } },
+      '/declared/{id}': { parameters: [declared], get: op('declared') },
+      '/files/{name}.json': { get: { ...op('file'), parameters: [{ ...declared, name: 'name' }] } },
+    };
+    const mock = buildMock({ ...document, api: { ...document.api, paths } });
+    expect(mock.warnings).toEqual([
+      'GET and DELETE /items/{id} do not declare the path parameter id (a parameter with in: path and that name, on the operation or its path item); the mock takes any value for it, unchecked.',
+      'GET /items/{id}/parts/{partId} does not declare the path parameter partId (a parameter with in: path and that name, on the operation or its path item); the mock takes any value for it, unchecked.',
+    ]);
+    // Still served: the warning is all.
+    expect((await mock.app.request('/items/7')).status).toBe(200);
+  });
 });
