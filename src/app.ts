@@ -16,6 +16,7 @@ import type { OpenAPIDocument } from './document/openapi.js';
 import type { DocumentObject } from './document/objects.js';
 import { cors } from './middleware/cors.js';
 import { guardHosts, type AllowedHosts } from './middleware/host-guard.js';
+import { requestHeaderNames } from './middleware/request-header-names.js';
 import type { BrowserMockOptions, MockOptions } from './mock-options.js';
 import { createState, type MockState } from './mock/state.js';
 import { buildOperations } from './operations/build-operations.js';
@@ -184,7 +185,8 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const requests = new RequestLog(500, queryKeyNames(api));
   const changed = options.onChange ?? (() => undefined);
   // The admin API and the authorization endpoint are never granted to another origin: their preflights get 403, their answers no CORS headers.
-  const corsPolicy = cors({ origins: options.corsOrigins, closedPaths: [ADMIN_PATH, ...NAVIGATION_ENDPOINTS] });
+  // Preflights also allow the headers the document's operations read (API-key headers, header parameters).
+  const corsPolicy = cors({ origins: options.corsOrigins, moreAllowHeaders: requestHeaderNames(operations), closedPaths: [ADMIN_PATH, ...NAVIGATION_ENDPOINTS] });
   const reader = options.requestReader ?? WEB_REQUESTS;
   const reporting = createReporting({ now, requests, onRequest: options.onRequest, changed, cors: corsPolicy, reader });
   guardHosts(app, options.allowedHosts, reporting.refusedHost);
