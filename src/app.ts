@@ -186,7 +186,9 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const changed = options.onChange ?? (() => undefined);
   // The admin API and the authorization endpoint are never granted to another origin: their preflights get 403, their answers no CORS headers.
   // Preflights also allow the headers the document's operations read (API-key headers, header parameters).
-  const corsPolicy = cors({ origins: options.corsOrigins, moreAllowHeaders: requestHeaderNames(operations), closedPaths: [ADMIN_PATH, ...NAVIGATION_ENDPOINTS] });
+  // So are the document's own authorization URLs the authorization server answers at.
+  const navigation = [...NAVIGATION_ENDPOINTS, ...(oauth?.declaration.documentPaths ?? []).filter((p) => NAVIGATION_ENDPOINTS.includes(p.endpoint)).map((p) => p.path)];
+  const corsPolicy = cors({ origins: options.corsOrigins, moreAllowHeaders: requestHeaderNames(operations), closedPaths: [ADMIN_PATH, ...navigation] });
   const reader = options.requestReader ?? WEB_REQUESTS;
   const reporting = createReporting({ now, requests, onRequest: options.onRequest, changed, cors: corsPolicy, reader });
   guardHosts(app, options.allowedHosts, reporting.refusedHost);
@@ -259,6 +261,7 @@ function authorizationServer(document: LoadedDocument, operations: Operation[], 
     context.warn('The document declares oauth2 or openIdConnect schemes, but this runtime has no Web Crypto (a page that is not a secure context): no authorization server under /__oauth; the API keys still open those operations.');
     return undefined;
   }
+  for (const message of declaration.warnings) context.warn(message);
   const { apiKeys, realm, now } = context;
   const open = apiKeys.includes(DEMO_API_KEY);
   // A code goes to the mock itself only at the docs page's callback, a page that grants no origin, and only while the docs page is served.
