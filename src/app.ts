@@ -16,6 +16,7 @@ import type { OpenAPIDocument } from './document/openapi.js';
 import type { DocumentObject } from './document/objects.js';
 import { cors } from './middleware/cors.js';
 import { guardHosts, type AllowedHosts } from './middleware/host-guard.js';
+import { requestHeaderNames } from './middleware/request-header-names.js';
 import type { BrowserMockOptions, MockOptions } from './mock-options.js';
 import { createState, type MockState } from './mock/state.js';
 import { buildOperations } from './operations/build-operations.js';
@@ -185,7 +186,10 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const requests = new RequestLog(500, queryKeyNames(api));
   const changed = options.onChange ?? (() => undefined);
   // The admin API and the authorization endpoint are never granted to another origin: their preflights get 403, their answers no CORS headers.
-  const corsPolicy = cors({ origins: options.corsOrigins, closedPaths: [ADMIN_PATH, ...NAVIGATION_ENDPOINTS] });
+  // Preflights also allow the headers the document's operations read (API-key headers, header parameters).
+  // So are the document's own authorization URLs the authorization server answers at.
+  const navigation = [...NAVIGATION_ENDPOINTS, ...(oauth?.declaration.documentPaths ?? []).filter((p) => NAVIGATION_ENDPOINTS.includes(p.endpoint)).map((p) => p.path)];
+  const corsPolicy = cors({ origins: options.corsOrigins, moreAllowHeaders: requestHeaderNames(operations), closedPaths: [ADMIN_PATH, ...navigation] });
   const reader = options.requestReader ?? WEB_REQUESTS;
   const reporting = createReporting({ now, requests, onRequest: options.onRequest, changed, cors: corsPolicy, reader });
   guardHosts(app, options.allowedHosts, reporting.refusedHost);
@@ -259,6 +263,7 @@ function authorizationServer(document: LoadedDocument, operations: Operation[], 
     context.warn('The document declares oauth2 or openIdConnect schemes, but this runtime has no Web Crypto (a page that is not a secure context): no authorization server under /__oauth; the API keys still open those operations.');
     return undefined;
   }
+  for (const message of declaration.warnings) context.warn(message);
   const { apiKeys, realm, now } = context;
   const open = apiKeys.includes(DEMO_API_KEY);
   // A code goes to the mock itself only at the docs page's callback, a page that grants no origin, and only while the docs page is served.

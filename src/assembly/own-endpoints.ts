@@ -5,7 +5,7 @@
  * operation at `/`) and, for a document with oauth2 or openIdConnect schemes, the authorization
  * server (`/__oauth`). Also the warnings for the document's operations they hide.
  */
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, Next } from 'hono';
 import { ADMIN_PATH, adminApi, adminOff, isLocalCaller, type AdminControls } from '../admin/admin-api.js';
 import { SECURITY_HEADERS, respondJson } from '../core/security-headers.js';
 import { DOCS_PATH, docsResponder, docsUnavailable, type DocsAssets } from '../docs/docs-endpoint.js';
@@ -82,17 +82,26 @@ export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
 
   // The authorization server: open like /__spec, with the API's CORS headers (a front end calls its token endpoint from the page),
   // except on the authorization endpoint, a page to navigate to: a page that could read its redirect would read the code.
+  // It also answers at the document's own token and authorization URLs on the API's origin, for the methods no operation takes there;
+  // a request that reaches such a path by another origin goes on to the API.
   const oauth = endpoints.oauth;
   if (oauth) {
-    app.all(`${OAUTH_PATH}/*`, async (c) => {
+    const answerOAuth = async (c: Context, next: Next) => {
       const started = performance.now();
       const header = reader.headers(c);
       const url = new URL(c.req.url);
+      const endpoint = oauth.endpointFor({ url, header });
+      if (endpoint === undefined) {
+        await next();
+        return c.res;
+      }
       const response = await oauth.handle({ method: c.req.method, url, header, body: (maxBytes) => reader.body(c, maxBytes), local: isLocalCaller(c, reader) });
-      const allowed = NAVIGATION_ENDPOINTS.includes(url.pathname) ? undefined : cors.headers(header('origin'));
+      const allowed = NAVIGATION_ENDPOINTS.includes(endpoint) ? undefined : cors.headers(header('origin'));
       if (allowed) for (const [name, value] of Object.entries(allowed)) response.headers.set(name, value);
       return reporting.answered(c, started, response);
-    });
+    };
+    app.all(`${OAUTH_PATH}/*`, answerOAuth);
+    for (const { path, methods } of oauth.declaration.documentPaths) app.on(methods, path, answerOAuth);
   }
 
   // The docs page, open like /__spec; GET / leads there unless the document has an operation at `/` (a 405 then says which methods it takes).

@@ -3,7 +3,9 @@
  * its base path, and a `try` line that the mock answers without an error, whatever operations the
  * document has. Built in-process; the CLI prints the same.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { largeDocument } from '../../bench/large-document.js';
 import { buildMock } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
@@ -101,6 +103,18 @@ describe('the banner', () => {
     expect(oidc.text).toContain("  openid    http://127.0.0.1:4010/__oauth/.well-known/openid-configuration in place of the document's https://login.example.com/.well-known/openid-configuration\n");
     // The Petstore has no oauth2 scheme: no such line.
     expect((await bannerFor(SPEC)).text).not.toContain('oauth');
+  });
+
+  it('names the document’s own token and authorization URLs on the API’s origin, which the mock answers at too', async () => {
+    const raw = parse(readFileSync(`${ROOT}test/documents/oauth-api.yaml`, 'utf8'));
+    const { authorizationCode } = raw.components.securitySchemes.boardsAuth.flows;
+    Object.assign(authorizationCode, { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token' });
+    const document = await loadDocument(raw);
+    const mock = buildMock(document);
+    const input: BannerInput = { url: URL_, mock, document, shown: 'boards.yaml', args: ARGS, restored: false, allowedHosts: ['127.0.0.1'] };
+    expect(formatBanner(startBanner(input), 0, { level: 'info', format: 'text' })).toContain(
+      "  oauth     token http://127.0.0.1:4010/__oauth/token, authorize /__oauth/authorize (also at the document's /oauth/authorize, /oauth/token) in place of the document's https://login.example.com/oauth2/token; tokens last 3600 s\n",
+    );
   });
 
   it('has no docs line with --no-docs', async () => {

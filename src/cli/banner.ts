@@ -128,14 +128,21 @@ export function recordsText(counts: Record<string, number>): string {
 }
 
 /**
- * Where a front end gets a token: the mock's token and authorization endpoints, in place of the
- * identity provider the document names (which the mock cannot stand in for), and OpenID Connect's
- * discovery when the document uses it.
+ * Where a front end gets a token: the mock's token and authorization endpoints, and the document's
+ * own URLs it answers at too (those on the API's origin), in place of the identity provider the
+ * document names (which the mock cannot stand in for), and OpenID Connect's discovery when the
+ * document uses it.
  */
 function oauthLines(url: string, oauth: Mock['oauth']): BannerLine[] {
   if (!oauth) return [];
   const { declaration, tokenLifetime } = oauth;
-  const theirs = (type: 'oauth2' | 'openIdConnect') => [...new Set(declaration.schemes.filter((s) => s.type === type).flatMap((s) => s.urls))];
+  const origin = new URL(url).origin;
+  const served = declaration.documentPaths.filter((p) => p.origin === undefined || p.origin === origin);
+  const theirs = (type: 'oauth2' | 'openIdConnect') => [...new Set(declaration.schemes.filter((s) => s.type === type).flatMap((s) => s.urls))].filter((u) => !served.some((p) => p.url === u));
+  const also = (endpoints: string[]) => {
+    const paths = served.filter((p) => endpoints.includes(p.endpoint)).map((p) => p.path);
+    return paths.length ? ` (also at the document's ${paths.join(', ')})` : '';
+  };
   const instead = (urls: string[]) => (urls.length ? ` in place of the document's ${urls.slice(0, 2).join(', ')}${urls.length > 2 ? ', ...' : ''}` : '');
   const signIn = declaration.grants.has('authorization_code') || declaration.grants.has('implicit');
   const token = `${url}${OAUTH_ENDPOINTS.token}`;
@@ -143,13 +150,13 @@ function oauthLines(url: string, oauth: Mock['oauth']): BannerLine[] {
   const lines: BannerLine[] = [
     {
       label: 'oauth',
-      text: `token ${token}${signIn ? `, authorize ${OAUTH_ENDPOINTS.authorize}` : ''}${instead(theirs('oauth2'))}; tokens last ${tokenLifetime} s`,
-      fields: { oauth: { token, ...(signIn ? { authorize } : {}), tokenLifetime, replaces: theirs('oauth2') } },
+      text: `token ${token}${signIn ? `, authorize ${OAUTH_ENDPOINTS.authorize}` : ''}${also([OAUTH_ENDPOINTS.token, OAUTH_ENDPOINTS.authorize])}${instead(theirs('oauth2'))}; tokens last ${tokenLifetime} s`,
+      fields: { oauth: { token, ...(signIn ? { authorize } : {}), tokenLifetime, replaces: theirs('oauth2'), documentPaths: served.map((p) => p.path) } },
     },
   ];
   if (declaration.openId) {
     const discovery = `${url}${OAUTH_ENDPOINTS.openIdConfiguration}`;
-    lines.push({ label: 'openid', text: `${discovery}${instead(theirs('openIdConnect'))}`, fields: { openid: discovery } });
+    lines.push({ label: 'openid', text: `${discovery}${also([OAUTH_ENDPOINTS.openIdConfiguration])}${instead(theirs('openIdConnect'))}`, fields: { openid: discovery } });
   }
   return lines;
 }

@@ -35,4 +35,16 @@ describe('proxy\'s command line', () => {
     expect(error(['--upstream', 'http://x', 'extra'])).toBe('Unexpected argument "extra": proxy takes only flags. (see petstore-mock-kit proxy --help)');
     expect(parseProxyArgs(['--help'], {})).toEqual({ command: 'help' });
   });
+
+  it('refuses an upstream that is the proxy\'s own listening address, which would forward to itself', () => {
+    const error = (argv: string[], env: Record<string, string> = {}) => {
+      const parsed = parseProxyArgs(argv, env);
+      return parsed.command === 'error' ? parsed.message : undefined;
+    };
+    expect(error(['--upstream', 'http://127.0.0.1:4022', '--port', '4022'])).toBe("--upstream http://127.0.0.1:4022 is this proxy's own address (it listens on 127.0.0.1:4022), so it would forward every request to itself; give the real server's URL, or another --port.");
+    expect(error(['--upstream', 'http://localhost:4010/api'])).toMatch(/^--upstream http:\/\/localhost:4010\/api is this proxy's own address \(it listens on 127\.0\.0\.1:4010\)/);
+    expect(error(['--upstream', 'http://127.0.0.1:5000', '--host', '0.0.0.0'], { PORT: '5000' })).toMatch(/is this proxy's own address/);
+    expect(error(['--upstream', 'http://127.0.0.1:4023', '--port', '4022'])).toBeUndefined();
+    expect(error(['--upstream', 'http://127.0.0.1:4022', '--port', '0'])).toBeUndefined();
+  });
 });

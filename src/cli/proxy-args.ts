@@ -3,6 +3,7 @@
  * flags (port, host, the admin API, the docs page, the mock that fills in) are `serve`'s, read by
  * the same code; the proxy adds its own.
  */
+import { upstreamIsItself } from '../proxy/loop-guard.js';
 import { invalidValue, orList, parseFlags, quoted, seeHelp, type FlagTable, type FlagValues } from './flags.js';
 import { SERVE_FLAGS, serveArgs, type ServeArgs } from './parse-args.js';
 
@@ -101,6 +102,7 @@ export function parseProxyArgs(argv: string[], env: Record<string, string | unde
   const badId = values.mock?.find((id) => !/^\S+$/.test(id));
   if (badId !== undefined) return { command: 'error', message: invalidValue(PROXY_FLAGS, 'mock', badId) };
   const { command: _serve, ...rest } = server;
+  if (upstreamIsItself(upstream, rest)) return { command: 'error', message: `--upstream ${upstream} is this proxy's own address (it listens on ${rest.host}:${rest.port}), so it would forward every request to itself; give the real server's URL, or another --port.` };
   return {
     ...rest,
     command: 'proxy',

@@ -16,6 +16,8 @@ export interface CorsOptions {
   origins?: string[];
   /** Headers a browser may send (Authorization, Content-Type, Prefer, X-Mock-Session). */
   allowHeaders?: string[];
+  /** More headers a browser may send, besides `allowHeaders` (the app passes the document's: `requestHeaderNames`). */
+  moreAllowHeaders?: readonly string[];
   /** Headers a browser may read (pagination, deprecation, Location). */
   exposeHeaders?: string[];
   /** Path prefixes no origin is ever granted (`/__admin`): their preflights get 403. */
@@ -35,6 +37,7 @@ export interface Cors {
 export function cors({
   origins,
   allowHeaders = ['Authorization', 'Content-Type', 'Prefer', 'X-Mock-Session'],
+  moreAllowHeaders = [],
   exposeHeaders = ['X-Total-Count', 'Link', 'Location', 'Deprecation', 'Sunset', 'WWW-Authenticate'],
   closedPaths = [],
 }: CorsOptions = {}): Cors {
@@ -42,6 +45,7 @@ export function cors({
   const allowed = origins && new Set(origins.map((o) => o.replace(/\/+$/, '')));
   const allowOrigin = (origin: string) => (!allowed ? '*' : allowed.has(origin) ? origin : undefined);
   const expose = exposeHeaders.join(', ');
+  const allow = withoutRepeats([...allowHeaders, ...moreAllowHeaders]).join(', ');
   const wildcard = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': expose, Vary: 'Origin' };
   return {
     headers(origin) {
@@ -56,10 +60,17 @@ export function cors({
       // c.req.path is decoded as the router decodes it: /%5F%5Fadmin/reset is refused too.
       if (closed(c.req.path)) return errorResponse(new ApiError(403, 'CORS_REFUSED', `No page on another origin may call ${c.req.path.slice(0, 200)}: its CORS preflight is refused.`));
       const granted = allowOrigin(origin);
-      const headers: Record<string, string> = { Vary: 'Origin', 'Access-Control-Allow-Methods': METHODS, 'Access-Control-Allow-Headers': allowHeaders.join(', '), 'Access-Control-Max-Age': '600' };
+      const headers: Record<string, string> = { Vary: 'Origin', 'Access-Control-Allow-Methods': METHODS, 'Access-Control-Allow-Headers': allow, 'Access-Control-Max-Age': '600' };
       if (granted) headers['Access-Control-Allow-Origin'] = granted;
       if (granted && granted !== '*') headers['Access-Control-Allow-Credentials'] = 'true';
       return respond(null, 204, headers);
     },
   };
+}
+
+/** Each header name once, compared without case (HTTP field names have none), the first spelling kept. */
+function withoutRepeats(names: readonly string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const name of names) if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
+  return [...seen.values()];
 }

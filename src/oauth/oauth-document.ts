@@ -5,6 +5,8 @@
  */
 import type { DocumentObject, SecuritySchemeObject } from '../document/objects.js';
 import type { Operation } from '../operations/operation.js';
+import { documentOAuthPaths, type DocumentOAuthPath, type DocumentOAuthUrl } from './document-oauth-paths.js';
+import { OAUTH_ENDPOINTS } from './oauth-paths.js';
 
 /** The grant types of RFC 6749 (and the refresh), as the token endpoint names them. */
 export type GrantType = 'authorization_code' | 'implicit' | 'client_credentials' | 'password' | 'refresh_token';
@@ -27,6 +29,10 @@ export interface OAuthDeclaration {
   scopes: ReadonlySet<string>;
   /** An openIdConnect scheme is declared: id tokens, userinfo, discovery. */
   openId: boolean;
+  /** The document's own token, authorization and discovery URLs on the API's origin, served beside /__oauth (./document-oauth-paths.ts). */
+  documentPaths: DocumentOAuthPath[];
+  /** Sentences for the start: a document URL an operation of the document answers instead. */
+  warnings: string[];
 }
 
 const FLOW_GRANTS: Record<string, GrantType[]> = {
@@ -45,12 +51,15 @@ export function oauthDeclaration(api: DocumentObject, operations: readonly Opera
   const schemes: OAuthScheme[] = [];
   const grants = new Set<GrantType>();
   const scopes = new Set<string>();
+  const served: DocumentOAuthUrl[] = [];
   let openId = false;
   for (const [name, scheme] of Object.entries(api.components?.securitySchemes ?? {})) {
     if (!isOAuth(scheme)) continue;
     if (scheme.type === 'openIdConnect') {
       openId = true;
-      schemes.push({ name, type: 'openIdConnect', urls: typeof scheme.openIdConnectUrl === 'string' ? [scheme.openIdConnectUrl] : [] });
+      const url = scheme.openIdConnectUrl;
+      if (typeof url === 'string') served.push({ url, endpoint: OAUTH_ENDPOINTS.openIdConfiguration, where: `${name}.openIdConnectUrl` });
+      schemes.push({ name, type: 'openIdConnect', urls: typeof url === 'string' ? [url] : [] });
       continue;
     }
     const urls: string[] = [];
@@ -59,6 +68,10 @@ export function oauthDeclaration(api: DocumentObject, operations: readonly Opera
       for (const grant of FLOW_GRANTS[flowName] ?? []) grants.add(grant);
       for (const scope of Object.keys(flow.scopes ?? {})) scopes.add(scope);
       for (const url of [flow.authorizationUrl, flow.tokenUrl, flow.refreshUrl]) if (typeof url === 'string' && !urls.includes(url)) urls.push(url);
+      const where = (field: string) => `${name}.flows.${flowName}.${field}`;
+      if (typeof flow.authorizationUrl === 'string') served.push({ url: flow.authorizationUrl, endpoint: OAUTH_ENDPOINTS.authorize, where: where('authorizationUrl') });
+      if (typeof flow.tokenUrl === 'string') served.push({ url: flow.tokenUrl, endpoint: OAUTH_ENDPOINTS.token, where: where('tokenUrl') });
+      if (typeof flow.refreshUrl === 'string') served.push({ url: flow.refreshUrl, endpoint: OAUTH_ENDPOINTS.token, where: where('refreshUrl') });
     }
     schemes.push({ name, type: 'oauth2', urls });
   }
@@ -70,7 +83,8 @@ export function oauthDeclaration(api: DocumentObject, operations: readonly Opera
     for (const grant of Object.values(FLOW_GRANTS).flat()) grants.add(grant);
     for (const scope of OPENID_SCOPES) scopes.add(scope);
   }
-  return { schemes, grants, scopes, openId };
+  const { paths: documentPaths, warnings } = documentOAuthPaths(api, operations, served);
+  return { schemes, grants, scopes, openId, documentPaths, warnings };
 }
 
 function isOAuth(scheme: SecuritySchemeObject | undefined): scheme is Extract<SecuritySchemeObject, { type: 'oauth2' | 'openIdConnect' }> {

@@ -29,7 +29,7 @@ import { respondJson, SECURITY_HEADERS } from '../core/security-headers.js';
 import type { Outcome, TokenVerifier } from '../security/authenticate.js';
 import { base64Url, randomToken, rsaSigner, sha256, type JwtSigner } from './crypto.js';
 import { OPENID_SCOPES, type GrantType, type OAuthDeclaration } from './oauth-document.js';
-import { OAUTH_ENDPOINTS, issuerFor } from './oauth-paths.js';
+import { OAUTH_ENDPOINTS, OAUTH_PATH, issuerFor } from './oauth-paths.js';
 import { isPkceValue, verifierMatches, type ChallengeMethod } from './pkce.js';
 import { notANavigation } from './navigation-only.js';
 import { checkRedirectUri, type RedirectRules } from './redirect-uri.js';
@@ -87,8 +87,14 @@ export interface OAuthServer {
   tokenLifetime: number;
   /** The tokens this server issued, for the bearer check of oauth2 and openIdConnect schemes. */
   verify: TokenVerifier;
-  /** Answers a request under /__oauth. */
+  /** Answers a request under /__oauth, or at one of the document's own URLs it serves (`endpointFor`). */
   handle: (request: OAuthRequest) => Promise<Response>;
+  /**
+   * The endpoint under /__oauth a request is for: its own path there, or the one a document URL
+   * on the API's origin stands for (`declaration.documentPaths`) when the request reaches the mock
+   * by that URL's origin; undefined for any other path.
+   */
+  endpointFor: (request: Pick<OAuthRequest, 'url' | 'header'>) => string | undefined;
   /** Honours the tokens and the signing key of the server this one replaces (a `--watch` reload). */
   takeOver: (previous: OAuthServer) => void;
   /** The tables and the signer, for `takeOver`. */
@@ -130,7 +136,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
   /** The scopes granted when a request names none: every scope of the document's own (OpenID Connect's are asked for by name). */
   const defaultScopes = [...declaration.scopes].filter((scope) => !(OPENID_SCOPES as readonly string[]).includes(scope));
 
-  const originOf = (request: OAuthRequest): string => {
+  const originOf = (request: Pick<OAuthRequest, 'url' | 'header'>): string => {
     const proto = options.trustProxy ? request.header('x-forwarded-proto')?.split(',')[0].trim().toLowerCase() : undefined;
     return proto === 'https' || proto === 'http' ? `${proto}://${request.url.host}` : request.url.origin;
   };
@@ -426,8 +432,13 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
       if (now() >= entry.expiresAt) return 'expired';
       return scopes.every((scope) => entry.scopes.includes(scope)) ? 'ok' : 'insufficient-scope';
     },
+    endpointFor(request) {
+      const { pathname } = request.url;
+      if (pathname.startsWith(`${OAUTH_PATH}/`)) return pathname;
+      return declaration.documentPaths.find((p) => p.path === pathname && (p.origin === undefined || p.origin === originOf(request)))?.endpoint;
+    },
     async handle(request) {
-      const route = ROUTES[request.url.pathname];
+      const route = ROUTES[server.endpointFor(request) ?? request.url.pathname];
       if (!route) return oauthError(new OAuthError(404, 'not_found', `The mock's authorization server has no ${request.url.pathname.slice(0, 200)}; its endpoints: ${Object.values(OAUTH_ENDPOINTS).join(', ')}.`));
       const method = request.method;
       const allow = [...route.methods, 'OPTIONS'].join(', ');

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,8 +18,10 @@ import { CLI, freePort, runCli, startCli, startProcess, track } from '../test-su
 
 const dirs: string[] = [];
 const servers: RunningServer[] = [];
+const forwards: Server[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
+  for (const forward of forwards) forward.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 const tempDir = () => {
@@ -92,5 +95,35 @@ describe('petstore-mock-kit proxy', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^--mock noSuchOperation: the document has no such operation/);
     expect((await runCli(['help', 'proxy'])).stdout).toMatch(/^Usage: petstore-mock-kit proxy --upstream URL \[options\]/);
+  });
+
+  it('refuses to start with an upstream that is its own listening address, in one sentence', async () => {
+    const port = await freePort();
+    expect(await runCli(['proxy', '--upstream', `http://127.0.0.1:${port}`, '--port', String(port)])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `--upstream http://127.0.0.1:${port} is this proxy's own address (it listens on 127.0.0.1:${port}), so it would forward every request to itself; give the real server's URL, or another --port.\n`,
+    });
+  });
+
+  it('answers 508 Loop Detected to a request that comes back to it some other way (a port forward to itself)', async () => {
+    const port = await freePort();
+    // A TCP forward from another port to the proxy's: an upstream address that is the proxy in disguise.
+    const forward = createServer((socket) => {
+      const back = connect(port, '127.0.0.1');
+      socket.pipe(back).pipe(socket);
+      back.on('error', () => socket.destroy());
+      socket.on('error', () => back.destroy());
+    });
+    forwards.push(forward);
+    await new Promise<void>((resolve) => forward.listen(0, '127.0.0.1', resolve));
+    const disguised = `http://127.0.0.1:${(forward.address() as { port: number }).port}`;
+    const proxy = await startProcess(process.execPath, [CLI, 'proxy', '--upstream', disguised, '--port', String(port)], /Proxy of \d+ operations listening on http:\/\/\S+[\s\S]*admin /, { PORT: '' });
+    const response = await fetch(`http://127.0.0.1:${port}/pets/1`, { headers: AUTH });
+    expect({ status: response.status, body: await response.json() }).toEqual({ status: 508, body: { code: 'LOOP_DETECTED', message: `The request came back through this proxy: its upstream, ${disguised}, leads back to it. Give the real server's URL as --upstream.`, status: 508 } });
+    // One hop: the request that came back, answered by the proxy, then the first one, answered by its "upstream".
+    expect(proxy.output().match(/GET \/pets\/1 508 /g)).toHaveLength(2);
+    expect(proxy.output()).toMatch(/GET \/pets\/1 508 [\d.]+ms proxy \(the request came back through this proxy: not forwarded again\)/);
+    proxy.child.kill('SIGTERM');
   });
 });

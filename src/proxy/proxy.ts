@@ -30,6 +30,7 @@ import { checkRegistry } from '../contract/checks/index.js';
 import type { LoadedPlugin } from '../contract/plugin.js';
 import type { MockPlugin } from '../registries/extension.js';
 import { fetchForwarder, forwardedHeaders, parseUpstream, poolForwarder, type UpstreamFetch, type UpstreamAnswer, type UpstreamFailure } from './forward.js';
+import { loopGuard } from './loop-guard.js';
 import { createInspector, type AnsweredBy, type ProxyCheckId, type SeenAnswer, type SeenRequest, type Violation } from './inspect.js';
 import type { ExchangeMask } from './exchange-mask.js';
 import { ViolationLog } from './violations.js';
@@ -132,6 +133,8 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
   if (unknownIds.length) throw new Error(`--mock ${unknownIds.join(', ')}: the document has no such operation (its operations: ${operations.map((op) => op.id).join(', ')}).`);
 
   const record = (found: Omit<Violation, 'id' | 'time'>[]) => found.map((v) => violations.add(v, now()));
+  // Its own hop in Via: a request that comes back with it is not forwarded again.
+  const loop = loopGuard();
 
   const app = new Hono();
   app.all('*', async (c) => {
@@ -156,6 +159,10 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     if (body === undefined && declaredLength !== 0) {
       const error = errors.payloadTooLarge(maxBodyBytes);
       return done(operation ? inspector.error(operation, error, header('accept') ?? null) : errorResponse(error), 'proxy', [], `the body is over ${maxBodyBytes} bytes`);
+    }
+    if (loop.cameBack(header('via'))) {
+      const error = new ApiError(508, 'LOOP_DETECTED', `The request came back through this proxy: its upstream, ${upstream.origin}${upstream.basePath}, leads back to it. Give the real server's URL as --upstream.`);
+      return done(operation ? inspector.error(operation, error, header('accept') ?? null) : errorResponse(error), 'proxy', [], 'the request came back through this proxy: not forwarded again');
     }
     bodies.set(c.req.raw, body);
     const seen: SeenRequest = { method, target, headers, body: body?.byteLength ? body : undefined };
@@ -203,6 +210,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
   /** Sends a request on, and reads the answer within the limits: a JSON body of an operation of the document to be checked; others stream through. */
   const forwardTo = (c: Context, url: URL, seen: SeenRequest, operation: Operation | undefined) => {
     const headers = forwardedHeaders(seen.headers, { address: base.remoteAddress(c), host: url.host, proto: url.protocol.slice(0, -1) }, mockOptions.trustProxy === true);
+    headers.via = loop.via(seen.headers.via);
     return forwarder.send({ method: seen.method, pathAndQuery: seen.target, headers, body: seen.body }, (contentType) => operation !== undefined && isJson(contentType));
   };
 
