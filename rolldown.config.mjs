@@ -107,6 +107,8 @@ export default defineConfig([
     external: (id) => !id.startsWith('.') && !isAbsolute(id),
     plugins: [runWhenWritten],
     output: { ...output, dir: here('dist/build') },
+    // Running the step is this build's work, not a slow plugin to warn about.
+    checks: { bundlerTimings: false },
     logLevel: 'warn',
   },
 ]);

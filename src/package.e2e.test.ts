@@ -64,7 +64,8 @@ describe('the packed package', () => {
 
   it('declares what its code and declarations import, and bundles the rest', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules/petstore-mock-kit/package.json'), 'utf8'));
-    expect(manifest.scripts?.prepare).toBeUndefined();
+    // prepare bundles where the sources are (a clone, a git or folder dependency); npm never runs it for a packed package.
+    expect(manifest.scripts?.prepare).toBe('node scripts/bundle.mjs --prepare');
     expect(manifest.scripts?.postinstall).toBeUndefined();
     const read = (pattern: RegExp) => files.filter((f) => pattern.test(f)).map((f) => readFileSync(join(project, 'node_modules/petstore-mock-kit', f), 'utf8')).join('\n');
     // The modules; dist/docs holds the docs page's browser scripts (Swagger UI's bundle), loaded by a page, never imported.
