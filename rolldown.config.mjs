@@ -1,6 +1,6 @@
 /**
- * The package's build (after tsc has type-checked and compiled dist/src for the tests and the
- * bench): the files a user runs and imports, with the dependencies that do not show in the public
+ * The package's build, from the TypeScript sources (rolldown strips the types; it checks none:
+ * `npm run lint`, `npm run build` and the tests type-check): the files a user runs and imports, with the dependencies that do not show in the public
  * types bundled in (Ajv, re2js, Faker's English locale, yaml, js-yaml, swagger-parser), and the ones that do,
  * or that are loaded only on demand, left to npm (hono, @hono/node-server, swagger2openapi, msw, and
  * undici, the proxy's client to its upstream).
@@ -13,10 +13,16 @@
  * - Browser (the docs page, GET /__docs): dist/docs/docs-ui.js from src/docs/ui, beside Swagger UI's
  *   bundle and stylesheet copied from swagger-ui-dist (with its licence and notice) and our stylesheet.
  *
+ * - Build step: the meta-schema validators (dist/meta-validators/), written by
+ *   src/document/meta-schema/build-meta-validators.ts, compiled here to dist/build/ and run once
+ *   it is written.
+ *
  * Not minified and without source maps: the code a stack trace points at reads as written.
+ * Every path is the checkout's, wherever it runs from (scripts/bundle.mjs imports this file).
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineConfig } from 'rolldown';
 import yaml from 'js-yaml';
 
@@ -61,18 +67,26 @@ const docsFiles = {
   },
 };
 
-const output = { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', minify: false, sourcemap: false };
+/** Runs the build step it wrote (a new URL each time, so a second build in one process runs it again). */
+const runWhenWritten = {
+  name: 'run-when-written',
+  async writeBundle(options, bundle) {
+    for (const fileName of Object.keys(bundle)) await import(`${pathToFileURL(`${options.dir}/${fileName}`).href}?${Date.now()}`);
+  },
+};
+
+const output = { dir: here('dist'), format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', minify: false, sourcemap: false };
 
 export default defineConfig([
   {
-    input: { cli: 'src/cli.ts', index: 'src/index.ts' },
+    input: { cli: here('src/cli.ts'), index: here('src/index.ts') },
     platform: 'node',
     external: [...DECLARED, /^node:/],
     output,
     logLevel: 'warn',
   },
   {
-    input: { browser: 'src/browser.ts', msw: 'src/msw.ts' },
+    input: { browser: here('src/browser.ts'), msw: here('src/msw.ts') },
     platform: 'browser',
     external: DECLARED,
     plugins: [yamlModules, noFixtureDirectory],
@@ -80,10 +94,21 @@ export default defineConfig([
     logLevel: 'warn',
   },
   {
-    input: { 'docs/docs-ui': 'src/docs/ui/docs-ui.ts' },
+    input: { 'docs/docs-ui': here('src/docs/ui/docs-ui.ts') },
     platform: 'browser',
     plugins: [docsFiles],
-    output: { dir: 'dist', format: 'iife', entryFileNames: '[name].js', minify: false, sourcemap: false },
+    output: { dir: here('dist'), format: 'iife', entryFileNames: '[name].js', minify: false, sourcemap: false },
+    logLevel: 'warn',
+  },
+  {
+    input: { 'build-meta-validators': here('src/document/meta-schema/build-meta-validators.ts') },
+    platform: 'node',
+    // Only this project's modules are compiled; Ajv and the meta-schemas are read from node_modules when it runs.
+    external: (id) => !id.startsWith('.') && !isAbsolute(id),
+    plugins: [runWhenWritten],
+    output: { ...output, dir: here('dist/build') },
+    // Running the step is this build's work, not a slow plugin to warn about.
+    checks: { bundlerTimings: false },
     logLevel: 'warn',
   },
 ]);

@@ -3,13 +3,14 @@
  * The command line: the only module that reads `process` (argv, env, signals, exit codes).
  */
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { contractCommand } from './cli/contract-command.js';
 import { mockOptionsOf } from './cli/mock-options.js';
 import { proxyCommand } from './cli/proxy-command.js';
 import { buildMock, type Mock } from './app.js';
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from './core/bundled.js';
+import { shownSpec } from './cli/banner-spec-path.js';
 import { startBanner } from './cli/banner.js';
 import { createLogger, writeTo, type Logger } from './cli/log.js';
 import { parseCommand, refuseToStart, USAGE, type ServeArgs } from './cli/parse-args.js';
@@ -171,8 +172,7 @@ async function serve(args: ServeArgs): Promise<number> {
     return 1;
   }
 
-  // A URL is shown as given; a file relative to where the command runs.
-  const shown = /^https?:\/\//i.test(specPath) ? specPath : relative(process.cwd(), specPath) || specPath;
+  const shown = shownSpec(specPath, process.cwd());
   const keysFrom = process.env.MOCK_API_KEYS && !process.argv.includes('--api-key') ? 'MOCK_API_KEYS' : '--api-key';
   if (allowedHosts === 'any') {
     warn(`--host ${args.host} without --allowed-host answers any Host name, so a web page whose own name points at this machine (DNS rebinding) can call the mock API as its own origin; name the hosts clients use with --allowed-host to refuse the others.`);

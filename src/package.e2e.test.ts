@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from './core/package-root.js';
@@ -31,8 +31,9 @@ let server: StartedProcess | undefined;
 const compilerOptions = { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [], skipLibCheck: false };
 /** Programs using the package's types (each line must compile) and misusing them (each marked line must fail), in test/types. */
 const TYPE_PROGRAMS = ['uses-types.ts', 'misuses-types.ts'];
-/** The library's page, whose TypeScript examples are checked here. */
+/** The library's page, whose TypeScript examples are checked here, with the proxy's (`createProxy`). */
 const LIBRARY_PAGE = join(PACKAGE_ROOT, 'docs/library.md');
+const TYPESCRIPT_PAGES = [LIBRARY_PAGE, join(PACKAGE_ROOT, 'docs/proxy.md')];
 
 beforeAll(async () => {
   const checkout = join(work, 'checkout');
@@ -64,7 +65,8 @@ describe('the packed package', () => {
 
   it('declares what its code and declarations import, and bundles the rest', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules/petstore-mock-kit/package.json'), 'utf8'));
-    expect(manifest.scripts?.prepare).toBeUndefined();
+    // prepare bundles where the sources are (a clone, a git or folder dependency); npm never runs it for a packed package.
+    expect(manifest.scripts?.prepare).toBe('node scripts/bundle.mjs --prepare');
     expect(manifest.scripts?.postinstall).toBeUndefined();
     const read = (pattern: RegExp) => files.filter((f) => pattern.test(f)).map((f) => readFileSync(join(project, 'node_modules/petstore-mock-kit', f), 'utf8')).join('\n');
     // The modules; dist/docs holds the docs page's browser scripts (Swagger UI's bundle), loaded by a page, never imported.
@@ -142,9 +144,9 @@ describe('the packed package', () => {
     }
   });
 
-  it('type-checks every TypeScript example of docs/library.md, and runs those that print', async () => {
-    const examples = readmeBlocks(readFileSync(LIBRARY_PAGE, 'utf8')).filter((b) => b.lang === 'ts');
-    expect(examples.length).toBeGreaterThanOrEqual(4);
+  it('type-checks every TypeScript example of docs/library.md and docs/proxy.md, and runs those that print', async () => {
+    const examples = TYPESCRIPT_PAGES.flatMap((page) => readmeBlocks(readFileSync(page, 'utf8')).filter((b) => b.lang === 'ts').map((block) => ({ ...block, page: relative(PACKAGE_ROOT, page) })));
+    expect(examples.length).toBeGreaterThanOrEqual(5);
     // The MSW example is a vitest setup file: vitest's types come from this checkout.
     symlinkSync(join(PACKAGE_ROOT, 'node_modules/vitest'), join(project, 'node_modules/vitest'), 'dir');
     const names = examples.map((block, i) => {
@@ -158,7 +160,7 @@ describe('the packed package', () => {
       if (expected.length === 0) continue;
       const { stdout } = await run(process.execPath, [join(project, 'out', `readme-${i}.js`)], { cwd: project });
       const printed = stdout.trim().split('\n');
-      for (const line of expected) expect(printed, `docs/library.md line ${block.line}`).toContain(line);
+      for (const line of expected) expect(printed, `${block.page} line ${block.line}`).toContain(line);
     }
   });
 });

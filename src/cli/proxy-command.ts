@@ -4,7 +4,6 @@
  * the recording written, the exit code saying whether a violation was seen when asked.
  */
 import { writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../core/bundled.js';
 import { loadContractParts } from '../contract/plugin.js';
 import { packageDocsAssets } from '../docs/docs-assets.js';
@@ -15,6 +14,7 @@ import { buildProxy, type Proxy, type ProxyExchange } from '../proxy/proxy.js';
 import { createRecorder, type Recorder } from '../proxy/record.js';
 import { startServer, type RunningServer } from '../server/serve.js';
 import { startBanner } from './banner.js';
+import { shownSpec } from './banner-spec-path.js';
 import { createLogger, writeTo, type Logger } from './log.js';
 import { mockOptionsOf } from './mock-options.js';
 import { refuseToStart } from './parse-args.js';
@@ -93,7 +93,7 @@ export async function proxyCommand(argv: string[], env: Record<string, string | 
     return 1;
   }
 
-  const shown = /^https?:\/\//i.test(specPath) ? specPath : relative(process.cwd(), specPath) || specPath;
+  const shown = shownSpec(specPath, process.cwd());
   const banner = startBanner({ url: running.url, mock: proxy.mock, document: loaded, shown, args: { ...args }, restored: false, allowedHosts });
   const fills = args.fallback === 'mock' ? 'the mock answers what the upstream does not implement' : 'none';
   log.banner({

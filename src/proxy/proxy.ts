@@ -14,7 +14,6 @@
 import { Hono, type Context } from 'hono';
 import { ApiError, errorResponse, errors } from '../core/api-error.js';
 import { fromUtf8 } from '../core/bytes.js';
-import { sendableHeaderValue } from '../core/header-value.js';
 import { isJsonMediaType, parseMediaType } from '../core/media-type.js';
 import { respondJson } from '../core/security-headers.js';
 import type { LoadedDocument } from '../document/load-document.js';
@@ -33,7 +32,9 @@ import { fetchForwarder, forwardedHeaders, parseUpstream, poolForwarder, type Up
 import { loopGuard } from './loop-guard.js';
 import { createInspector, type AnsweredBy, type ProxyCheckId, type SeenAnswer, type SeenRequest, type Violation } from './inspect.js';
 import type { ExchangeMask } from './exchange-mask.js';
+import type { Problem } from '../core/problem.js';
 import { ViolationLog } from './violations.js';
+import { violationsMark } from './violations-header.js';
 
 /** The header that names what an answer breaks, with `errors`. */
 export const VIOLATIONS_HEADER = 'X-Proxy-Violations';
@@ -180,7 +181,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     const requestViolations = problems.length ? record([inspector.invalidRequest(operation, seen, problems, options.errors ? 'proxy' : 'upstream')]) : [];
     if (problems.length && options.errors) {
       const response = inspector.error(operation, errors.validation(problems), header('accept') ?? null);
-      return done(marked(response, requestViolations), 'proxy', requestViolations, 'refused before forwarding (--errors)');
+      return done(marked(response, requestViolations, problems), 'proxy', requestViolations, 'refused before forwarding (--errors)');
     }
     if (mockAnswers.has(operation.id)) return done(await mock.app.fetch(c.req.raw, c.env), 'mock', requestViolations, '--mock');
 
@@ -204,7 +205,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
         mockOptions.onWarning?.(`The answer to ${method} ${operation.path} could not be handed on to be recorded: ${(error as Error).message}`);
       }
     }
-    return done(respondWith(answer, options.errors ? all : []), 'upstream', all, answer.unread && `body not checked: ${answer.unread}`);
+    return done(respondWith(answer, options.errors ? all : [], problems), 'upstream', all, answer.unread && `body not checked: ${answer.unread}`);
   });
 
   /** Sends a request on, and reads the answer within the limits: a JSON body of an operation of the document to be checked; others stream through. */
@@ -254,22 +255,17 @@ function answerSeen(answer: UpstreamAnswer): SeenAnswer {
 }
 
 /** The upstream's answer as the client gets it, with the violations named when asked. */
-function respondWith(answer: UpstreamAnswer, seen: Violation[]): Response {
+function respondWith(answer: UpstreamAnswer, seen: Violation[], problems: Problem[] = []): Response {
   const bodyless = answer.status === 204 || answer.status === 304 || (answer.status >= 100 && answer.status < 200);
   const body = bodyless ? null : (answer.bytes as Uint8Array<ArrayBuffer> | undefined) ?? answer.stream ?? null;
-  return marked(new Response(body, { status: answer.status, headers: answer.headers }), seen);
+  return marked(new Response(body, { status: answer.status, headers: answer.headers }), seen, problems);
 }
 
-/** At most this much of the header naming violations. */
-const MAX_MARK = 2_000;
-
-function marked(response: Response, seen: Violation[]): Response {
-  if (seen.length === 0) return response;
-  const text = seen.map((v) => `${v.check}${v.path ? ` ${v.path}` : ''}`).join(', ');
+function marked(response: Response, seen: Violation[], problems: Problem[] = []): Response {
+  const mark = violationsMark(seen, problems);
+  if (mark === undefined) return response;
   const headers = new Headers(response.headers);
-  // A path holds property names as the client or the upstream wrote them: CR, LF and all.
-  const safe = sendableHeaderValue(text);
-  headers.set(VIOLATIONS_HEADER, safe.length > MAX_MARK ? `${safe.slice(0, MAX_MARK - 3).replace(/%[0-9A-F]?$/, '')}...` : safe);
+  headers.set(VIOLATIONS_HEADER, mark);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
