@@ -8,7 +8,7 @@ import type { Operation } from '../operations/operation.js';
 import { ApiError, errors } from '../core/api-error.js';
 import type { RecordCollection, StateStore, StoredRecord } from '../state/state-store.js';
 import type { OperationRule, RuleContext } from './action.js';
-import type { Action, ActionInput, ActionResult } from '../pipeline/exchange.js';
+import { clientPath, type Action, type ActionInput, type ActionResult } from '../pipeline/exchange.js';
 import { compileListQuery } from './list-query.js';
 import { FieldNames } from '../operations/field-names.js';
 import { requestBodySchema } from '../operations/build-operations.js';
@@ -127,7 +127,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       if (parentProperty) record[parentProperty] = input.params.path[collection.scopeParams.at(-1)!];
       options.complete?.(collection, record, input.store, 'create', clientFields);
       // The item path with the new key, where there is one: made before the record is stored, so a create that cannot answer stores nothing.
-      const headers = success === 201 && collection.itemPath ? { Location: `${options.basePath}${fill(collection.itemPath, input, { [collection.keyParam]: key })}` } : undefined;
+      const headers = success === 201 && collection.itemPath ? { Location: clientPath(input, `${options.basePath}${fill(collection.itemPath, input, { [collection.keyParam]: key })}`) } : undefined;
       state.put(record, scope);
       if (rule.after) {
         ctx.record = record;

@@ -12,6 +12,7 @@ import { mergedProperties } from '../operations/infer-collections.js';
 import type { Operation, ResponseSpec } from '../operations/operation.js';
 import { isJsonMediaType } from '../core/media-type.js';
 import { ApiError, errorResponse } from '../core/api-error.js';
+import type { ClientBase } from '../pipeline/client-base.js';
 import { choose, declaredTypes, representations, type CanWrite, type Choice, type Representation } from './negotiate.js';
 
 export interface ErrorResponderContext {
@@ -26,6 +27,8 @@ export interface ErrorRequest {
   accept?: string | null;
   /** Told each way the answer differs from what the mock raised (its status, its media type), in a sentence; `undeclared` when what is sent is not declared. */
   fitted?: (message: string, undeclared: boolean) => void;
+  /** Where the client reached the mock: a problem's `instance` names the request at the URL the client used. */
+  client?: () => ClientBase;
 }
 
 export type ErrorResponder = (error: ApiError, headers?: Record<string, string>, request?: ErrorRequest) => Response;
