@@ -13,7 +13,7 @@ import type { Scenario } from './pipeline/exchange.js';
 import type { Registry } from './core/registry.js';
 import type { Operation } from './operations/operation.js';
 import { ApiError, errors } from './core/api-error.js';
-import { deprecationPolicy } from './respond/deprecation.js';
+import { deprecationLink, deprecationPolicy } from './respond/deprecation.js';
 import type { ErrorResponder } from './respond/error-response.js';
 import { acceptsAnything, choose, declaredTypes, representations, takesAny, type Representation } from './respond/negotiate.js';
 import { successResponse } from './respond/static-response.js';
@@ -105,7 +105,8 @@ export function handleOperation(parts: OperationParts) {
   // What the request may do to the state: a GET or HEAD reads it (TransactIntent).
   const intent = { writes: operation.method !== 'get' && operation.method !== 'head' };
   const gated = writable && intent.writes ? writable : undefined;
-  const policy = deprecationPolicy(operation);
+  const policy = deprecationPolicy(operation, clientBase.basePath);
+  const docsPath = policy?.docsPath;
   /** Headers every answer of this operation carries: the deprecation ones, if any. */
   const baseHeaders = policy?.headers ?? {};
   const sunset = policy?.sunset;
@@ -262,7 +263,10 @@ export function handleOperation(parts: OperationParts) {
     // Where the client reached the mock, read when a URL is first written.
     let base: ClientBase | undefined;
     const client = () => (base ??= clientBaseOf(c, header, clientBase));
-    const answered = answer(c, trace, url, pathStart, query, scenario, header, allowed ? { ...baseHeaders, ...allowed } : baseHeaders, client, done);
+    let extra = allowed ? { ...baseHeaders, ...allowed } : baseHeaders;
+    // Docs at a relative URL are the mock's: linked where the client reached it.
+    if (docsPath !== undefined) extra = { ...extra, Link: deprecationLink(client().path(docsPath), sunset) };
+    const answered = answer(c, trace, url, pathStart, query, scenario, header, extra, client, done);
     wait = chaos.delayMs(scenario instanceof ApiError ? undefined : scenario.delay);
     // An answer still reading its body calls `done` itself when it is ready (one promise step less).
     return answered instanceof Promise ? answered : done(answered);

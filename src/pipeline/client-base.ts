@@ -41,7 +41,7 @@ export interface ClientBaseOptions {
 /** The client's URLs for the mock's paths, for one request. */
 export class ClientBase {
   /** Where the mock is reached as it sees itself: the in-process default. */
-  static readonly SAME = new ClientBase('http://localhost', '', '', '');
+  static readonly SAME = new ClientBase('http://localhost', '', '', '', '/');
 
   constructor(
     /** `http://app.test`: the scheme and authority the client used. */
@@ -49,6 +49,8 @@ export class ClientBase {
     private readonly prefix: string,
     private readonly documentBase: string,
     private readonly basePath: string,
+    /** The mock's path of the request itself, without its query: `/v1/pets/7`. */
+    readonly requestPath: string,
   ) {}
 
   /**
@@ -68,6 +70,11 @@ export class ClientBase {
     return `${this.origin}${this.path(mockPath)}`;
   }
 
+  /** The client's URL of the request itself, without its query (a problem's `instance`): its path, or with `absolute` its whole URL. */
+  request(absolute = false): string {
+    return absolute ? this.url(this.requestPath) : this.path(this.requestPath);
+  }
+
   /** Whether the client's paths are the mock's own (nothing to rewrite). */
   get same(): boolean {
     return this.prefix === '' && this.documentBase === this.basePath;
@@ -81,7 +88,9 @@ export class ClientBase {
  */
 export function clientBaseOf(c: Context, header: HeaderReader, options: ClientBaseOptions): ClientBase {
   const url = c.req.url;
-  let origin = url.slice(0, url.indexOf('/', url.indexOf('//') + 2));
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  const queryStart = url.indexOf('?', pathStart);
+  let origin = url.slice(0, pathStart);
   let forwarded = '';
   if (options.trustProxy) {
     const proto = first(header('x-forwarded-proto'))?.toLowerCase();
@@ -95,7 +104,7 @@ export function clientBaseOf(c: Context, header: HeaderReader, options: ClientBa
   const mount = mountOf(c);
   const prefix = `${forwarded}${mount?.prefix ?? ''}`;
   const documentBase = `${forwarded}${mount?.basePath ?? `${mount?.prefix ?? ''}${options.basePath}`}`;
-  return new ClientBase(origin, prefix, documentBase, options.basePath);
+  return new ClientBase(origin, prefix, documentBase, options.basePath, url.slice(pathStart, queryStart < 0 ? undefined : queryStart));
 }
 
 /** The first of a header's comma-separated values, trimmed. */
