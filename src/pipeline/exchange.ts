@@ -6,7 +6,7 @@
 import type { ApiError } from '../core/api-error.js';
 import type { StateStore } from '../state/state-store.js';
 import type { ParsedParameters } from '../validation/parse-parameters.js';
-import type { ClientBase } from './client-base.js';
+import { ClientBase } from './client-base.js';
 
 /** What the request asked for with `Prefer` (or the query fallbacks): scenarios/read-scenario.ts. */
 export interface Scenario {
@@ -54,4 +54,10 @@ export type Action = (input: ActionInput) => ActionResult | ApiError;
 /** The client's path for a path of the mock (`/v1/pets/21` is `/api/pets/21` behind MSW with the base `/api`). */
 export function clientPath(input: Pick<ActionInput, 'client'>, mockPath: string): string {
   return input.client ? input.client().path(mockPath) : mockPath;
+}
+
+/** The client's path for a path of the mock, or with `absolute` its whole URL (`http://app.test/api/pets/21`). */
+export function clientUrl(input: Pick<ActionInput, 'client'>, mockPath: string, absolute: boolean): string {
+  const client = input.client?.() ?? ClientBase.SAME;
+  return absolute ? client.url(mockPath) : client.path(mockPath);
 }

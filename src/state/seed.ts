@@ -21,6 +21,8 @@ export interface SeedOptions {
   fixtures: Record<string, StoredRecord[]>;
   validatorFor: (collection: Collection) => ValidateFunction | undefined;
   warn: (message: string) => void;
+  /** Writes a generated record's links to itself (`uri`, `links.self`) once its key and scope are known (src/operations/record-links.ts). */
+  ownLinks?: (collection: Collection, record: StoredRecord, scope: string) => void;
 }
 
 const ATTEMPTS = 5;
@@ -123,7 +125,7 @@ function seedCollection(store: StateStore, collection: Collection, options: Seed
     const owners = store.collection(parent.collection);
     for (const owner of owners.all()) {
       const key = owner[owners.collection.keyProperty];
-      if (!state.get(key)) state.put(generateRecord(collection, state, store, options, key));
+      if (!state.get(key)) state.put(linked(generateRecord(collection, state, store, options, key), collection, options));
     }
     return;
   }
@@ -134,8 +136,14 @@ function seedCollection(store: StateStore, collection: Collection, options: Seed
       options.warn(`${collection.name}: ${state.size} of ${count} records seeded; the schema of ${collection.keyProperty} allows no other value.`);
       break;
     }
-    state.put(generateRecord(collection, state, store, options, key));
+    state.put(linked(generateRecord(collection, state, store, options, key), collection, options));
   }
+}
+
+/** A generated record with its links to itself written. */
+function linked(record: StoredRecord, collection: Collection, options: SeedOptions, scope = ''): StoredRecord {
+  options.ownLinks?.(collection, record, scope);
+  return record;
 }
 
 /**
@@ -178,7 +186,7 @@ function seedChildren(store: StateStore, collection: Collection, options: SeedOp
     if (key === undefined && !collection.keyless) break;
     const record = generateRecord(collection, state, store, options, key);
     if (collection.parentProperty) record[collection.parentProperty] = owner.key;
-    state.put(record, owner.scope);
+    state.put(linked(record, collection, options, owner.scope), owner.scope);
   }
 }
 
