@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, DEMO_API_KEY, MOUNT_ENV } from '../index.js';
 import { mswHandlers } from '../msw.js';
 import { ROOT } from '../test-support/petstore.js';
+import type { Context } from 'hono';
+import { clientBaseOf } from './client-base.js';
 
 const auth = { Authorization: `Bearer ${DEMO_API_KEY}` };
 const json = { ...auth, 'Content-Type': 'application/json' };
@@ -95,5 +97,29 @@ describe('the URLs the mock writes in headers', () => {
       const page = await proxied.fetch('/pets?limit=2', { headers: { ...auth, 'X-Forwarded-Prefix': prefix } });
       expect(next(page.headers.get('Link')), prefix).toBe('/pets?limit=2&offset=2');
     }
+  });
+});
+
+describe('clientBaseOf', () => {
+  const context = (url: string, env?: unknown) => ({ req: { url }, env }) as unknown as Context;
+  const headers = (given: Record<string, string>) => (name: string) => given[name];
+
+  it('reads the scheme and host a proxy forwards only with trustProxy, and ignores a host that is not one', () => {
+    const forwarded = headers({ 'x-forwarded-proto': 'https', 'x-forwarded-host': 'pets.example.com', 'x-forwarded-prefix': '/shop/' });
+    const at = context('http://127.0.0.1:4010/v1/pets/7?x=1');
+    expect(clientBaseOf(at, forwarded, { basePath: '/v1', trustProxy: true }).url('/v1/pets/8')).toBe('https://pets.example.com/shop/v1/pets/8');
+    expect(clientBaseOf(at, forwarded, { basePath: '/v1', trustProxy: true }).request(true)).toBe('https://pets.example.com/shop/v1/pets/7');
+    expect(clientBaseOf(at, forwarded, { basePath: '/v1' }).url('/v1/pets/8')).toBe('http://127.0.0.1:4010/v1/pets/8');
+    for (const host of ['evil.example/x', 'a b', 'evil.example@x', '']) {
+      expect(clientBaseOf(at, headers({ 'x-forwarded-host': host }), { basePath: '/v1', trustProxy: true }).origin, host).toBe('http://127.0.0.1:4010');
+    }
+    expect(clientBaseOf(at, headers({ 'x-forwarded-proto': 'javascript' }), { basePath: '/v1', trustProxy: true }).origin).toBe('http://127.0.0.1:4010');
+  });
+
+  it("puts a mount's prefix in front of the mock's own endpoints, and its base path in place of the document's", () => {
+    const at = context('http://app.test/v1/pets', { [MOUNT_ENV]: { prefix: '/api', basePath: '/api' } });
+    const client = clientBaseOf(at, headers({}), { basePath: '/v1' });
+    expect([client.path('/v1/pets/1'), client.path('/v1'), client.path('/__oauth/token'), client.path('/v10/x')]).toEqual(['/api/pets/1', '/api', '/api/__oauth/token', '/api/v10/x']);
+    expect(clientBaseOf(context('http://app.test/v1', { [MOUNT_ENV]: { prefix: '//evil' } }), headers({}), { basePath: '/v1' }).path('/v1/pets')).toBe('/v1/pets');
   });
 });
