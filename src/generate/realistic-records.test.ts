@@ -73,6 +73,20 @@ describe('a document whose examples alone say what its values look like (Twilio 
     expect(JSON.parse(text)).toEqual(accounts[0]);
   });
 
+  it('dates a created call now, in the shape of the examples, and gives it its own uri', async () => {
+    const now = new Date('2031-05-06T07:08:09Z');
+    const mock = buildMock(await loadDocument(CALLS), { counts: { default: 2 }, now: () => now });
+    const account = recordsOf(mock.store.export(), 'Accounts')[0];
+    const created = await mock.app.request(`/2010-04-01/Accounts/${account.sid}/Calls.json`, {
+      method: 'POST',
+      headers: { ...BASIC, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'To=%2B14155550134&From=%2B14155550199',
+    });
+    expect(created.status).toBe(201);
+    const call = (await created.json()) as Row;
+    expect(call).toMatchObject({ date_created: 'Tue, 06 May 2031 07:08:09 +0000', date_updated: 'Tue, 06 May 2031 07:08:09 +0000', uri: `/2010-04-01/Accounts/${account.sid}/Calls/${call.sid}.json` });
+  });
+
   it('gives the same records for a seed, and others for another', async () => {
     const document = await loadDocument(CALLS);
     const once = buildMock(document, { seed: 5, counts: { default: 2 } }).store.export();
