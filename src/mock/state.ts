@@ -83,7 +83,7 @@ export function createState(options: StateOptions): MockState {
   const generate = createGenerator(faker, { document: options.document });
   const fixtures = typeof options.fixtures === 'string' ? loadFixtures(options.fixtures, [...collections], validatorFor) : (options.fixtures ?? {});
   const linksOf = ownLinks(options.document);
-  const seedOptions: SeedOptions = { faker, generate, counts: { ...options.counts }, fixtures, validatorFor, warn, ownLinks: (collection, record, scope) => linksOf(collection)?.fill(record, scope) };
+  const seedOptions: SeedOptions = { faker, generate, counts: { ...options.counts }, fixtures, validatorFor, validatorOf: responseValidator, warn, ownLinks: (collection, record, scope) => linksOf(collection)?.fill(record, scope) };
   const budget = new StateBudget(options.limits);
   // Fixtures past a bound are refused before they are copied into the store, the whole seed once seeded.
   const fixtureSize = sizeOf(Object.values(fixtures));

@@ -12,7 +12,7 @@ import type { GenerateHints } from '../generate/strings.js';
 import { isIntegerKey, requiredSet, type Collection } from '../operations/infer-collections.js';
 import type { RecordCollection, StateStore, StoredRecord } from './state-store.js';
 import { versionOf } from './speedups.js';
-import { DistinctNames } from './distinct-names.js';
+import { SeededValues } from './seeded-values.js';
 
 export interface SeedOptions {
   faker: Faker;
@@ -21,6 +21,8 @@ export interface SeedOptions {
   counts: { default: number } & Record<string, number>;
   fixtures: Record<string, StoredRecord[]>;
   validatorFor: (collection: Collection) => ValidateFunction | undefined;
+  /** The validator of any schema (a property's, for its examples). */
+  validatorOf?: (schema: SchemaObject) => ValidateFunction | undefined;
   warn: (message: string) => void;
   /** Writes a generated record's links to itself (`uri`, `links.self`) once its key and scope are known (src/operations/record-links.ts). */
   ownLinks?: (collection: Collection, record: StoredRecord, scope: string) => void;
@@ -115,9 +117,9 @@ function seedCollection(store: StateStore, collection: Collection, options: Seed
   const sorted = [...fixtures].sort((a, b) => compareKeys(a[collection.keyProperty], b[collection.keyProperty]));
   const scopeOf = fixtureScopes(store, collection);
   for (const record of sorted) state.put(structuredClone(record), scopeOf(record));
-  // The names of one collection distinct where the generator has enough, the fixtures' included.
-  const names = DistinctNames.of(collection.schema);
-  for (const record of sorted) names?.remember(record);
+  // The document's examples first, and names distinct where the generator has enough (the fixtures' included).
+  const names = SeededValues.of(collection, options.validatorOf);
+  for (const record of sorted) names?.remember(record, false);
   if (collection.scopeParams.length) {
     if (collection.parent && !fixtures.length) seedChildren(store, collection, options, names);
     return;
@@ -174,7 +176,7 @@ function fixtureScopes(store: StateStore, collection: Collection): (record: Stor
  * members gives each two), each carrying its parent's key where its schema has a place for it.
  * Records nothing lists (a create with no list) are not seeded unless their count is given.
  */
-function seedChildren(store: StateStore, collection: Collection, options: SeedOptions, names?: DistinctNames): void {
+function seedChildren(store: StateStore, collection: Collection, options: SeedOptions, names?: SeededValues): void {
   const parents = store.collection(collection.parent!);
   const owners = parents.scopes().flatMap((scope) =>
     [...parents.records(scope).values()].map((record) => {
@@ -194,8 +196,8 @@ function seedChildren(store: StateStore, collection: Collection, options: SeedOp
   }
 }
 
-/** A generated record that satisfies the schema, with a fresh key, references to existing records, and (given `names`) names no earlier record has. */
-export function generateRecord(collection: Collection, state: RecordCollection, store: StateStore, options: SeedOptions, key?: unknown, names?: DistinctNames): StoredRecord {
+/** A generated record that satisfies the schema, with a fresh key, references to existing records, and (given `names`) the examples due and names no earlier record has. */
+export function generateRecord(collection: Collection, state: RecordCollection, store: StateStore, options: SeedOptions, key?: unknown, names?: SeededValues): StoredRecord {
   const validate = options.validatorFor(collection);
   const recordKey = collection.keyless ? undefined : (key ?? newKey(collection, state, options));
   let record: StoredRecord = {};
@@ -214,7 +216,9 @@ export function generateRecord(collection: Collection, state: RecordCollection, 
         delete record[reference.property]; // nothing to point at: left out where the schema allows it, else kept as generated
       }
     }
-    names?.settle(record, (name, schema) => options.generate(schema, { propertyName: name, collection: collection.name }));
+    const unsettle = names?.settle(record, (name, schema) => options.generate(schema, { propertyName: name, collection: collection.name }));
+    // Examples that fit their properties but not the record together are taken back out.
+    if (validate && unsettle && !validate(record)) unsettle();
     if (!validate || validate(record)) {
       names?.remember(record);
       return record;
