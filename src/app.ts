@@ -200,7 +200,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const admin = options.admin === false ? undefined : adminControls(state, { requests, changed, answers, more: options.adminEndpoints });
   mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, maxAdminBodyBytes: options.maxAdminBodyBytes, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, oauth, selfCheck: selfCheck?.counts, cors: corsPolicy, reporting, reader });
   const maxBodyBytes = maxBodyBytesOf(api);
-  const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn, selfCheck, document: api });
+  const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn, selfCheck, document: api, trustProxy: options.trustProxy });
   mountRoutes(app, operations, basePath, pipelines, reporting.finish);
   app.onError((error, c) => {
     // A refusal thrown on purpose (the state's store cannot be used: 503) is answered as it is.

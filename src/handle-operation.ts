@@ -13,7 +13,7 @@ import type { Scenario } from './pipeline/exchange.js';
 import type { Registry } from './core/registry.js';
 import type { Operation } from './operations/operation.js';
 import { ApiError, errors } from './core/api-error.js';
-import { deprecationPolicy } from './respond/deprecation.js';
+import { deprecationLink, deprecationPolicy } from './respond/deprecation.js';
 import type { ErrorResponder } from './respond/error-response.js';
 import { acceptsAnything, choose, declaredTypes, representations, takesAny, type Representation } from './respond/negotiate.js';
 import { successResponse } from './respond/static-response.js';
@@ -22,6 +22,7 @@ import { findResponse } from './operations/build-operations.js';
 import type { ResponseSpec } from './operations/operation.js';
 import type { HonoRoute } from './routing/hono-path.js';
 import type { HeaderReader, RequestReader } from './pipeline/request-reader.js';
+import { clientBaseOf, type ClientBase, type ClientBaseOptions } from './pipeline/client-base.js';
 import { SESSION_HEADER } from './state/sessions.js';
 import type { StateStore } from './state/state-store.js';
 import type { Problem } from './core/problem.js';
@@ -84,6 +85,8 @@ export interface OperationParts {
   maxBodyBytes: number;
   /** How the request's headers and body are read (src/pipeline/request-reader.ts). */
   reader: RequestReader;
+  /** How the URL the client used is read (the document's base path, whether a proxy's `X-Forwarded-*` are trusted): the mock's URLs follow it. Default: no base path, no proxy. */
+  clientBase?: ClientBaseOptions;
   /** The response a request's scenario forces, if any (see src/scenarios). */
   force: ReturnType<typeof compileScenarioResponder>;
   chaos: Chaos;
@@ -98,11 +101,12 @@ export interface OperationParts {
 }
 
 export function handleOperation(parts: OperationParts) {
-  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, reader, force, chaos, cors, record, sessionNotice, writable, encoders, verify } = parts;
+  const { operation, readParams, storeFor, authenticate, preferDirectives, validate, action, respondError, now, maxBodyBytes, reader, force, chaos, cors, record, sessionNotice, writable, encoders, verify, clientBase = { basePath: '' } } = parts;
   // What the request may do to the state: a GET or HEAD reads it (TransactIntent).
   const intent = { writes: operation.method !== 'get' && operation.method !== 'head' };
   const gated = writable && intent.writes ? writable : undefined;
-  const policy = deprecationPolicy(operation);
+  const policy = deprecationPolicy(operation, clientBase.basePath);
+  const docsPath = policy?.docsPath;
   /** Headers every answer of this operation carries: the deprecation ones, if any. */
   const baseHeaders = policy?.headers ?? {};
   const sunset = policy?.sunset;
@@ -157,28 +161,28 @@ export function handleOperation(parts: OperationParts) {
   };
 
   /** An error answered as the operation declares it, for the request's Accept; how it was fitted goes in the trace. */
-  const fail = (error: ApiError, headers: Record<string, string>, accept: string | null | undefined, trace: RequestTrace): Response =>
-    respondError(error, headers, { accept, fitted: (message, undeclared) => fitted(trace, message, undeclared) });
+  const fail = (error: ApiError, headers: Record<string, string>, accept: string | null | undefined, trace: RequestTrace, client: () => ClientBase): Response =>
+    respondError(error, headers, { accept, fitted: (message, undeclared) => fitted(trace, message, undeclared), client });
 
   /** The stages up to validation; synchronous unless the operation reads a body. */
-  const answer = (c: Context, trace: RequestTrace, url: string, pathStart: number, query: QueryString, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>, done: Done): Response | Promise<Response> => {
+  const answer = (c: Context, trace: RequestTrace, url: string, pathStart: number, query: QueryString, scenario: Scenario | ApiError, header: HeaderReader, extra: Record<string, string>, client: () => ClientBase, done: Done): Response | Promise<Response> => {
     const accept = header('accept');
     const denied = authenticate?.({ header, query });
-    if (denied) return fail(denied, extra, accept, trace);
-    if (gone && now() >= sunsetMs) return fail(gone, extra, accept, trace);
+    if (denied) return fail(denied, extra, accept, trace, client);
+    if (gone && now() >= sunsetMs) return fail(gone, extra, accept, trace, client);
     if (scenario instanceof ApiError) {
       applied(trace).invalid = scenario.message;
-      return fail(scenario, extra, accept, trace);
+      return fail(scenario, extra, accept, trace, client);
     }
     const fault = chaos.fault(operation);
     if (fault) {
       applied(trace).fault = fault.status;
-      return fail(fault, extra, accept, trace);
+      return fail(fault, extra, accept, trace, client);
     }
     const forced = force(scenario, accept);
     if (forced instanceof ApiError) {
       applied(trace).outcome = forced.code === 'SCENARIO_NOT_DECLARED' ? 'undeclared' : 'forced';
-      return fail(forced, extra, accept, trace);
+      return fail(forced, extra, accept, trace, client);
     }
     if (forced) {
       applied(trace).outcome = 'forced';
@@ -186,41 +190,41 @@ export function handleOperation(parts: OperationParts) {
     }
     const body = () => reader.body(c, maxBodyBytes);
     const validated = validate({ path: readParams((name) => c.req.param(name)), query, header, body });
-    if (validated instanceof Promise) return validated.then((request) => settle(act(trace, url.slice(pathStart), request, scenario, header, extra, accept), done));
-    const acted = act(trace, url.slice(pathStart), validated, scenario, header, extra, accept);
+    if (validated instanceof Promise) return validated.then((request) => settle(act(trace, url.slice(pathStart), request, scenario, header, extra, accept, client), done));
+    const acted = act(trace, url.slice(pathStart), validated, scenario, header, extra, accept, client);
     return acted instanceof Promise ? acted.then(done) : acted;
   };
 
   /** Acts on the state with a validated request, inside the store's transaction (a promise only for a store that needs one). */
-  const act = (trace: RequestTrace, path: string, request: ValidRequest | ApiError, scenario: Scenario, header: HeaderReader, extra: Record<string, string>, accept: string | null | undefined): Response | Promise<Response> => {
+  const act = (trace: RequestTrace, path: string, request: ValidRequest | ApiError, scenario: Scenario, header: HeaderReader, extra: Record<string, string>, accept: string | null | undefined, client: () => ClientBase): Response | Promise<Response> => {
     if (request instanceof ApiError) {
       if (request.details) trace.problems = request.details;
-      return fail(request, extra, accept, trace);
+      return fail(request, extra, accept, trace, client);
     }
     // What the success answer is sent as: a 406 before anything changes where Accept takes none of it and 406 is declared.
     let respondAs: string | undefined;
     if (!acceptsAnything(accept) && primaryChoices.length > 0) {
       const chosen = choose(primaryChoices, accept)!;
       if (!chosen.fits) {
-        if (notAcceptable) return fail(errors.notAcceptable(accept!, Object.keys(primary!.content)), extra, accept, trace);
+        if (notAcceptable) return fail(errors.notAcceptable(accept!, Object.keys(primary!.content)), extra, accept, trace, client);
         fitted(trace, `Accept ${accept} takes none of the media types declared for ${primary!.status} (${declaredTypes(primary!.content)}), and ${operation.method.toUpperCase()} ${operation.path} declares no 406; answered ${chosen.type}, the first of them.`, false);
       }
       respondAs = chosen.key;
     } else if (notAcceptable && primary && primaryChoices.length === 0 && !takesAny(primary.content, accept)) {
       // Declared only in media types the mock does not write (an image): Accept still decides the 406.
-      return fail(errors.notAcceptable(accept!, Object.keys(primary.content)), extra, accept, trace);
+      return fail(errors.notAcceptable(accept!, Object.keys(primary.content)), extra, accept, trace, client);
     }
     const session = header(SESSION_HEADER) ?? null;
     const store = storeFor(session);
-    if (store instanceof ApiError) return fail(store, extra, accept, trace);
+    if (store instanceof ApiError) return fail(store, extra, accept, trace, client);
     const refused = gated && session === null ? gated() : undefined; // sessions are not saved: never refused
-    if (refused) return fail(refused, extra, accept, trace);
+    if (refused) return fail(refused, extra, accept, trace, client);
     const notice = sessionNotice?.(store);
     if (notice) extra = { ...extra, ...notice };
-    const finish = (result: ActionResult | ApiError) => (result instanceof ApiError ? fail(result, extra, accept, trace) : toResponse(result, extra, accept, trace));
-    const result = store.transact(() => action({ store, params: request.params, body: request.body, mediaType: request.mediaType, url: path, scenario, respondAs }), intent);
+    const finish = (result: ActionResult | ApiError) => (result instanceof ApiError ? fail(result, extra, accept, trace, client) : toResponse(result, extra, accept, trace));
+    const result = store.transact(() => action({ store, params: request.params, body: request.body, mediaType: request.mediaType, url: path, client, scenario, respondAs }), intent);
     // A store that cannot serve now (its database lost) refuses with an ApiError: the document's error shape.
-    return result instanceof Promise ? result.then(finish, (error) => (error instanceof ApiError ? fail(error, extra, accept, trace) : Promise.reject(error))) : finish(result);
+    return result instanceof Promise ? result.then(finish, (error) => (error instanceof ApiError ? fail(error, extra, accept, trace, client) : Promise.reject(error))) : finish(result);
   };
 
   // Synchronous when nothing waits (no body to read, no delay): Hono and @hono/node-server then
@@ -256,7 +260,13 @@ export function handleOperation(parts: OperationParts) {
       applied(trace).delay = { ms: wait, from: scenario instanceof ApiError || !scenario.delay ? 'server' : 'prefer' };
       return new Promise((resolve) => setTimeout(() => resolve(finish()), wait));
     };
-    const answered = answer(c, trace, url, pathStart, query, scenario, header, allowed ? { ...baseHeaders, ...allowed } : baseHeaders, done);
+    // Where the client reached the mock, read when a URL is first written.
+    let base: ClientBase | undefined;
+    const client = () => (base ??= clientBaseOf(c, header, clientBase));
+    let extra = allowed ? { ...baseHeaders, ...allowed } : baseHeaders;
+    // Docs at a relative URL are the mock's: linked where the client reached it.
+    if (docsPath !== undefined) extra = { ...extra, Link: deprecationLink(client().path(docsPath), sunset) };
+    const answered = answer(c, trace, url, pathStart, query, scenario, header, extra, client, done);
     wait = chaos.delayMs(scenario instanceof ApiError ? undefined : scenario.delay);
     // An answer still reading its body calls `done` itself when it is ready (one promise step less).
     return answered instanceof Promise ? answered : done(answered);

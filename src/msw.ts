@@ -8,6 +8,7 @@
 import { http, type HttpHandler } from 'msw';
 import type { InProcessMock } from './library/in-process-mock.js';
 import { firstServerUrl, serverBasePath } from './routing/server-base-path.js';
+import { MOUNT_ENV, type MountPoint } from './pipeline/client-base.js';
 
 export interface MswHandlerOptions {
   /**
@@ -32,7 +33,9 @@ const MOCK_ENDPOINTS = /^\/__(admin|health|spec|oauth)(\/|$|\.)/;
  * server.listen(); // afterEach: mock.reset()
  */
 export function mswHandlers(mock: InProcessMock, options: MswHandlerOptions = {}): HttpHandler[] {
-  const target = targetPath(mock, options.baseUrl);
+  const { target, mount } = targetPath(mock, options.baseUrl);
+  // The mock writes its URLs (`Location`, `Link`, records' own links) under the base the app calls.
+  const env = { [MOUNT_ENV]: mount };
   return [
     http.all(
       ({ request }) => target(new URL(request.url)) !== undefined,
@@ -44,21 +47,21 @@ export function mswHandlers(mock: InProcessMock, options: MswHandlerOptions = {}
           headers: request.headers,
           body: hasBody ? await request.arrayBuffer() : undefined,
         });
-        return mock.fetch(forwarded);
+        return mock.app.fetch(forwarded, env);
       },
     ),
   ];
 }
 
-/** The mock's path for a URL under `baseUrl`, or undefined when the mock does not serve it. */
-function targetPath(mock: InProcessMock, baseUrl: string | undefined): (url: URL) => string | undefined {
+/** The mock's path for a URL under `baseUrl` (undefined when the mock does not serve it), and where `baseUrl` puts the mock's paths. */
+function targetPath(mock: InProcessMock, baseUrl: string | undefined): { target: (url: URL) => string | undefined; mount: MountPoint } {
   const given = baseUrl ?? firstServerUrl(mock.document.api) ?? '/';
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(given);
   const base = new URL(given, 'http://any.origin');
   const origin = absolute ? base.origin : undefined;
   const prefix = base.pathname.replace(/\/+$/, '');
   const basePath = serverBasePath(mock.document.api);
-  return (url) => {
+  const target = (url: URL) => {
     if (origin !== undefined && url.origin !== origin) return undefined;
     if (prefix && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return undefined;
     const rest = url.pathname.slice(prefix.length) || '/';
@@ -66,4 +69,6 @@ function targetPath(mock: InProcessMock, baseUrl: string | undefined): (url: URL
     const path = `${basePath}${rest}`;
     return mock.handles(path) ? path : undefined;
   };
+  // The mock's own endpoints are under the prefix, the document's paths under it in place of the document's base path.
+  return { target, mount: { prefix, basePath: prefix } };
 }

@@ -8,7 +8,8 @@ import type { Operation } from '../operations/operation.js';
 import { ApiError, errors } from '../core/api-error.js';
 import type { RecordCollection, StateStore, StoredRecord } from '../state/state-store.js';
 import type { OperationRule, RuleContext } from './action.js';
-import type { Action, ActionInput, ActionResult } from '../pipeline/exchange.js';
+import { clientPath, clientUrl, type Action, type ActionInput, type ActionResult } from '../pipeline/exchange.js';
+import type { RecordLinks } from '../operations/record-links.js';
 import { compileListQuery } from './list-query.js';
 import { FieldNames } from '../operations/field-names.js';
 import { requestBodySchema } from '../operations/build-operations.js';
@@ -27,6 +28,8 @@ export interface CrudOptions {
    * (`clientFields`: the record's properties the request declares); on an update, the updated timestamp.
    */
   complete?: (collection: Collection, record: StoredRecord, store: StateStore, change: 'create' | 'update', clientFields?: ReadonlySet<string>) => void;
+  /** The links a collection's records hold to themselves (`uri`, `links.self`): written on every change, answered at the client's URL. */
+  links?: (collection: Collection) => RecordLinks | undefined;
   /** Makes a record for an item the document offers no way to create (read-only collections), or undefined if the key cannot be one. */
   materialise: (collection: Collection, key: unknown, store: StateStore) => StoredRecord | undefined;
   rule?: OperationRule;
@@ -69,6 +72,9 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
   const rule = options.rule ?? {};
   const parentMissing = parentCheck(collection, options);
   const { parentProperty } = collection;
+  const links = options.links?.(collection);
+  /** A record as answered: its links to itself at the URL the client used (the stored record itself when it has none). */
+  const present = links ? (input: ActionInput, record: StoredRecord) => links.present(record, (path, absolute) => clientUrl(input, path, absolute)) : undefined;
 
   if (binding.action === 'list') {
     const query = compileListQuery(operation, collection, options.warn);
@@ -82,6 +88,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       const page = query(state, scopeOf(input), input);
       if (page instanceof ApiError) return page;
       if (!hasBody) return { status: success, headers: page.headers };
+      if (present) page.items = page.items.map((record) => present(input, record));
       if (collection.listWrapper) {
         const { items, total, cursor } = collection.listWrapper;
         const body: StoredRecord = { ...envelope, [items]: page.items };
@@ -90,6 +97,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
         if (cursor && page.next !== undefined && (page.next !== null || collection.listWrapper.cursorNullable)) body[cursor] = page.next;
         return { status: success, body, headers: page.headers };
       }
+      if (present) return { status: success, body: page.items, headers: page.headers };
       return { status: success, body: page.items, json: `[${page.items.map((record) => recordJson(state, record)).join(',')}]`, headers: page.headers };
     };
   }
@@ -128,14 +136,16 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
       }
       if (parentProperty) record[parentProperty] = input.params.path[collection.scopeParams.at(-1)!];
       options.complete?.(collection, record, input.store, 'create', clientFields);
+      links?.fill(record, scope);
       // The item path with the new key, where there is one: made before the record is stored, so a create that cannot answer stores nothing.
-      const headers = success === 201 && collection.itemPath ? { Location: `${options.basePath}${fill(collection.itemPath, input, { [collection.keyParam]: key })}` } : undefined;
+      const headers = success === 201 && collection.itemPath ? { Location: clientPath(input, `${options.basePath}${fill(collection.itemPath, input, { [collection.keyParam]: key })}`) } : undefined;
       state.put(record, scope);
       if (rule.after) {
         ctx.record = record;
         rule.after(ctx);
       }
-      return { status: success, body: hasBody ? (conform ? conform(record) : record) : undefined, headers };
+      const answered = present ? present(input, record) : record;
+      return { status: success, body: hasBody ? (conform ? conform(answered) : answered) : undefined, headers };
     };
   }
 
@@ -150,6 +160,7 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     let current = state.get(key, scope);
     if (!current && !collection.notFoundDeclared && !collection.creatable && binding.action !== 'delete') {
       const made = options.materialise(collection, key, input.store);
+      if (made) links?.fill(made, scope);
       if (made) current = state.put(made, scope);
     }
     if (!current) return errors.notFound(describe(collection), `${collection.keyProperty} ${String(key)}`);
@@ -159,15 +170,17 @@ export function compileCrudAction(operation: Operation, binding: CrudBinding, op
     // A session's first change of a collection copies it: refused (507) when the session alone would pass its share.
     const full = binding.action === 'read' ? undefined : input.store.reserve?.(collection.name, 0);
     if (full) return new ApiError(507, 'STORAGE_FULL', `No ${describe(collection)} can be changed in this session: ${full}. Reset the session (POST /__admin/reset with its X-Mock-Session).`);
-    const result = perform(binding.action, state, current, input, { keep, fields }, collection, scope, success, options.complete);
+    const result = perform(binding.action, state, current, input, { keep, fields }, collection, scope, success, options.complete, links);
     if (result instanceof ApiError) return result;
     if (rule.after) {
       ctx.record = result.body as StoredRecord | undefined;
       rule.after(ctx);
     }
     if (!hasBody) return { ...result, body: undefined, json: undefined };
+    const body = present && result.body !== undefined ? present(input, result.body as StoredRecord) : result.body;
     // An answer whose declared schema cannot hold the record (`{}` for an empty object) is made to fit it; a record in its envelope is wrapped.
-    return conform && result.body !== undefined ? { status: result.status, headers: result.headers, body: conform(result.body as StoredRecord) } : result;
+    if (conform && body !== undefined) return { status: result.status, headers: result.headers, body: conform(body as StoredRecord) };
+    return body === result.body ? result : { status: result.status, headers: result.headers, body };
   };
 }
 
@@ -223,6 +236,7 @@ function perform(
   scope: string,
   success: number,
   complete: CrudOptions['complete'],
+  links: RecordLinks | undefined,
 ): ActionResult | ApiError {
   const key = current[collection.keyProperty];
   switch (action) {
@@ -234,6 +248,7 @@ function perform(
       for (const [name, value] of Object.entries(serverOwned(current, keep))) if (record[name] === undefined) setOwn(record, name, value);
       record[collection.keyProperty] = key;
       complete?.(collection, record, input.store, 'update');
+      links?.fill(record, scope);
       return { status: success, body: state.put(record, scope) };
     }
     case 'merge': {
@@ -246,6 +261,7 @@ function perform(
       if (removed.length) return errors.validation(removed.map((name) => ({ path: `body.${name}`, rule: 'required', message: 'cannot be removed: every record has it' })));
       record[collection.keyProperty] = key;
       complete?.(collection, record, input.store, 'update');
+      links?.fill(record, scope);
       return { status: success, body: state.put(record, scope) };
     }
     default:

@@ -10,7 +10,7 @@ import { mergedProperties, singular, type Collection } from '../operations/infer
 import { CURSOR_PARAMS, LIMIT_PARAMS, OFFSET_PARAMS, PAGE_PARAMS, paginationOf } from '../operations/pagination.js';
 import type { Operation } from '../operations/operation.js';
 import type { RecordCollection, StoredRecord } from '../state/state-store.js';
-import type { ActionInput } from '../pipeline/exchange.js';
+import { clientPath, type ActionInput } from '../pipeline/exchange.js';
 import { errors, type ApiError } from '../core/api-error.js';
 import { fromBase64, toBase64Url } from '../core/bytes.js';
 import { indexOf, versionOf } from '../state/speedups.js';
@@ -72,10 +72,10 @@ export function compileListQuery(operation: Operation, collection: Collection, w
     if (cursorParam) {
       const next = offset + items.length < total && items.length > 0 ? encodeCursor(offset + items.length) : null;
       const headers: Record<string, string> = { 'X-Total-Count': String(total) };
-      if (next) headers.Link = `<${withParam(input.url, cursorParam.name, next)}>; rel="next"`;
+      if (next) headers.Link = `<${clientPath(input, withParam(input.url, cursorParam.name, next))}>; rel="next"`;
       return { items, total, headers, next };
     }
-    return { items, total, headers: pageHeaders(input.url, total, offset, limit, offsetParam ?? pageParam, firstPage) };
+    return { items, total, headers: pageHeaders(input, total, offset, limit, offsetParam ?? pageParam, firstPage) };
   };
 }
 
@@ -220,11 +220,11 @@ function withParam(url: string, name: string, value: string): string {
   return `${path}?${params}`;
 }
 
-/** `X-Total-Count`, and a `Link` header with the next and previous pages (RFC 8288). */
-function pageHeaders(url: string, total: number, offset: number, limit: number, param: ParameterSpec | undefined, firstPage: number): Record<string, string> {
+/** `X-Total-Count`, and a `Link` header with the next and previous pages (RFC 8288), at the URL the client used. */
+function pageHeaders(input: ActionInput, total: number, offset: number, limit: number, param: ParameterSpec | undefined, firstPage: number): Record<string, string> {
   const headers: Record<string, string> = { 'X-Total-Count': String(total) };
   if (!param || !Number.isFinite(limit) || limit <= 0) return headers;
-  const link = (to: number) => `<${withParam(url, param.name, String(OFFSET_PARAMS.includes(param.name) ? to : to / limit + firstPage))}>`;
+  const link = (to: number) => `<${clientPath(input, withParam(input.url, param.name, String(OFFSET_PARAMS.includes(param.name) ? to : to / limit + firstPage)))}>`;
   const links: string[] = [];
   if (offset + limit < total) links.push(`${link(offset + limit)}; rel="next"`);
   if (offset > 0) links.push(`${link(Math.max(0, offset - limit))}; rel="prev"`);

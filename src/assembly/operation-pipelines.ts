@@ -51,6 +51,8 @@ export interface PipelineOptions {
   reader: OperationParts['reader'];
   writable?: () => ApiError | undefined;
   warn: (message: string) => void;
+  /** The mock runs behind a reverse proxy: its `X-Forwarded-*` say where clients reach it. */
+  trustProxy?: boolean;
   /** Checks every answer against the document before it leaves (`selfCheck: true`). */
   selfCheck?: SelfCheck;
   /** The dereferenced document, whose examples shape generated values (as the state's generator). */
@@ -114,6 +116,7 @@ export function operationPipelines(options: PipelineOptions): (operation: Operat
       // Credentials are checked before the size: an anonymous oversized request gets 401.
       maxBodyBytes,
       reader: options.reader,
+      clientBase: { basePath, trustProxy: options.trustProxy },
     });
 }
 

@@ -11,7 +11,7 @@
 import type { Operation } from '../operations/operation.js';
 import { ApiError, errorResponse } from '../core/api-error.js';
 import { escapeHtml } from '../core/html.js';
-import { deprecationPolicy } from '../respond/deprecation.js';
+import { deprecationLink, deprecationPolicy } from '../respond/deprecation.js';
 import { SECURITY_HEADERS } from '../core/security-headers.js';
 import { entityTag, matchesEtag, SPEC_PATH } from '../spec-endpoint.js';
 import { type DocsConfig } from './docs-document.js';
@@ -95,8 +95,9 @@ export const DOCS_CSP = [
 export function docsResponder(assets: DocsAssets, options: DocsPageOptions): (request: DocsRequest) => Response {
   const deprecations: DocsConfig['deprecations'] = {};
   for (const operation of options.operations) {
-    const policy = deprecationPolicy(operation);
-    if (policy) deprecations[operationKey(operation.method, operation.path)] = policy.headers;
+    const policy = deprecationPolicy(operation, options.basePath);
+    // Docs on the mock's own server are shown at the mock's path.
+    if (policy) deprecations[operationKey(operation.method, operation.path)] = policy.docsPath === undefined ? policy.headers : { ...policy.headers, Link: deprecationLink(policy.docsPath, policy.sunset) };
   }
   /** Each asset once read, with the tags of its two representations (each coding is its own, RFC 9110 §8.8.3). */
   const tagged = new Map<string, { asset: DocsAsset; etag: string; gzipEtag: string }>();

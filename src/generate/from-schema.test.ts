@@ -139,6 +139,19 @@ describe('createGenerator', () => {
     expect(huge.every((n) => Number.isSafeInteger(n))).toBe(true);
   });
 
+  it("draws a number the schema leaves open around its examples' size: a quantity of 7 up to 14, a price of 25 up to 50; bounds still decide", () => {
+    const quantities = sample({ type: 'integer', format: 'int32', example: 7 }) as number[];
+    expect(quantities.every((n) => Number.isInteger(n) && n >= 0 && n <= 14), quantities.join()).toBe(true);
+    const prices = sample({ type: 'number', examples: [25, 12.5] }) as number[];
+    expect(prices.every((n) => n >= 0 && n <= 50), prices.join()).toBe(true);
+    expect(new Set(prices).size).toBeGreaterThan(10);
+    const small = sample({ type: 'integer', example: 1 }) as number[];
+    expect(small.every((n) => n >= 0 && n <= 10)).toBe(true);
+    // An example the schema refuses says nothing; a maximum of the schema's own is kept.
+    expect((sample({ type: 'integer', minimum: 100, example: 7 }) as number[]).every((n) => n >= 100 && n <= 1100)).toBe(true);
+    expect((sample({ type: 'integer', maximum: 500, example: 7 }) as number[]).every((n) => n >= 0 && n <= 500)).toBe(true);
+  });
+
   it('honours the OpenAPI 3.0 boolean exclusiveMinimum and exclusiveMaximum', () => {
     const integers = sample({ type: 'integer', minimum: 1, exclusiveMinimum: true, maximum: 3, exclusiveMaximum: true });
     expect(integers.every((n) => n === 2)).toBe(true);

@@ -430,6 +430,11 @@ function numberPlan(s: SchemaObject, integer: boolean): NumberPlan {
     && (low.at === undefined || (low.open ? value > low.at : value >= low.at))
     && (high.at === undefined || (high.open ? value < high.at : value <= high.at))
     && (multipleOf === undefined || Number.isInteger(value / multipleOf));
+  // With no maximum of its own, the schema's examples it accepts give the size: up to twice the largest (at least 10 above the start).
+  const examples = [s.example, ...(Array.isArray(s.examples) ? s.examples : [])].filter((v): v is number => typeof v === 'number' && accepts(v));
+  if (high.at === undefined && examples.length > 0 && Math.max(...examples) >= from * step) {
+    range.max = Math.min(maxK, Math.max(from, Math.floor(Math.max(2 * Math.max(...examples), from * step + 10) / step)));
+  }
   return { constant, range, step, decimals: Number.isInteger(step) ? undefined : decimals, usable, accepts, byName: new WeakMap() };
 }
 

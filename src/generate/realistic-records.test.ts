@@ -73,11 +73,46 @@ describe('a document whose examples alone say what its values look like (Twilio 
     expect(JSON.parse(text)).toEqual(accounts[0]);
   });
 
+  it('dates a created call now, in the shape of the examples, and gives it its own uri', async () => {
+    const now = new Date('2031-05-06T07:08:09Z');
+    const mock = buildMock(await loadDocument(CALLS), { counts: { default: 2 }, now: () => now });
+    const account = recordsOf(mock.store.export(), 'Accounts')[0];
+    const created = await mock.app.request(`/2010-04-01/Accounts/${account.sid}/Calls.json`, {
+      method: 'POST',
+      headers: { ...BASIC, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'To=%2B14155550134&From=%2B14155550199',
+    });
+    expect(created.status).toBe(201);
+    const call = (await created.json()) as Row;
+    expect(call).toMatchObject({ date_created: 'Tue, 06 May 2031 07:08:09 +0000', date_updated: 'Tue, 06 May 2031 07:08:09 +0000', uri: `/2010-04-01/Accounts/${account.sid}/Calls/${call.sid}.json` });
+  });
+
   it('gives the same records for a seed, and others for another', async () => {
     const document = await loadDocument(CALLS);
     const once = buildMock(document, { seed: 5, counts: { default: 2 } }).store.export();
     expect(buildMock(document, { seed: 5, counts: { default: 2 } }).store.export()).toEqual(once);
     expect(buildMock(document, { seed: 6, counts: { default: 2 } }).store.export()).not.toEqual(once);
+  });
+});
+
+describe("the document's examples, preferred where they fit", () => {
+  it("make the first seeded records: Train Travel's stations as its examples give them, in turn, and the rest generated", async () => {
+    const mock = buildMock(await loadDocument(`${CORPUS}/bump-train-travel.yaml`), { counts: { default: 4 } });
+    const stations = recordsOf(mock.store.export(), 'stations');
+    expect(stations[0]).toMatchObject({ name: 'Berlin Hauptbahnhof', address: 'Invalidenstraße 10557 Berlin, Germany', country_code: 'DE', timezone: 'Europe/Berlin' });
+    expect(stations[1]).toMatchObject({ name: 'Paris Gare du Nord', address: '18 Rue de Dunkerque 75010 Paris, France', country_code: 'FR', timezone: 'Europe/Paris' });
+    expect(stations[2].name).not.toMatch(/Berlin|Paris/);
+    // An example its schema refuses (`4f4e4e1-…` is no UUID) is not taken; keys and references are the mock's.
+    const bookings = recordsOf(mock.store.export(), 'bookings');
+    expect(bookings[0]).toMatchObject({ passenger_name: 'John Doe', id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-/) });
+    expect(bookings[0].trip_id).not.toBe('4f4e4e1-c824-4d63-b37a-d8d698862f1d');
+  });
+
+  it("give the size of numbers the schema leaves open: the Petstore 3's order quantities near its 7", async () => {
+    const mock = buildMock(await loadDocument(`${CORPUS}/swagger-petstore3.yaml`), { counts: { default: 10 } });
+    const orders = recordsOf(mock.store.export(), 'order');
+    expect(orders[0].quantity).toBe(7);
+    for (const order of orders) expect(order.quantity as number).toBeLessThanOrEqual(14);
   });
 });
 

@@ -22,3 +22,4 @@ export { StateBudget, type StateLimits } from '../state/budget.js';
 export type { OpenAPIDocument, OpenAPIExtensions } from '../document/openapi.js';
 export type { SchemaObject as OpenAPISchema } from '../document/schema.js';
 export type { OperationObject as OpenAPIOperation, SecuritySchemeObject as OpenAPISecurityScheme } from '../document/objects.js';
+export { MOUNT_ENV, type MountPoint } from '../pipeline/client-base.js';

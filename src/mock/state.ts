@@ -11,6 +11,8 @@ import { createFaker } from '../generate/create-faker.js';
 import { createGenerator } from '../generate/from-schema.js';
 import { own } from '../generate/helpers.js';
 import { isIntegerKey, type Collection } from '../operations/infer-collections.js';
+import { recordLinksOf, type LinkServer, type RecordLinks } from '../operations/record-links.js';
+import { firstServerUrl, serverBasePath } from '../routing/server-base-path.js';
 import type { SeedHook } from '../registries/extension.js';
 import { ApiError } from '../core/api-error.js';
 import { loadFixtures } from '../state/load-fixtures.js';
@@ -69,8 +71,8 @@ export interface MockState {
   generate: SeedOptions['generate'];
   /** Puts the seeding Faker back at the seed: what is generated next does not depend on what came before. */
   reseedGenerator: () => void;
-  /** How the actions make records: keys, missing required fields, records named by a path. */
-  records: Pick<CrudOptions, 'newKey' | 'complete' | 'materialise'>;
+  /** How the actions make records: keys, missing required fields, records named by a path, their links to themselves. */
+  records: Pick<CrudOptions, 'newKey' | 'complete' | 'materialise' | 'links'>;
 }
 
 export function createState(options: StateOptions): MockState {
@@ -80,7 +82,8 @@ export function createState(options: StateOptions): MockState {
   const faker = createFaker();
   const generate = createGenerator(faker, { document: options.document });
   const fixtures = typeof options.fixtures === 'string' ? loadFixtures(options.fixtures, [...collections], validatorFor) : (options.fixtures ?? {});
-  const seedOptions: SeedOptions = { faker, generate, counts: { ...options.counts }, fixtures, validatorFor, warn };
+  const linksOf = ownLinks(options.document);
+  const seedOptions: SeedOptions = { faker, generate, counts: { ...options.counts }, fixtures, validatorFor, validatorOf: responseValidator, warn, ownLinks: (collection, record, scope) => linksOf(collection)?.fill(record, scope) };
   const budget = new StateBudget(options.limits);
   // Fixtures past a bound are refused before they are copied into the store, the whole seed once seeded.
   const fixtureSize = sizeOf(Object.values(fixtures));
@@ -279,6 +282,7 @@ export function createState(options: StateOptions): MockState {
     generate,
     reseedGenerator: () => void faker.seed(seed),
     records: {
+      links: linksOf,
       newKey: (collection, target) => newKey(collection, target.collection(collection.name), { generate }),
       complete: (collection, record, target, change, clientFields) =>
         fillServerFields(
@@ -299,6 +303,21 @@ export function createState(options: StateOptions): MockState {
         return !fits || fits(typed) ? generateRecord(collection, target.collection(collection.name), target, seedOptions, typed) : undefined;
       },
     },
+  };
+}
+
+/**
+ * The links each collection's records hold to themselves, made once per collection, written
+ * against the document's first server (its origin when absolute, else `http://localhost`).
+ */
+function ownLinks(document: unknown): (collection: Collection) => RecordLinks | undefined {
+  const api = (document && typeof document === 'object' ? document : {}) as Parameters<typeof firstServerUrl>[0];
+  const url = firstServerUrl(api);
+  const server: LinkServer = { origin: url && /^https?:\/\/[^/]/i.test(url) ? new URL(url).origin : 'http://localhost', basePath: serverBasePath(api) };
+  const made = new Map<string, RecordLinks | undefined>();
+  return (collection) => {
+    if (!made.has(collection.name)) made.set(collection.name, recordLinksOf(collection, server));
+    return made.get(collection.name);
   };
 }
 

@@ -6,6 +6,7 @@
 import type { ApiError } from '../core/api-error.js';
 import type { StateStore } from '../state/state-store.js';
 import type { ParsedParameters } from '../validation/parse-parameters.js';
+import { ClientBase } from './client-base.js';
 
 /** What the request asked for with `Prefer` (or the query fallbacks): scenarios/read-scenario.ts. */
 export interface Scenario {
@@ -26,8 +27,10 @@ export interface ActionInput {
   body: unknown;
   /** The declared media type of the body (decides how a PATCH applies: merge-patch, JSON Patch, fields). */
   mediaType?: string;
-  /** The request path and query, for `Link` headers: `/pets?limit=20`. */
+  /** The request path and query as the mock routes them: `/pets?limit=20`. */
   url: string;
+  /** Where the client reached the mock, to turn the mock's paths into the client's URLs (`Location`, `Link`): read on first use. Absent: the mock's own paths. */
+  client?: () => ClientBase;
   /** What the request asked for with `Prefer` (an extension's directives in `extra`). */
   scenario?: Scenario;
   /**
@@ -47,3 +50,14 @@ export interface ActionResult {
 }
 
 export type Action = (input: ActionInput) => ActionResult | ApiError;
+
+/** The client's path for a path of the mock (`/v1/pets/21` is `/api/pets/21` behind MSW with the base `/api`). */
+export function clientPath(input: Pick<ActionInput, 'client'>, mockPath: string): string {
+  return input.client ? input.client().path(mockPath) : mockPath;
+}
+
+/** The client's path for a path of the mock, or with `absolute` its whole URL (`http://app.test/api/pets/21`). */
+export function clientUrl(input: Pick<ActionInput, 'client'>, mockPath: string, absolute: boolean): string {
+  const client = input.client?.() ?? ClientBase.SAME;
+  return absolute ? client.url(mockPath) : client.path(mockPath);
+}

@@ -10,10 +10,19 @@ export interface DeprecationPolicy {
   headers: Record<string, string>;
   /** When the operation stops answering, if the document says. */
   sunset?: Date;
+  /**
+   * A relative `externalDocs` URL, as the mock's path it names (resolved against the document's
+   * server): the `Link` is then written per request, at the URL the client reached the mock under
+   * (`deprecationLink`), and is not in `headers`.
+   */
+  docsPath?: string;
 }
 
-/** @example deprecationPolicy(op)?.headers // { Deprecation: '@1788220800', Sunset: 'Wed, 30 Jun 2027 00:00:00 GMT', Link: '...' } */
-export function deprecationPolicy(operation: Operation): DeprecationPolicy | undefined {
+/**
+ * `basePath`: the path of the document's server, which a relative `externalDocs` URL is resolved against.
+ * @example deprecationPolicy(op)?.headers // { Deprecation: '@1788220800', Sunset: 'Wed, 30 Jun 2027 00:00:00 GMT', Link: '...' }
+ */
+export function deprecationPolicy(operation: Operation, basePath = ''): DeprecationPolicy | undefined {
   if (!operation.deprecated) return undefined;
   const headers: Record<string, string> = {};
   const deprecatedAt = parseDate(operation.source['x-deprecated-at']);
@@ -21,9 +30,19 @@ export function deprecationPolicy(operation: Operation): DeprecationPolicy | und
   headers.Deprecation = deprecatedAt ? `@${Math.floor(deprecatedAt.getTime() / 1000)}` : '@0';
   if (sunset) headers.Sunset = sunset.toUTCString();
   const docs = operation.source.externalDocs?.url;
-  // One link-value with both relation types (RFC 8288 allows a list), not the URL twice.
-  if (typeof docs === 'string') headers.Link = `<${docs}>; rel="${sunset ? 'deprecation sunset' : 'deprecation'}"; type="text/html"`;
-  return { headers, sunset };
+  if (typeof docs !== 'string') return { headers, sunset };
+  if (/^[a-z][a-z0-9+.-]*:/i.test(docs) || docs.startsWith('//')) {
+    headers.Link = deprecationLink(docs, sunset);
+    return { headers, sunset };
+  }
+  // Relative (OpenAPI resolves it against the server's URL): a path of the mock, written where the client is.
+  const resolved = new URL(docs, `http://server${basePath}`);
+  return { headers, sunset, docsPath: `${resolved.pathname}${resolved.search}${resolved.hash}` };
+}
+
+/** The `Link` header to an operation's docs: one link-value with both relation types (RFC 8288 allows a list), not the URL twice. */
+export function deprecationLink(url: string, sunset: Date | undefined): string {
+  return `<${url}>; rel="${sunset ? 'deprecation sunset' : 'deprecation'}"; type="text/html"`;
 }
 
 /** An RFC 3339 date (`2027-06-30`, read as midnight UTC) or date-time; YAML may already give a Date. */

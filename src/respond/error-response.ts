@@ -12,6 +12,7 @@ import { mergedProperties } from '../operations/infer-collections.js';
 import type { Operation, ResponseSpec } from '../operations/operation.js';
 import { isJsonMediaType } from '../core/media-type.js';
 import { ApiError, errorResponse } from '../core/api-error.js';
+import type { ClientBase } from '../pipeline/client-base.js';
 import { choose, declaredTypes, representations, type CanWrite, type Choice, type Representation } from './negotiate.js';
 
 export interface ErrorResponderContext {
@@ -26,11 +27,13 @@ export interface ErrorRequest {
   accept?: string | null;
   /** Told each way the answer differs from what the mock raised (its status, its media type), in a sentence; `undeclared` when what is sent is not declared. */
   fitted?: (message: string, undeclared: boolean) => void;
+  /** Where the client reached the mock: a problem's `instance` names the request at the URL the client used. */
+  client?: () => ClientBase;
 }
 
 export type ErrorResponder = (error: ApiError, headers?: Record<string, string>, request?: ErrorRequest) => Response;
 
-type Shape = (error: ApiError, headers: Record<string, string>) => Response;
+type Shape = (error: ApiError, headers: Record<string, string>, client?: () => ClientBase) => Response;
 
 /** Fields that can carry the error's text or code, by common name. */
 const TEXT_FIELDS = /^(message|detail|details|error|error_description|description|reason)$/i;
@@ -69,7 +72,7 @@ export function compileErrorResponder(operation: Operation, ctx: ErrorResponderC
     const shapeKey = `${error.status}${error.details?.length ? '+details' : ''} ${choice?.key ?? ''}`;
     let shape = shapes.get(shapeKey);
     if (!shape) shapes.set(shapeKey, (shape = shapeFor(declared, choice, error, ctx)));
-    return shape(error, headers);
+    return shape(error, headers, request.client);
   };
 }
 
@@ -180,10 +183,12 @@ function shapeFor(declared: ResponseSpec | undefined, choice: Choice | undefined
   const validate = schema ? ctx.responseValidator(schema) : undefined;
   if (!schema || !validate || (validate(sample.toBody()) && speaksNative(schema))) return (error, headers) => send(JSON.stringify(error.toBody()), error, headers);
 
-  // Another schema: a template generated once, with the error's text and code put in its fields.
+  // Another schema: a template generated once, with the error's text and code put in its fields,
+  // and the request at the URL the client used as its `instance` (absolute where the schema wants a URI).
   const template = templateFor(schema, sample, ctx, validate);
-  return (error, headers) => {
-    const filled = template && fill(template, error);
+  const absolute = mergedProperties(schema).instance?.format === 'uri';
+  return (error, headers, client) => {
+    const filled = template && fill(template, error, client && (() => client().request(absolute)));
     return send(JSON.stringify(filled && validate(filled) ? filled : (template ?? error.toBody())), error, headers);
   };
 }
@@ -199,8 +204,8 @@ function templateFor(schema: SchemaObject, sample: ApiError, ctx: ErrorResponder
   return fallback;
 }
 
-/** The template with the error's status, code and message in the fields that can hold them. */
-function fill(template: unknown, error: ApiError): unknown {
+/** The template with the error's status, code and message in the fields that can hold them, and the request as its `instance`. */
+function fill(template: unknown, error: ApiError, instance?: () => string): unknown {
   if (!template || typeof template !== 'object' || Array.isArray(template)) return template;
   const out: Record<string, unknown> = { ...(template as Record<string, unknown>) };
   for (const [name, value] of Object.entries(out)) {
@@ -210,6 +215,8 @@ function fill(template: unknown, error: ApiError): unknown {
     else if (name === 'title' && typeof value === 'string') out[name] = error.code.charAt(0) + error.code.slice(1).toLowerCase().replace(/_/g, ' ');
     else if (CODE_FIELDS.test(name)) out[name] = typeof value === 'number' ? error.status : error.code;
     else if (TEXT_FIELDS.test(name) && typeof value === 'string') out[name] = error.message;
+    // RFC 9457: the occurrence of the problem, a URI reference; here the request, where the client reached it.
+    else if (name === 'instance' && typeof value === 'string' && instance) out[name] = instance();
   }
   return out;
 }

@@ -153,3 +153,29 @@ describe('seeding the Petstore', () => {
     expect(created.status).toBe(409);
   });
 });
+
+describe('seeded names', () => {
+  const names = (mock: Awaited<ReturnType<typeof petstore>>, collection: string, field = 'name') => [...mock.store.collection(collection).all()].map((record) => record[field] as string);
+
+  it('are distinct in a collection where the generator has enough of them (20 pets of 42 pet names), the same for a seed', async () => {
+    for (const seed of [1, 2, 3]) {
+      const pets = names(await petstore({ seed }), 'pets');
+      expect(pets, `seed ${seed}`).toHaveLength(20);
+      expect(new Set(pets).size, `seed ${seed}: ${pets.join(', ')}`).toBe(20);
+      expect(names(await petstore({ seed }), 'pets')).toEqual(pets);
+    }
+  });
+
+  it('repeat only once the generator has no other: 60 pets from 42 names still seed, every name used', async () => {
+    const pets = names(await petstore({ counts: { pets: 60 } }), 'pets');
+    expect(pets).toHaveLength(60);
+    expect(new Set(pets).size).toBeGreaterThanOrEqual(40);
+  });
+
+  it("keep to a nested collection's and a corpus document's own names: Train Travel's passengers", async () => {
+    const mock = buildMock(await loadDocument(`${ROOT}test/corpus/bump-train-travel.yaml`), { counts: { default: 20 } });
+    const passengers = [...mock.store.collection('bookings').all()].map((b) => b.passenger_name);
+    expect(new Set(passengers).size).toBe(passengers.length);
+    expect(mock.warnings).toEqual([]);
+  });
+});

@@ -12,6 +12,7 @@ import type { GenerateHints } from '../generate/strings.js';
 import { isIntegerKey, requiredSet, type Collection } from '../operations/infer-collections.js';
 import type { RecordCollection, StateStore, StoredRecord } from './state-store.js';
 import { versionOf } from './speedups.js';
+import { SeededValues } from './seeded-values.js';
 
 export interface SeedOptions {
   faker: Faker;
@@ -20,7 +21,11 @@ export interface SeedOptions {
   counts: { default: number } & Record<string, number>;
   fixtures: Record<string, StoredRecord[]>;
   validatorFor: (collection: Collection) => ValidateFunction | undefined;
+  /** The validator of any schema (a property's, for its examples). */
+  validatorOf?: (schema: SchemaObject) => ValidateFunction | undefined;
   warn: (message: string) => void;
+  /** Writes a generated record's links to itself (`uri`, `links.self`) once its key and scope are known (src/operations/record-links.ts). */
+  ownLinks?: (collection: Collection, record: StoredRecord, scope: string) => void;
 }
 
 const ATTEMPTS = 5;
@@ -112,8 +117,11 @@ function seedCollection(store: StateStore, collection: Collection, options: Seed
   const sorted = [...fixtures].sort((a, b) => compareKeys(a[collection.keyProperty], b[collection.keyProperty]));
   const scopeOf = fixtureScopes(store, collection);
   for (const record of sorted) state.put(structuredClone(record), scopeOf(record));
+  // The document's examples first, and names distinct where the generator has enough (the fixtures' included).
+  const names = SeededValues.of(collection, options.validatorOf);
+  for (const record of sorted) names?.remember(record, false);
   if (collection.scopeParams.length) {
-    if (collection.parent && !fixtures.length) seedChildren(store, collection, options);
+    if (collection.parent && !fixtures.length) seedChildren(store, collection, options, names);
     return;
   }
 
@@ -123,7 +131,7 @@ function seedCollection(store: StateStore, collection: Collection, options: Seed
     const owners = store.collection(parent.collection);
     for (const owner of owners.all()) {
       const key = owner[owners.collection.keyProperty];
-      if (!state.get(key)) state.put(generateRecord(collection, state, store, options, key));
+      if (!state.get(key)) state.put(linked(generateRecord(collection, state, store, options, key, names), collection, options));
     }
     return;
   }
@@ -134,8 +142,14 @@ function seedCollection(store: StateStore, collection: Collection, options: Seed
       options.warn(`${collection.name}: ${state.size} of ${count} records seeded; the schema of ${collection.keyProperty} allows no other value.`);
       break;
     }
-    state.put(generateRecord(collection, state, store, options, key));
+    state.put(linked(generateRecord(collection, state, store, options, key, names), collection, options));
   }
+}
+
+/** A generated record with its links to itself written. */
+function linked(record: StoredRecord, collection: Collection, options: SeedOptions, scope = ''): StoredRecord {
+  options.ownLinks?.(collection, record, scope);
+  return record;
 }
 
 /**
@@ -162,7 +176,7 @@ function fixtureScopes(store: StateStore, collection: Collection): (record: Stor
  * members gives each two), each carrying its parent's key where its schema has a place for it.
  * Records nothing lists (a create with no list) are not seeded unless their count is given.
  */
-function seedChildren(store: StateStore, collection: Collection, options: SeedOptions): void {
+function seedChildren(store: StateStore, collection: Collection, options: SeedOptions, names?: SeededValues): void {
   const parents = store.collection(collection.parent!);
   const owners = parents.scopes().flatMap((scope) =>
     [...parents.records(scope).values()].map((record) => {
@@ -176,14 +190,14 @@ function seedChildren(store: StateStore, collection: Collection, options: SeedOp
     const owner = owners[i % owners.length];
     const key = collection.keyless ? undefined : newKey(collection, state, options, owner.scope);
     if (key === undefined && !collection.keyless) break;
-    const record = generateRecord(collection, state, store, options, key);
+    const record = generateRecord(collection, state, store, options, key, names);
     if (collection.parentProperty) record[collection.parentProperty] = owner.key;
-    state.put(record, owner.scope);
+    state.put(linked(record, collection, options, owner.scope), owner.scope);
   }
 }
 
-/** A generated record that satisfies the schema, with a fresh key and references to existing records. */
-export function generateRecord(collection: Collection, state: RecordCollection, store: StateStore, options: SeedOptions, key?: unknown): StoredRecord {
+/** A generated record that satisfies the schema, with a fresh key, references to existing records, and (given `names`) the examples due and names no earlier record has. */
+export function generateRecord(collection: Collection, state: RecordCollection, store: StateStore, options: SeedOptions, key?: unknown, names?: SeededValues): StoredRecord {
   const validate = options.validatorFor(collection);
   const recordKey = collection.keyless ? undefined : (key ?? newKey(collection, state, options));
   let record: StoredRecord = {};
@@ -202,7 +216,13 @@ export function generateRecord(collection: Collection, state: RecordCollection, 
         delete record[reference.property]; // nothing to point at: left out where the schema allows it, else kept as generated
       }
     }
-    if (!validate || validate(record)) return record;
+    const unsettle = names?.settle(record, (name, schema) => options.generate(schema, { propertyName: name, collection: collection.name }));
+    // Examples that fit their properties but not the record together are taken back out.
+    if (validate && unsettle && !validate(record)) unsettle();
+    if (!validate || validate(record)) {
+      names?.remember(record);
+      return record;
+    }
   }
   options.warn(`${collection.name}: generated records do not satisfy the schema; check it for contradictions.`);
   return record;
