@@ -44,6 +44,8 @@ import type { StateStore, StoredRecord } from './state/state-store.js';
 import { createAjv } from './validation/ajv-instance.js';
 import { bodyDecoders } from './validation/body-decoders.js';
 import { schemaCompiler } from './validation/compile-schema.js';
+import { requestJudge } from './validation/judge-request.js';
+import { compileRequestValidator, type RequestValidator } from './validation/validate-request.js';
 import { SchemaConverter } from './validation/to-json-schema.js';
 import { describeUnenforced, unenforcedPatterns } from './validation/unenforced-patterns.js';
 
@@ -197,10 +199,15 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
 
   // The mock's own endpoints, then one pipeline per operation of the document on its route.
   const basePath = serverBasePath(api);
-  const admin = options.admin === false ? undefined : adminControls(state, { requests, changed, answers, more: options.adminEndpoints });
-  mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, maxAdminBodyBytes: options.maxAdminBodyBytes, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, oauth, selfCheck: selfCheck?.counts, cors: corsPolicy, reporting, reader });
   const maxBodyBytes = maxBodyBytesOf(api);
-  const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn, selfCheck, document: api, trustProxy: options.trustProxy });
+  // Each operation's request validator, compiled on its first use, by its requests or by the docs page's try-it, which confirms its requests with it.
+  const compileCtx = { ajv, converter, warn, maxBodyBytes, decoders: parts.bodyDecoders };
+  const requestValidators = new Map<Operation, RequestValidator>();
+  const requestValidator = (op: Operation) => requestValidators.get(op) ?? requestValidators.set(op, compileRequestValidator(op, compileCtx)).get(op)!;
+  const tryIt = { document: api, judge: requestJudge(compileCtx, requestValidator), binding: (op: Operation) => bindings.get(op.id) };
+  const admin = options.admin === false ? undefined : adminControls(state, { requests, changed, answers, more: options.adminEndpoints });
+  mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, tryIt, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, maxAdminBodyBytes: options.maxAdminBodyBytes, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, oauth, selfCheck: selfCheck?.counts, cors: corsPolicy, reporting, reader });
+  const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn, selfCheck, document: api, trustProxy: options.trustProxy, requestValidator });
   mountRoutes(app, operations, basePath, pipelines, reporting.finish);
   app.onError((error, c) => {
     // A refusal thrown on purpose (the state's store cannot be used: 503) is answered as it is.

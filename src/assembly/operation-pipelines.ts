@@ -28,7 +28,7 @@ import { compileAuthenticator } from '../security/authenticate.js';
 import { SESSION_RESTARTED_HEADER } from '../state/sessions.js';
 import type { AjvCore } from '../validation/ajv-instance.js';
 import type { SchemaConverter } from '../validation/to-json-schema.js';
-import { compileRequestValidator } from '../validation/validate-request.js';
+import { compileRequestValidator, type RequestValidator } from '../validation/validate-request.js';
 
 export interface PipelineOptions {
   parts: MockParts;
@@ -57,6 +57,8 @@ export interface PipelineOptions {
   selfCheck?: SelfCheck;
   /** The dereferenced document, whose examples shape generated values (as the state's generator). */
   document?: unknown;
+  /** Each operation's request validator, compiled once and shared (with the docs page's try-it); by default compiled here on first use. */
+  requestValidator?: (operation: Operation) => RequestValidator;
 }
 
 /** @returns what mountRoutes calls for each operation: the handler of its route. */
@@ -101,7 +103,7 @@ export function operationPipelines(options: PipelineOptions): (operation: Operat
       authenticate: compileAuthenticator(operation, auth),
       preferDirectives: parts.preferDirectives,
       // Compiled on first use: a large document starts without compiling 1,800 validators (GitHub's: about 1.5 s).
-      validate: onFirstUse(() => compileRequestValidator(operation, compileCtx)),
+      validate: onFirstUse(() => options.requestValidator?.(operation) ?? compileRequestValidator(operation, compileCtx)),
       action: actionFor(operation),
       encoders: parts.bodyEncoders,
       verify: options.selfCheck && ((response, undeclared) => options.selfCheck!.check(operation, response, undeclared)),

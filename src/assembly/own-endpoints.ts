@@ -10,6 +10,7 @@ import { ADMIN_PATH, adminApi, adminOff, isLocalCaller, type AdminControls } fro
 import { SECURITY_HEADERS, respondJson } from '../core/security-headers.js';
 import { DOCS_PATH, docsResponder, docsUnavailable, type DocsAssets } from '../docs/docs-endpoint.js';
 import { tryItValues } from '../docs/try-it-values.js';
+import { tryItRequester, type TryItContext } from '../docs/try-it-requests.js';
 import type { RequestReader } from '../pipeline/request-reader.js';
 import type { Cors } from '../middleware/cors.js';
 import type { JsonObject } from '../core/json-object.js';
@@ -34,6 +35,8 @@ export interface OwnEndpoints {
   basePath: string;
   /** The shared state: the docs page's try-it panel starts from its records. */
   store: StateStore;
+  /** What the try-it panel's requests are made with and confirmed by (the mock's request validator): none, no requests made. */
+  tryIt?: Omit<TryItContext, 'store'>;
   /** The admin API's controls; undefined with `admin: false` (404 under /__admin). */
   admin?: AdminControls;
   adminToken?: string;
@@ -110,6 +113,7 @@ export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
     return;
   }
   const { apiKeys, demoKey, store, operations, collections, basePath } = endpoints;
+  const requests = endpoints.tryIt && tryItRequester({ ...endpoints.tryIt, store });
   const docs = docsResponder(endpoints.docs, {
     title: endpoints.title,
     basePath,
@@ -117,13 +121,16 @@ export function mountOwnEndpoints(app: Hono, endpoints: OwnEndpoints): void {
     // The demo key is in the document anyway; a key of one's own is shown only to a caller on this machine.
     keyFor: ({ local }) => (apiKeys.includes(demoKey) ? demoKey : local && !endpoints.trustProxy ? apiKeys[0] : undefined),
     // The try-it panel starts from the shared state's records (not a session's: the page sends none).
-    values: () => tryItValues(operations, collections, store),
+    values: () => {
+      const values = tryItValues(operations, collections, store);
+      return requests ? requests(operations, values) : values;
+    },
     oauth: endpoints.oauth !== undefined,
   });
-  const answerDocs = (c: Context, asset?: string) => {
+  const answerDocs = async (c: Context, asset?: string) => {
     const started = performance.now();
     const header = reader.headers(c);
-    return reporting.answered(c, started, docs({ asset, acceptEncoding: header('accept-encoding'), ifNoneMatch: header('if-none-match'), local: isLocalCaller(c, reader) }));
+    return reporting.answered(c, started, await docs({ asset, acceptEncoding: header('accept-encoding'), ifNoneMatch: header('if-none-match'), local: isLocalCaller(c, reader) }));
   };
   const toDocs = (c: Context) => reporting.answered(c, performance.now(), new Response(null, { status: 302, headers: { ...SECURITY_HEADERS, Location: DOCS_PATH } }));
   app.get(DOCS_PATH, (c) => answerDocs(c));

@@ -34,7 +34,9 @@ async function contractOf(file: string, options: { allowWrites?: string[]; allow
  * Operations of each document that got a successful answer to a valid request (of all its
  * operations), so a pass is not a pass over nothing. The documents whose schemas allow no value
  * for some bodies (openfigi's overlapping oneOf, the readme examples) reach fewer, and the report
- * says why for each operation it skipped. 1password's GetItemFiles names its vault and item with
+ * says why for each operation it skipped (a discriminated `oneOf` is checked by the branch its value
+ * chooses, issue 40: readme-discriminators' bodies went from 1 operation reached to 8, and
+ * readme-polymorphism's from 5 to 6). 1password's GetItemFiles names its vault and item with
  * `format: uuid`, which no vault id (`^[\da-z]{26}$` elsewhere in the document) can match: the mock
  * scopes items and files under their parents, so that path has no record to answer for (404).
  * Deletes count once stateful exploration deletes a record of its own with a plain valid request.
@@ -55,8 +57,8 @@ const REACHED: Record<string, [number, number]> = {
   'oai-swagger2-uber.yaml': [5, 5],
   'oai-uspto.yaml': [3, 3],
   'oai31-non-oauth-scopes.json': [1, 1],
-  'readme-discriminators.yaml': [1, 10],
-  'readme-polymorphism.yaml': [5, 13],
+  'readme-discriminators.yaml': [8, 10],
+  'readme-polymorphism.yaml': [6, 13],
   'readme31-schema-types.yaml': [16, 22],
   'redocly-museum.yaml': [8, 8],
   'swagger-petstore3.yaml': [19, 19],
@@ -68,8 +70,8 @@ const REACHED: Record<string, [number, number]> = {
  * or a type only one branch states; the branches of readme-polymorphism's Cat and Dog overlap).
  */
 const NOT_CONFIRMED: Record<string, number> = {
-  'readme-discriminators.yaml': 2,
-  'readme-polymorphism.yaml': 4,
+  'readme-discriminators.yaml': 1,
+  'readme-polymorphism.yaml': 3,
 };
 
 describe('the contract suite on third-party documents, against the mock (the reference implementation)', () => {

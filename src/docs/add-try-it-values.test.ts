@@ -53,4 +53,38 @@ describe('addTryItValues', () => {
     expect(doc.components.schemas.Owner.properties.category).toEqual({ type: 'object', properties: {} });
     expect(doc.components.schemas.Id.example).toBeUndefined();
   });
+
+  it('puts the body as the example of the operation\'s own copy of its media type, first among named examples; a form\'s fields as their examples', () => {
+    const doc: any = document();
+    doc.paths['/pets/{petId}'].post = { requestBody: { content: { 'application/json': { schema: { type: 'object' }, examples: { doc: { value: { a: 1 } } } } } }, responses: {} };
+    doc.paths['/pets/{petId}'].patch = { requestBody: { $ref: '#/components/requestBodies/Form' }, responses: {} };
+    doc.components.requestBodies = { Form: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { Name: { type: 'string' }, Size: { type: 'integer' } } } } } } };
+    addTryItValues(doc, {
+      parameters: {},
+      references: {},
+      bodies: {
+        'put /pets/{petId}': { mediaType: 'application/json', value: { name: 'Rex' } },
+        'post /pets/{petId}': { mediaType: 'application/json', value: { a: 2 } },
+        'patch /pets/{petId}': { mediaType: 'application/x-www-form-urlencoded', value: { Name: 'Rex' } },
+      },
+    });
+    const item = doc.paths['/pets/{petId}'];
+    expect(item.put.requestBody.content['application/json']).toEqual({ schema: { $ref: '#/components/schemas/NewPet' }, example: { name: 'Rex' } });
+    expect(Object.keys(item.post.requestBody.content['application/json'].examples)).toEqual(['mock', 'doc']);
+    expect(item.post.requestBody.content['application/json'].examples.mock.value).toEqual({ a: 2 });
+    expect(item.patch.requestBody.content['application/x-www-form-urlencoded'].schema.properties).toEqual({ Name: { type: 'string', example: 'Rex' }, Size: { type: 'integer' } });
+    // The shared request body is left as written.
+    expect(doc.components.requestBodies.Form.content['application/x-www-form-urlencoded'].schema.properties.Name).toEqual({ type: 'string' });
+  });
+
+  it('gives a required query or header parameter its value, and says in the description why an operation has no request the mock accepts', () => {
+    const doc: any = document();
+    doc.paths['/pets/{petId}'].get.parameters = [{ name: 'when', in: 'query', required: true, schema: { type: 'string', format: 'date' } }];
+    doc.paths['/pets/{petId}'].get.description = 'Reads a pet.';
+    addTryItValues(doc, { parameters: {}, references: {}, inputs: { 'get /pets/{petId}': [{ in: 'query', name: 'when', value: '2024-05-01' }] }, unconfirmed: { 'get /pets/{petId}': 'no body could be built from the document', 'put /pets/{petId}': 'a file' } });
+    const item = doc.paths['/pets/{petId}'];
+    expect(item.get.parameters[0].example).toBe('2024-05-01');
+    expect(item.get.description).toBe('Reads a pet.\n\n**Try it out:** no body could be built from the document.');
+    expect(item.put.description).toBe('**Try it out:** a file.');
+  });
 });

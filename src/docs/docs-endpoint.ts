@@ -46,8 +46,8 @@ export interface DocsPageOptions {
   operations: readonly Operation[];
   /** The key to offer the try-it panel for a request, or undefined to offer none. */
   keyFor: (request: DocsRequest) => string | undefined;
-  /** Keys of the mock's records for the try-it panel (src/docs/try-it-values.ts), read for each page that offers a key. */
-  values?: () => TryItValues;
+  /** Keys of the mock's records, and requests made of them, for the try-it panel (src/docs/try-it-values.ts, try-it-requests.ts), read for each page that offers a key. */
+  values?: () => TryItValues | Promise<TryItValues>;
   /** The mock serves an authorization server (/__oauth): the page points the document's OAuth flows at it. */
   oauth?: boolean;
 }
@@ -92,7 +92,7 @@ export const DOCS_CSP = [
  * const docs = docsResponder(assets, { title, basePath, operations, keyFor: () => 'petstore-demo-key' });
  * app.get('/__docs', (c) => docs({ local: true }));
  */
-export function docsResponder(assets: DocsAssets, options: DocsPageOptions): (request: DocsRequest) => Response {
+export function docsResponder(assets: DocsAssets, options: DocsPageOptions): (request: DocsRequest) => Response | Promise<Response> {
   const deprecations: DocsConfig['deprecations'] = {};
   for (const operation of options.operations) {
     const policy = deprecationPolicy(operation, options.basePath);
@@ -106,7 +106,9 @@ export function docsResponder(assets: DocsAssets, options: DocsPageOptions): (re
       const apiKey = options.keyFor(request);
       // Keys of records go with a key only: a caller without one could not read them from the API either.
       const oauth = options.oauth ? { redirectPath: OAUTH2_REDIRECT_PATH } : undefined;
-      return page({ title: options.title, specUrl: `${SPEC_PATH}.json`, basePath: options.basePath, apiKey, deprecations, values: apiKey === undefined ? undefined : options.values?.(), oauth });
+      const config = (values?: TryItValues) => page({ title: options.title, specUrl: `${SPEC_PATH}.json`, basePath: options.basePath, apiKey, deprecations, values, oauth });
+      const values = apiKey === undefined ? undefined : options.values?.();
+      return values instanceof Promise ? values.then(config) : config(values);
     }
     const name = DOCS_ASSET_NAMES.find((known) => known === request.asset);
     const asset = name && assets.get(name);

@@ -31,6 +31,7 @@ import { launchChromium } from '../test-support/chromium.js';
 import { runSample, SAMPLE_PRECONDITIONS } from '../test-support/code-samples.js';
 import { CORPUS, httpCaller, ROOT } from '../test-support/petstore.js';
 import { startCli, type StartedProcess } from '../test-support/processes.js';
+import { collapse, count, expand, opblock, tryIt } from '../test-support/swagger-ui-page.js';
 
 const KEEP_SCREENSHOTS = process.env.DOCS_SCREENSHOTS === '1';
 const SCREENSHOTS = KEEP_SCREENSHOTS ? join(ROOT, 'docs/images') : mkdtempSync(join(tmpdir(), 'docs-page-'));
@@ -83,29 +84,9 @@ async function openDocs(url: string, path = '/__docs', viewport = { width: 1280,
   return watched;
 }
 
-/** The block of one operation (the first, if it is listed under several tags). */
-function opblock(page: Page, method: string, path: string): Locator {
-  return page
-    .locator('.opblock')
-    .filter({ has: page.locator(`[data-path="${path}"]`) })
-    .filter({ has: page.locator('.opblock-summary-method', { hasText: new RegExp(`^${method}$`, 'i') }) })
-    .first();
-}
-
-/** Waits (up to 5 s) until the locator matches `n` elements. */
-async function count(locator: Locator, n: number, message?: string): Promise<void> {
-  await expect.poll(() => locator.count(), { message, timeout: 5_000 }).toBe(n);
-}
-
 /** Waits (up to 5 s) until the first element's text contains `text`. */
 async function containsText(locator: Locator, text: string): Promise<void> {
   await expect.poll(async () => (await locator.first().textContent()) ?? '', { timeout: 5_000 }).toContain(text);
-}
-
-/** Closes an open operation: Swagger UI renders the open ones again on each change, so the next is quicker with fewer open. */
-async function collapse(block: Locator): Promise<void> {
-  await block.locator('.opblock-summary-control').click();
-  await block.locator('.opblock-body').waitFor({ state: 'detached' });
 }
 
 /**
@@ -127,32 +108,6 @@ async function screenshotBetween(top: Locator, bottom: Locator, path: string): P
   } finally {
     await page.setViewportSize(viewport);
   }
-}
-
-async function expand(block: Locator): Promise<void> {
-  if (!(await block.evaluate((element) => element.classList.contains('is-open')))) await block.locator('.opblock-summary-control').click();
-  await block.locator('.opblock-body').waitFor();
-}
-
-/** Try it out, optionally with a scenario chosen, Execute, and the status and body shown. */
-async function tryIt(block: Locator, scenario?: string): Promise<{ status: number; body: string }> {
-  await expand(block);
-  const cancel = block.locator('.try-out__btn.cancel');
-  if (!(await cancel.count())) await block.locator('.try-out__btn').click();
-  if (scenario !== undefined) await block.locator('.mock-scenario select').selectOption(scenario);
-  // A response from before is cleared first, so the one read is this request's.
-  const clear = block.locator('button.btn-clear');
-  if (await clear.count()) await clear.click();
-  const responses = block.locator('.live-responses-table tbody .response-col_status');
-  await count(responses, 0);
-  await block.locator('button.execute').click();
-  // Swagger UI sends nothing while a required value is missing: it lists what is, and that is the failure.
-  await responses.or(block.locator('.validation-errors')).first().waitFor();
-  const refused = block.locator('.validation-errors');
-  if (await refused.count()) throw new Error(`Try it out sent nothing: ${await refused.textContent()}`);
-  // A 204 has no body to show.
-  const body = block.locator('.live-responses-table tbody .response-col_description .microlight');
-  return { status: Number((await responses.first().textContent())?.trim()), body: (await body.count()) ? ((await body.first().textContent()) ?? '') : '' };
 }
 
 describe('the docs page (Chromium)', () => {

@@ -18,6 +18,19 @@ export interface TryItValues {
   parameters: Record<string, Record<string, RecordKey>>;
   /** By property name, a key of the collection the property refers to: `{ categoryId: 1, petId: 1 }`. */
   references: Record<string, RecordKey>;
+  /** By operation, a value for each required parameter the records leave open (try-it-requests.ts). */
+  inputs?: Record<string, TryItInput[]>;
+  /** By operation, the body try-it starts from, as the mock's validator accepted it, with its media type. */
+  bodies?: Record<string, { mediaType: string; value: unknown }>;
+  /** By operation, why it has no body the mock's validator accepted (the page says so). */
+  unconfirmed?: Record<string, string>;
+}
+
+/** A value for one parameter: `{ in: 'query', name: 'origin', value: '…' }`. */
+export interface TryItInput {
+  in: string;
+  name: string;
+  value: unknown;
 }
 
 /** How many records are looked at for one a delete can take, at most. */
@@ -58,7 +71,10 @@ export function tryItValues(operations: readonly Operation[], collections: reado
     const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
     const keys = [...(found.scope ? found.scope.split('/') : []), keyOf(found.record, owner)];
     const given: Record<string, RecordKey> = {};
-    keys.forEach((key, i) => names[i] !== undefined && (given[names[i]] = key));
+    // The record's own key goes to the item path's last parameter, its parents' before it: an item
+    // path may name fewer parents than the scope holds (`/Exports/Jobs/{JobSid}` beside `/Exports/{ResourceType}/Jobs`).
+    const offset = shapeOf(owner.itemPath).filter((segment) => segment === '{}').length - keys.length;
+    keys.forEach((key, i) => names[i + offset] !== undefined && (given[names[i + offset]] = key));
     values.parameters[operationKey(operation.method, operation.path)] = given;
   }
   return values;
@@ -80,11 +96,18 @@ function keyOf(record: StoredRecord, collection: Collection): RecordKey {
   return record[collection.keyProperty] as RecordKey;
 }
 
-/** The first of the collection's records (scope by scope) that `accepts`, among the first CANDIDATES. */
+/**
+ * The first of the collection's records (scope by scope) that `accepts`, among the first
+ * CANDIDATES: in the scopes its paths name (a collection whose item path names no parent looks in
+ * the unscoped records only, as the mock does, though another path of the same name keeps records
+ * per parent).
+ */
 function firstRecord(store: StateStore, collection: Collection, accepts: (record: StoredRecord) => boolean): { record: StoredRecord; scope: string } | undefined {
   const records = store.collection(collection.name);
+  const depth = collection.scopeParams.length;
   let looked = 0;
   for (const scope of records.scopes()) {
+    if ((scope === '' ? 0 : scope.split('/').length) !== depth) continue;
     for (const record of records.records(scope).values()) {
       if (accepts(record)) return { record, scope };
       if (++looked >= CANDIDATES) return undefined;

@@ -71,7 +71,7 @@ describe('schemaArbitrary', () => {
       for (const schema of schemas) {
         const validate = schema && validator(schema);
         if (!validate) continue;
-        for (const value of fc.sample(schemaArbitrary(schema), { numRuns: 20, seed: 3 })) {
+        for (const value of fc.sample(schemaArbitrary(schema, { document: document.api }), { numRuns: 20, seed: 3 })) {
           drawn++;
           const errors = validate(value) ? [] : (validate.errors ?? []);
           const error = errors[0];

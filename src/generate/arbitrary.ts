@@ -14,6 +14,7 @@
  */
 import fc from 'fast-check';
 import { schemaType, type SchemaObject } from '../document/schema.js';
+import { discriminatedChoice } from '../document/discriminator.js';
 import { integerFormatRange } from './from-schema.js';
 import { isObject, num } from './helpers.js';
 
@@ -22,6 +23,8 @@ export interface ArbitraryOptions {
   direction?: 'request' | 'response';
   /** Nesting past which objects take only their required properties and arrays their fewest items. */
   maxDepth?: number;
+  /** The (dereferenced) document, where a discriminator's mapping is read: its values choose the branches. */
+  document?: object;
 }
 
 type Arb = fc.Arbitrary<unknown>;
@@ -61,12 +64,13 @@ const FORMATS: Record<string, () => fc.Arbitrary<string>> = {
 
 /** An arbitrary of the values `schema` allows (see the module's note on confirming them). */
 export function schemaArbitrary(schema: SchemaObject, options: ArbitraryOptions = {}): Arb {
-  return arbitraryOf(schema, { direction: options.direction ?? 'request', maxDepth: options.maxDepth ?? 4 }, 0);
+  return arbitraryOf(schema, { direction: options.direction ?? 'request', maxDepth: options.maxDepth ?? 4, document: options.document ?? {} }, 0);
 }
 
 interface Walk {
   direction: 'request' | 'response';
   maxDepth: number;
+  document: object;
 }
 
 function arbitraryOf(schema: SchemaObject | undefined, walk: Walk, depth: number): Arb {
@@ -131,8 +135,10 @@ function branchArbitrary(parent: SchemaObject, branch: SchemaObject, walk: Walk,
   const arb = arbitraryOf(merged, walk, depth);
   const name = discriminator?.propertyName;
   if (!name) return arb;
+  // The values the validator reads (src/document/discriminator.ts), else a mapping or enum that names the branch alone.
+  const tagged = discriminatedChoice(walk.document, parent)?.branches.find((b) => b.schema === branch)?.values[0];
   const mapped = Object.entries(discriminator.mapping ?? {}).find(([, target]) => target === branch)?.[0];
-  const value = mapped ?? enumOf(branch, name);
+  const value = tagged ?? mapped ?? enumOf(branch, name);
   return value === undefined ? arb : arb.map((v) => (isObject(v) ? { ...v, [name]: value } : v));
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Faker } from '@faker-js/faker';
 import type { SchemaObject } from '../document/schema.js';
+import { discriminatedChoice } from '../document/discriminator.js';
 import { attempt, isObject, num, own, toJson } from './helpers.js';
 import { generateString, type GenerateHints } from './strings.js';
 import { chooseByName, type Producer } from './by-name.js';
@@ -34,6 +35,8 @@ interface Context {
   spent: number;
   /** Values and string characters generated for the current top-level value (VALUE_BUDGET). */
   made: number;
+  /** The document, where a discriminator's mapping is read (its references); `{}` without one. */
+  document: object;
 }
 
 /**
@@ -132,7 +135,8 @@ export function createGenerator(
   options: GeneratorOptions = {},
 ): (schema: SchemaObject, hints?: GenerateHints) => unknown {
   const evidence = options.document === undefined ? NO_EVIDENCE : documentEvidence(options.document);
-  const context: Context = { faker, maxDepth: Math.max(0, num(options.maxDepth) ?? 4), evidence, required: new Set(), spent: 0, made: 0 };
+  const document = options.document !== null && typeof options.document === 'object' ? options.document : {};
+  const context: Context = { faker, maxDepth: Math.max(0, num(options.maxDepth) ?? 4), evidence, required: new Set(), spent: 0, made: 0, document };
   return (schema, hints = {}) => {
     context.required.clear();
     context.spent = 0;
@@ -311,9 +315,15 @@ function normalizeNow(context: Context, schema: SchemaObject, seen: Set<SchemaOb
   }
   const choices = (['oneOf', 'anyOf'] as const).filter((k) => Array.isArray(out[k]));
   for (const key of choices) {
+    // The values that choose each branch, as the validator reads them (src/document/discriminator.ts).
+    const choice = discriminatedChoice(context.document, out);
+    const tagged = choice?.keyword === key ? choice : undefined;
     const chosen = chooseBranch(context, out, out[key] ?? [], seen);
     const rest = omit(out, [key]);
-    out = chosen ? applyDiscriminator(mergeSchemas(rest, chosen.schema), chosen.raw, true) : rest;
+    const value = tagged?.branches.find((branch) => branch.schema === chosen?.raw)?.values[0];
+    if (!chosen) out = rest;
+    else if (tagged && value !== undefined) out = pinTag(mergeSchemas(rest, chosen.schema), tagged.propertyName, value);
+    else out = applyDiscriminator(mergeSchemas(rest, chosen.schema), chosen.raw, true);
   }
   seen.delete(schema);
   // A subtype generated directly (Dog = allOf[Pet, …]) still names itself when Pet's mapping lists it.
@@ -375,6 +385,14 @@ function chooseBranch(context: Context, parent: SchemaObject, branches: unknown[
   const pool = [objects, nonNull, possible].find((list) => list.length > 0) ?? [];
   // With a discriminator the branches are subtypes: vary them, so a seeded store holds cats and dogs.
   return isObject(parent.discriminator) && pool.length > 0 ? context.faker.helpers.arrayElement(pool) : pool[0];
+}
+
+/** Pins the property to the value and requires it. */
+function pinTag(s: SchemaObject, property: string, value: string): SchemaObject {
+  const props = isObject(s.properties) ? s.properties : {};
+  const current = Object.hasOwn(props, property) && isObject(props[property]) ? props[property] : {};
+  const required = [...new Set([...(Array.isArray(s.required) ? s.required : []), property])];
+  return { ...s, properties: { ...props, [property]: { type: 'string', ...current, const: value } }, required };
 }
 
 /** Pins the discriminator property to the branch's mapping key, else (for oneOf) to its title. */

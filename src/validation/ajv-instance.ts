@@ -29,8 +29,33 @@ export function createAjv(dialect: '3.0' | '3.1'): AjvCore {
   for (const name of ['float', 'double']) ajv.addFormat(name, { type: 'number', validate: Number.isFinite });
   ajv.addFormat('byte', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
   for (const name of ['binary', 'password']) ajv.addFormat(name, true);
+  ajv.addKeyword({ keyword: DISCRIMINATOR_TAG, type: 'object', schemaType: 'object', errors: true, validate: checkTag });
   return ajv;
 }
+
+/**
+ * The keyword the converter puts where a discriminator chooses a branch (to-json-schema.ts):
+ * `{ propertyName, values }`, the object's property must be one of the values. Its error names
+ * the property and the values (ajv-problems.ts words it).
+ */
+export const DISCRIMINATOR_TAG = 'x-discriminator-tag';
+
+/** The parameters of the keyword's error. */
+export interface TagParams {
+  propertyName: string;
+  allowedValues: string[];
+  /** True when the object has no such property. */
+  missing: boolean;
+}
+
+function checkTag(this: unknown, schema: { propertyName: string; values: string[] }, data: Record<string, unknown>): boolean {
+  const value = Object.hasOwn(data, schema.propertyName) ? data[schema.propertyName] : undefined;
+  if (typeof value === 'string' && schema.values.includes(value)) return true;
+  const params: TagParams = { propertyName: schema.propertyName, allowedValues: schema.values, missing: value === undefined };
+  checkTag.errors = [{ keyword: DISCRIMINATOR_TAG, params, message: `must name one of ${schema.values.join(', ')}` }];
+  return false;
+}
+checkTag.errors = [] as Array<{ keyword: string; params: TagParams; message: string }>;
 
 /** Makes an unknown format (`uri-map`, `iso-country-code`) accepted instead of an error. */
 export function allowFormat(ajv: AjvCore, name: string): void {

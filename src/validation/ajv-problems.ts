@@ -4,6 +4,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { Problem } from '../core/problem.js';
+import { DISCRIMINATOR_TAG, type TagParams } from './ajv-instance.js';
 
 const MAX_PROBLEMS = 20;
 
@@ -15,6 +16,8 @@ export function toProblems(errors: ErrorObject[] | null | undefined, root: strin
   const problems: Problem[] = [];
   const seen = new Set<string>();
   for (const error of alternativesFolded(errors ?? [])) {
+    // An `if` whose `then` failed: the `then`'s own errors, just before it, say what.
+    if (error.keyword === 'if') continue;
     const problem = withSchemaPath ? { ...toProblem(error, root), schemaPath: error.schemaPath } : toProblem(error, root);
     const key = `${problem.path}\u0000${problem.message}`;
     if (seen.has(key)) continue;
@@ -85,6 +88,14 @@ function toProblem(error: ErrorObject, root: string): Problem {
       return { path: at(), rule: 'const', message: `must be ${display(params.allowedValue)}` };
     case 'type':
       return { path: at(), rule: 'type', message: `must be ${String(params.type).split(',').join(' or ')}` };
+    case DISCRIMINATOR_TAG: {
+      // A discriminated oneOf/anyOf (to-json-schema.ts): the property that chooses the branch.
+      const tag = params as unknown as TagParams;
+      const values = tag.allowedValues.map(display).join(', ');
+      return tag.missing
+        ? { path: at(tag.propertyName), rule: 'required', message: `is required: one of ${values}` }
+        : { path: at(tag.propertyName), rule: 'enum', message: `must be one of ${values}` };
+    }
     default:
       return { path: at(), rule: error.keyword, message: error.message ?? `breaks ${error.keyword}` };
   }

@@ -12,7 +12,7 @@
 import type { Operation } from '../operations/operation.js';
 import { ApiError } from '../core/api-error.js';
 import type { Problem } from '../core/problem.js';
-import { compileRequestValidator, type CompileContext, type RawRequest } from './validate-request.js';
+import { compileRequestValidator, type CompileContext, type RawRequest, type RequestValidator } from './validate-request.js';
 
 export interface PlainRequest {
   /** Path parameters by name, as a router gives them (percent-decoded). */
@@ -24,11 +24,15 @@ export interface PlainRequest {
   body?: string | Uint8Array;
 }
 
-/** Returns the problems the operation's validator finds in a request: none when it is valid. */
-export function requestJudge(ctx: CompileContext): (operation: Operation, request: PlainRequest) => Promise<Problem[]> {
-  const validators = new WeakMap<Operation, ReturnType<typeof compileRequestValidator>>();
+/**
+ * Returns the problems the operation's validator finds in a request: none when it is valid.
+ * @param validatorOf the operation's validator when one is compiled already (the mock's own, shared
+ *   with its docs page); by default each operation's is compiled here, once.
+ */
+export function requestJudge(ctx: CompileContext, validatorOf?: (operation: Operation) => RequestValidator): (operation: Operation, request: PlainRequest) => Promise<Problem[]> {
+  const validators = new WeakMap<Operation, RequestValidator>();
   return async (operation, request) => {
-    let validate = validators.get(operation);
+    let validate = validatorOf?.(operation) ?? validators.get(operation);
     if (!validate) validators.set(operation, (validate = compileRequestValidator(operation, ctx)));
     const result = await validate(rawRequestOf(request, ctx.maxBodyBytes));
     return result instanceof ApiError ? problemsOf(result) : [];

@@ -18,7 +18,8 @@
 import { resolveRef } from '../document/document.js';
 import type { DocumentObject } from '../document/objects.js';
 import type { SchemaObject } from '../document/schema.js';
-import { allowFormat, type AjvCore } from './ajv-instance.js';
+import { discriminatedChoice } from '../document/discriminator.js';
+import { allowFormat, DISCRIMINATOR_TAG, type AjvCore } from './ajv-instance.js';
 import { isReference, LAZY_REF, registerLazyReference } from './lazy-reference.js';
 
 export type Direction = 'request' | 'response';
@@ -147,6 +148,7 @@ export class SchemaConverter {
       }
     }
     if (typeof out.format === 'string') allowFormat(this.ajv, out.format);
+    chooseByDiscriminator(this.api, schema, out);
     dropInvisibleRequired(schema, out, direction);
     if (this.dialect === '3.0') convert30Keywords(schema, out); // last: it may wrap the rest in an `anyOf`
     return out;
@@ -398,6 +400,30 @@ function reaches(root: SchemaObject, target: SchemaObject): boolean {
     return !found && !isReference(node);
   });
   return found;
+}
+
+/**
+ * A `oneOf`/`anyOf` whose discriminator tells its branches apart checks the branch the value of
+ * the property chooses, and that branch only, as OpenAPI means it (and as Ajv's own
+ * `discriminator` option does, which takes no `mapping`, no implicit names and no branch that
+ * is an `allOf`): each branch becomes an `if` (the property is one of its values) `then` (the
+ * branch), beside one check that the value is one of them. So `{"issueType":"bug"}` missing a
+ * bug's `severity` is told that, not that it is no feature either; a missing or unknown value is
+ * one problem naming the values. The value is an object (the branches are of objects).
+ */
+function chooseByDiscriminator(api: DocumentObject, source: SchemaObject, out: SchemaObject): void {
+  const choice = discriminatedChoice(api, source);
+  const converted = choice && out[choice.keyword];
+  if (!choice || !Array.isArray(converted)) return;
+  const { propertyName } = choice;
+  delete out[choice.keyword];
+  const tag = { [DISCRIMINATOR_TAG]: { propertyName, values: choice.branches.flatMap((branch) => branch.values) } };
+  const branches = choice.branches.map((branch, i) => ({
+    if: { type: 'object', required: [propertyName], properties: { [propertyName]: { enum: branch.values } } },
+    then: converted[i] as SchemaObject,
+  }));
+  out.allOf = [...(Array.isArray(out.allOf) ? out.allOf : []), tag, ...branches];
+  out.type ??= 'object';
 }
 
 function convert30Keywords(source: SchemaObject, out: SchemaObject): void {

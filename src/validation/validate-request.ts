@@ -42,11 +42,14 @@ export interface CompileContext {
 
 const BUILT_IN = bodyDecoders();
 
+/** An operation's request validator: synchronous without a body, a promise with one. */
+export type RequestValidator = (raw: RawRequest) => ValidRequest | ApiError | Promise<ValidRequest | ApiError>;
+
 /**
  * Synchronous when the operation takes no body (no promise per request); a promise otherwise.
  * @example const validate = compileRequestValidator(op, ctx); const result = await validate(raw);
  */
-export function compileRequestValidator(operation: Operation, ctx: CompileContext): (raw: RawRequest) => ValidRequest | ApiError | Promise<ValidRequest | ApiError> {
+export function compileRequestValidator(operation: Operation, ctx: CompileContext): RequestValidator {
   const parseParameters = compileParameterParser(operation.parameters);
   const checkParameters = compileSafely(ctx, parametersSchema(operation, ctx.converter), `${operation.id} parameters`);
   const declared = Object.keys(operation.requestBody?.content ?? {});

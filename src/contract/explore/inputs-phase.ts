@@ -79,7 +79,7 @@ async function exploreOperation(ctx: ContractContext, targets: Targets, op: Oper
   // A request aimed at a record the suite could not find or may not touch is not explored (the fixed phases say why).
   if (!params || targets.guessed(params) || ctx.unsafe(op, params)) return;
   const refs = await validRefsFor(ctx, targets, op);
-  const arbitrary = drawOf(op);
+  const arbitrary = drawOf(op, ctx.options.document.api);
   if (!arbitrary) return;
   const seed = seedFor(ctx.options.seed ?? 1, op.id);
   let stopped: unknown;
@@ -156,12 +156,12 @@ function leavesNothing(ctx: ContractContext, op: Operation): boolean {
 }
 
 /** The draws of an operation: its query parameters (the optional ones alone and together) and its JSON body; undefined when it takes neither. */
-function drawOf(op: Operation): fc.Arbitrary<Draw> | undefined {
+function drawOf(op: Operation, document: object): fc.Arbitrary<Draw> | undefined {
   const query = op.parameters.filter((p) => p.in === 'query' && p.mediaType === undefined);
   const schema = requestSchema(op);
   if (!query.length && !schema) return undefined;
   const queryArbitrary = fc.record(Object.fromEntries(query.map((p) => [p.name, schemaArbitrary(p.schema)])), { requiredKeys: query.filter((p) => p.required).map((p) => p.name) });
-  return fc.record({ query: queryArbitrary, ...(schema ? { body: schemaArbitrary(schema) } : {}) }) as fc.Arbitrary<Draw>;
+  return fc.record({ query: queryArbitrary, ...(schema ? { body: schemaArbitrary(schema, { document }) } : {}) }) as fc.Arbitrary<Draw>;
 }
 
 /** The request a draw makes: its body made safe as every valid body is, its query written in each parameter's style; undefined when no safe body comes of it. */
