@@ -209,7 +209,11 @@ function keyFixer(operation: Operation, context: TryItContext, drawing: Drawing)
       const key = drawing.generate(collection.keySchema, { propertyName: property });
       if (key !== undefined && !taken(key)) return { ...body, [property]: key };
     }
-    return body;
+    // The generator prefers the document's example, which may be the very key taken: an integer key then takes the one after the largest.
+    const maximum = typeof collection.keySchema.maximum === 'number' ? collection.keySchema.maximum : Number.MAX_SAFE_INTEGER;
+    const largest = Math.max(0, ...[...records.all()].map((r) => r[property]).filter((k): k is number => Number.isInteger(k)));
+    const next = largest + 1;
+    return (collection.keySchema.type === 'integer' || typeof body[property] === 'number') && next <= maximum ? { ...body, [property]: next } : body;
   };
 }
 
