@@ -5,7 +5,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 
 /** A started process: its lines of standard output so far, and a wait for one of them. */
 export interface Child {
@@ -68,17 +67,8 @@ export async function stopChild(child: Child): Promise<void> {
   clearTimeout(late);
 }
 
-/** A loopback port free at the time of asking. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A loopback port free at the time of asking (the tests' helper). */
+export { freePort } from '../src/test-support/processes.js';
 
 /** Clock ticks per second, the unit of a process's CPU times in /proc/PID/stat. */
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
