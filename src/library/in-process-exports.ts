@@ -12,6 +12,7 @@ export type { InProcessMock } from './in-process-mock.js';
 export type { OAuthOptions } from '../oauth/oauth-server.js';
 export type { SelfCheckCounts } from '../respond/self-check.js';
 export type { MockPlugin, MockParts, DocumentShape, SeedHook } from '../registries/extension.js';
+export type { ClientUrls } from '../pipeline/client-base.js';
 export { Registry } from '../core/registry.js';
 export { RuleRegistry } from '../registries/rules.js';
 export { ApiError } from '../core/api-error.js';

@@ -39,7 +39,15 @@ export interface ClientBaseOptions {
 }
 
 /** The client's URLs for the mock's paths, for one request. */
-export class ClientBase {
+/** Where the client reached the mock, as an action sees it: the client's path and URL for a path of the mock. */
+export interface ClientUrls {
+  /** The client's path for a path of the mock: `/api/pets/21` for `/pets/21` behind MSW at `http://app.test/api`. */
+  path(mockPath: string): string;
+  /** The client's absolute URL for a path of the mock. */
+  url(mockPath: string): string;
+}
+
+export class ClientBase implements ClientUrls {
   /** Where the mock is reached as it sees itself: the in-process default. */
   static readonly SAME = new ClientBase('http://localhost', '', '', '', '/');
 

@@ -6,7 +6,7 @@
 import type { ApiError } from '../core/api-error.js';
 import type { StateStore } from '../state/state-store.js';
 import type { ParsedParameters } from '../validation/parse-parameters.js';
-import { ClientBase } from './client-base.js';
+import { ClientBase, type ClientUrls } from './client-base.js';
 
 /** What the request asked for with `Prefer` (or the query fallbacks): scenarios/read-scenario.ts. */
 export interface Scenario {
@@ -30,7 +30,7 @@ export interface ActionInput {
   /** The request path and query as the mock routes them: `/pets?limit=20`. */
   url: string;
   /** Where the client reached the mock, to turn the mock's paths into the client's URLs (`Location`, `Link`): read on first use. Absent: the mock's own paths. */
-  client?: () => ClientBase;
+  client?: () => ClientUrls;
   /** What the request asked for with `Prefer` (an extension's directives in `extra`). */
   scenario?: Scenario;
   /**
@@ -58,6 +58,6 @@ export function clientPath(input: Pick<ActionInput, 'client'>, mockPath: string)
 
 /** The client's path for a path of the mock, or with `absolute` its whole URL (`http://app.test/api/pets/21`). */
 export function clientUrl(input: Pick<ActionInput, 'client'>, mockPath: string, absolute: boolean): string {
-  const client = input.client?.() ?? ClientBase.SAME;
+  const client: ClientUrls = input.client?.() ?? ClientBase.SAME;
   return absolute ? client.url(mockPath) : client.path(mockPath);
 }
