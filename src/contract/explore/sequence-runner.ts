@@ -58,14 +58,6 @@ export class SequenceRunner {
     this.del = ctx.operation(collection, 'delete');
   }
 
-  /** The filters a list of the collection documents: query parameters named after a property, other than the key and paging. */
-  filterParameters(): string[] {
-    const list = this.list;
-    if (!list) return [];
-    const known = new Set(Object.keys(mergedProperties(this.collection.schema)));
-    return list.parameters.filter((p) => p.in === 'query' && !isPaginationParam(p.name) && p.name !== this.collection.keyProperty && p.name !== `${this.collection.keyProperty}s` && known.has(p.name)).map((p) => p.name);
-  }
-
   /** Creates a record with a valid body: a new one, or the one `given` (a step sent again) with references of this run's. */
   async create(model: SequenceModel, given?: Row): Promise<void> {
     const create = this.ctx.operation(this.collection, 'create')!;
@@ -298,3 +290,10 @@ export class SequenceRunner {
 
 const isRow = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
 const numberOrUndefined = (text: string | null) => (text === null || text.trim() === '' || Number.isNaN(Number(text)) ? undefined : Number(text));
+
+/** The filters a list of the collection documents: query parameters named after a property, other than the key and paging. */
+export function filterParameters(collection: Collection, list: Operation | undefined): string[] {
+  if (!list) return [];
+  const known = new Set(Object.keys(mergedProperties(collection.schema)));
+  return list.parameters.filter((p) => p.in === 'query' && !isPaginationParam(p.name) && p.name !== collection.keyProperty && p.name !== `${collection.keyProperty}s` && known.has(p.name)).map((p) => p.name);
+}

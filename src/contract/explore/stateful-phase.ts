@@ -16,7 +16,7 @@ import { exploredOf } from './explored.js';
 import { alreadyRed, deletesConfirmed, firstNewRed } from './new-red.js';
 import type { SequenceModel } from './model.js';
 import type { ExploredFailure } from './sequence.js';
-import { SequenceRunner, Violation } from './sequence-runner.js';
+import { filterParameters, SequenceRunner, Violation } from './sequence-runner.js';
 
 /** Sequences per collection, and commands per sequence, by default. */
 export const STATEFUL_RUNS = 20;
@@ -61,9 +61,9 @@ function explorable(ctx: ContractContext, collection: Collection): boolean {
   return ctx.bodies.canBuildValid(ops[0]!);
 }
 
-function shapeOf(ctx: ContractContext, collection: Collection, runner: SequenceRunner): CommandShape {
+function shapeOf(ctx: ContractContext, collection: Collection): CommandShape {
   const list = ctx.operation(collection, 'list');
-  const filters = list && ctx.inScope(list) ? runner.filterParameters() : [];
+  const filters = list && ctx.inScope(list) ? filterParameters(collection, list) : [];
   const enums = Object.fromEntries(
     filters.map((name) => {
       const schema = list!.parameters.find((p) => p.in === 'query' && p.name === name)!.schema;
@@ -80,7 +80,7 @@ function shapeOf(ctx: ContractContext, collection: Collection, runner: SequenceR
 
 async function explore(ctx: ContractContext, collection: Collection, targets: Targets, numRuns: number, maxCommands: number): Promise<void> {
   const seed = ctx.options.seed ?? 1;
-  const shape = shapeOf(ctx, collection, new SequenceRunner(ctx, collection, targets.prepare));
+  const shape = shapeOf(ctx, collection);
   // Anything but a broken promise (the run's --timeout, a request refused as unsafe) stops the exploration and is thrown again, never shrunk.
   let stopped: unknown;
   // A sequence's findings are held back while exploring (`held`): a new red among them breaks it as a model's Violation does.
