@@ -7,6 +7,7 @@
  * writes what it returns, and its table, into bench/results/latest.{json,md}.
  */
 import { loadavg } from 'node:os';
+import { EXPLORE_LANES } from '../src/contract/explore/budget.js';
 import { firstFailures, type FaultFigure } from './first-failures.js';
 import { CEILING_SCENARIOS, mixRate, mockCeiling, suiteRun, type SuiteRun } from './suite-throughput.js';
 
@@ -27,6 +28,9 @@ export interface ContractBenchOptions {
    */
   ceilingFromThroughput?: Record<string, number>;
 }
+
+/** The latency of the slow server the lanes are measured against (`serve --delay`). */
+const SLOW_SERVER_MS = 3;
 
 /** The suite runs at this seed for its rate, so every run sends the same requests. */
 const THROUGHPUT_SEED = 1;
@@ -67,6 +71,15 @@ export async function contractSection(options: ContractBenchOptions): Promise<Re
     mix: mixRate(many),
     oneConnection: { rates: one, mix: mixRate(one) },
   };
+  // Against a server that takes a while (the mock with --delay, as a server over a database does): one lane against the default lanes.
+  const slow = [];
+  for (const lanes of ['1', String(EXPLORE_LANES)]) {
+    const slowRuns: SuiteRun[] = [];
+    for (let rep = 0; rep < repeat; rep++) slowRuns.push(await suiteRun(root, THROUGHPUT_SEED, { mock: ['--delay', String(SLOW_SERVER_MS)], contract: ['--explore-lanes', lanes] }));
+    const row = { lanes: Number(lanes), requests: median(slowRuns.map((r) => r.requests)), s: median(slowRuns.map((r) => r.s)), explorationRps: median(slowRuns.map((r) => r.exploration!.requests / r.exploration!.s)), conforms: slowRuns.every((r) => r.exitCode === 0) };
+    slow.push(row);
+    console.log(`  against a server taking ${SLOW_SERVER_MS} ms, ${lanes} lane(s): ${row.requests} requests in ${row.s.toFixed(1)} s, exploration ${row.explorationRps.toFixed(0)} req/s`);
+  }
   const faults = await firstFailures({ root, seeds: options.seeds, progress: (line) => console.log(line) });
   return {
     date: new Date().toISOString(),
@@ -75,6 +88,7 @@ export async function contractSection(options: ContractBenchOptions): Promise<Re
     settings: { repeat, durationS, connections, seed: THROUGHPUT_SEED, faultSeeds: options.seeds },
     suite,
     runs,
+    slow: { delayMs: SLOW_SERVER_MS, rows: slow },
     ceiling,
     ratio: suite.rps / ceiling.mix,
     ratioOneConnection: suite.rps / ceiling.oneConnection.mix,
@@ -102,6 +116,14 @@ export function contractMarkdown(section: any, f: Format): string[] {
     `| whole run, exploration included${suite.conforms ? '' : ' (did not pass!)'} | ${f(suite.requests)} | ${f(suite.s, 1)} (${f(suite.wallS, 1)} from spawn to exit) | ${f(suite.rps)} | ${f(suite.suiteCpuUs)} µs | ${f(suite.mockCpuUs)} µs |`,
     ...(suite.explorationRps === undefined ? [] : [`| exploration alone | ${f(median(section.runs.map((r: SuiteRun) => r.exploration!.requests)))} | ${f(median(section.runs.map((r: SuiteRun) => r.exploration!.s)), 1)} | ${f(suite.explorationRps)} | | |`]),
     '',
+    ...(section.slow
+      ? [
+          `Against a server that takes ${section.slow.delayMs} ms an answer (the mock with \`--delay ${section.slow.delayMs}\`), exploration's lanes (\`--explore-lanes\`, its requests overlapping; the same seed sends the same requests): ` +
+            section.slow.rows.map((r: any) => `${r.lanes} lane(s) ${f(r.requests)} requests in ${f(r.s, 1)} s, exploration ${f(r.explorationRps)} req/s${r.conforms ? '' : ' (did not pass!)'}`).join('; ') +
+            '.',
+          '',
+        ]
+      : []),
     `The mock's ceiling (autocannon, ${settings.durationS} s per run, median of ${settings.repeat}; an even mix of the two is their harmonic mean): ` +
       `at ${ceiling.connections} connections ${rates(ceiling.rates)} req/s, mix ${f(ceiling.mix)}${ceiling.reused ? ' (from the throughput section of this run)' : ''}; ` +
       `at 1 connection (one request at a time, as the suite waits for each answer) ${rates(ceiling.oneConnection.rates)} req/s, mix ${f(ceiling.oneConnection.mix)}. ` +

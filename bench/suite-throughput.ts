@@ -33,9 +33,9 @@ export interface SuiteRun {
 }
 
 /** Starts the built mock on a free loopback port and waits until it answers. */
-async function startMock(root: string): Promise<{ child: Child; url: string }> {
+async function startMock(root: string, args: string[] = []): Promise<{ child: Child; url: string }> {
   const port = await freePort();
-  const child = startNode(`${root}dist/cli.js`, ['serve', '--port', String(port), '--log-level', 'silent']);
+  const child = startNode(`${root}dist/cli.js`, ['serve', '--port', String(port), '--log-level', 'silent', ...args]);
   const url = `http://127.0.0.1:${port}`;
   const until = performance.now() + 30_000;
   for (;;) {
@@ -53,14 +53,20 @@ async function startMock(root: string): Promise<{ child: Child; url: string }> {
   }
 }
 
+/** What a run varies: flags of the mock (`--delay 2`: a server that takes 2 ms an answer) and of the contract command (`--explore-lanes 1`). */
+export interface SuiteRunArgs {
+  mock?: string[];
+  contract?: string[];
+}
+
 /** One run of the contract command against a fresh mock. */
-export async function suiteRun(root: string, seed: number): Promise<SuiteRun> {
-  const mock = await startMock(root);
+export async function suiteRun(root: string, seed: number, args: SuiteRunArgs = {}): Promise<SuiteRun> {
+  const mock = await startMock(root, args.mock);
   try {
     const mockCpu = cpuSeconds(mock.child.process.pid!);
     const suiteCpu = endedChildrenCpuSeconds();
     const started = performance.now();
-    const suite = startNode(`${root}dist/cli.js`, ['contract', '--base-url', mock.url, '--token', TOKEN, '--seed', String(seed)]);
+    const suite = startNode(`${root}dist/cli.js`, ['contract', '--base-url', mock.url, '--token', TOKEN, '--seed', String(seed), ...(args.contract ?? [])]);
     let exitCode: number | null;
     try {
       exitCode = await suite.exited;

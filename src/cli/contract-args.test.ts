@@ -10,7 +10,7 @@ describe('parseContractArgs', () => {
     expect(parseContractArgs([...argv, ...more], {})).toEqual({
       command: 'run', baseUrl: 'http://h:1', token: 't', spec: undefined, junit: 'j.xml', coverage: 'c.json', only: ['auth_enforced', 'error_shape', 'use_after_delete'], operations: ['listPets'], plugins: undefined, strict: false, readOnly: true, allowRemoteRefs: false, dryRun: false, seed: 7,
       headers: { 'X-Tenant': 'blue', 'X-Trace': '1' }, requestTimeoutMs: 2500, timeoutMs: 60_000, maxResponseBytes: 1000, harmCheck: false, allowLeftovers: false, allowWrites: ['updateAll', 'deleteAll'],
-      explore: true, budgetRequests: undefined, budgetMs: undefined, cassette: undefined, replay: undefined,
+      explore: true, budgetRequests: undefined, budgetMs: undefined, exploreLanes: undefined, cassette: undefined, replay: undefined,
     });
   });
 
@@ -18,11 +18,14 @@ describe('parseContractArgs', () => {
     const url = ['--base-url', 'http://x'];
     expect(parseContractArgs([...url, '--budget-requests', '500', '--budget-seconds', '12.5', '--cassette', 'found.json'], {})).toMatchObject({ explore: true, budgetRequests: 500, budgetMs: 12_500, cassette: 'found.json', seed: undefined });
     expect(parseContractArgs([...url, '--no-explore'], {})).toMatchObject({ explore: false });
+    expect(parseContractArgs([...url, '--explore-lanes', '1'], {})).toMatchObject({ exploreLanes: 1 });
     expect(parseContractArgs([...url, '--replay', 'found.json'], {})).toMatchObject({ replay: 'found.json' });
     const error = (argv: string[]) => (parseContractArgs([...url, ...argv], {}) as { message?: string }).message;
     expect(error(['--budget-requests', '0'])).toBe('--budget-requests must be a positive integer, not "0".');
     expect(error(['--budget-seconds', 'lots'])).toBe('--budget-seconds must be a number of seconds above 0 (at most 86400), not "lots".');
     expect(error(['--replay', 'a.json', '--cassette', 'b.json'])).toBe('--replay sends a cassette again and explores nothing: it takes no --cassette. (see petstore-mock-kit contract --help)');
+    for (const lanes of ['0', '17', 'two']) expect(error(['--explore-lanes', lanes])).toBe(`--explore-lanes must be an integer from 1 to 16, not "${lanes}".`);
+    expect(error(['--no-explore', '--explore-lanes', '2'])).toBe('--no-explore turns exploration off: it takes no --explore-lanes. (see petstore-mock-kit contract --help)');
     expect(error(['--no-explore', '--budget-requests', '9'])).toBe('--no-explore turns exploration off: it takes no --budget-requests. (see petstore-mock-kit contract --help)');
   });
 

@@ -38,6 +38,8 @@ export interface ContractArgs {
   /** Exploration's budget: requests (--budget-requests) and milliseconds (--budget-seconds); undefined means the default. */
   budgetRequests?: number;
   budgetMs?: number;
+  /** Collections explored at once (--explore-lanes); undefined means the default. */
+  exploreLanes?: number;
   /** Where to write the failures exploration found, as a cassette (only if it found any). */
   cassette?: string;
   /** A cassette to send again instead of running the suite. */
@@ -94,8 +96,10 @@ Options:
                       every run prints its seed, and the same seed sends the same cases in the
                       same order
   --no-explore        run only the fixed checks: no generated inputs or sequences
-  --budget-requests N requests exploration may send after the fixed checks (default 2000)
+  --budget-requests N requests exploration may send after the fixed checks (default 3000)
   --budget-seconds S  seconds exploration may take (default 30); the first bound reached stops it
+  --explore-lanes N   collections explored at once, their requests overlapping (default 4; 1: one
+                      after another); the same seed still sends the same requests
   --cassette FILE     write the failures exploration found (their steps, shrunk) as JSON, only
                       if it found any
   --replay FILE       send each failure of a cassette again against --base-url, judge it with the
@@ -141,6 +145,7 @@ export const CONTRACT_FLAGS = {
   'no-explore': { type: 'boolean' },
   'budget-requests': { type: 'string', value: 'N', accepts: 'a positive integer' },
   'budget-seconds': { type: 'string', value: 'S', accepts: 'a number of seconds above 0 (at most 86400)' },
+  'explore-lanes': { type: 'string', value: 'N', accepts: 'an integer from 1 to 16' },
   cassette: { type: 'string', value: 'FILE', accepts: 'a file to write' },
   replay: { type: 'string', value: 'FILE', accepts: 'a cassette file written by --cassette' },
   help: { type: 'boolean', short: 'h' },
@@ -178,8 +183,10 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
   if (budgetRequests !== undefined && (!/^\d+$/.test(budgetRequests) || Number(budgetRequests) < 1)) return error(invalidValue(CONTRACT_FLAGS, 'budget-requests', budgetRequests));
   const budgetMs = seconds('budget-seconds', values['budget-seconds']);
   if (typeof budgetMs === 'string') return error(budgetMs);
+  const lanes = values['explore-lanes'];
+  if (lanes !== undefined && (!/^\d+$/.test(lanes) || Number(lanes) < 1 || Number(lanes) > 16)) return error(invalidValue(CONTRACT_FLAGS, 'explore-lanes', lanes));
   const explore = !(values['no-explore'] ?? false);
-  const exploring = [values.cassette !== undefined && '--cassette', budgetRequests !== undefined && '--budget-requests', budgetMs !== undefined && '--budget-seconds'].find(Boolean);
+  const exploring = [values.cassette !== undefined && '--cassette', budgetRequests !== undefined && '--budget-requests', budgetMs !== undefined && '--budget-seconds', lanes !== undefined && '--explore-lanes'].find(Boolean);
   if (values.replay !== undefined && exploring) return error(`--replay sends a cassette again and explores nothing: it takes no ${exploring}. ${seeHelp('contract')}`);
   if (!explore && exploring) return error(`--no-explore turns exploration off: it takes no ${exploring}. ${seeHelp('contract')}`);
   const maxBytes = values['max-response-bytes'];
@@ -205,6 +212,7 @@ export function parseContractArgs(argv: string[], env: Record<string, string | u
     explore,
     budgetRequests: budgetRequests === undefined ? undefined : Number(budgetRequests),
     budgetMs,
+    exploreLanes: lanes === undefined ? undefined : Number(lanes),
     cassette: values.cassette,
     replay: values.replay,
     headers,

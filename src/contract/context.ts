@@ -30,11 +30,12 @@ import { ChosenKeys } from './chosen-keys.js';
 import { OwnRecords } from './own-records.js';
 import { templateFinder } from '../operations/path-template.js';
 import { isCreate, isRead, unownedReference, unprovenTarget, unsafeWrite } from './safety.js';
-import { exchangeOf, type Fetch } from './transport.js';
+import { fetchSender, wireSender, type Fetch, type Limits, type Sender } from './transport.js';
 import { Results } from './results.js';
 import { listItems } from './list-items.js';
 import { parameterValue, type ValueSources } from './parameter-value.js';
 import { ExploreBudget } from './explore/budget.js';
+import { Turns } from './turns.js';
 
 /** How a run reaches the implementation and treats it, whatever the document and the checks selected (the library's `runContract` takes these as they are). */
 export interface ContractSettings {
@@ -57,6 +58,8 @@ export interface ContractSettings {
   budgetRequests?: number;
   /** Milliseconds exploration may take (default DEFAULT_BUDGET.ms). */
   budgetMs?: number;
+  /** Operations and collections explored at once, on records of their own, their requests overlapping (default EXPLORE_LANES, explore/budget.ts; 1: one after another). */
+  exploreLanes?: number;
   fetch?: Fetch;
   /** How long one answer may take (default 10 s). */
   requestTimeoutMs?: number;
@@ -121,8 +124,12 @@ export class ContractContext {
   readonly requestValidator: (schema: SchemaObject) => ValidateFunction | undefined;
   private readonly ajv;
   private readonly converter;
-  private readonly fetch: Fetch;
+  /** How a case goes out: the `fetch` given, or over sockets (transport.ts). */
+  private readonly sender: Sender;
+  private readonly closeSender: () => Promise<void>;
   private readonly baseUrl: string;
+  /** Lanes of exploration whose requests overlap, a seed still sending the same ones (turns.ts). */
+  readonly turns = new Turns();
   /** Judges every case with the document's request validator before it is sent (see Confirmation). */
   readonly confirmation: Confirmation;
   /** Valid request bodies, made safe and confirmed by the document's schemas (see request-bodies.ts). */
@@ -162,7 +169,9 @@ export class ContractContext {
       keyParameter: (c) => this.operations.find((op) => op.path === c.itemPath)?.parameters.find((p) => p.in === 'path' && p.name === c.keyParam)?.schema,
     });
     this.bodies = new RequestBodies({ generate: this.generate, validator: this.requestValidator, binding: (op) => this.binding(op), marker: this.marker, keys: this.keys });
-    this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
+    const wire = options.fetch ? undefined : wireSender();
+    this.sender = wire?.send ?? fetchSender(options.fetch!);
+    this.closeSender = wire?.close ?? (async () => undefined);
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.composer = new RequestComposer(options, (op, parameter) => this.parameterValue(op, parameter));
     this.evaluator = new Evaluator(checks, this.results, this, context, { baseUrl: this.baseUrl, token: options.token, history: this.exchanges, freshContext: () => checkContext(checkResponse) });
@@ -349,11 +358,9 @@ export class ContractContext {
   /** One request and its answer, recorded (the statuses per operation, the records it may have made). */
   private async exchange(c: Case): Promise<Exchange> {
     if (c.intent !== 'cleanup' && performance.now() > this.deadline) throw new DeadlineError('the run took longer than its --timeout');
-    const exchange = await exchangeOf(this.fetch, `${this.baseUrl}${c.path}`, c, {
-      timeoutMs: this.options.requestTimeoutMs ?? 10_000,
-      maxBytes: this.options.maxResponseBytes ?? 10 * 1024 * 1024,
-    });
+    const exchange = await this.turns.send(() => this.sender(`${this.baseUrl}${c.path}`, c, this.limits()), this.writeKey(c));
     this.exchanges.push(exchange);
+    this.turns.own<Exchange>()?.push(exchange);
     if (exchange.status) {
       if (!this.received.has(c.operation.id)) this.received.set(c.operation.id, new Set());
       this.received.get(c.operation.id)!.add(exchange.status);
@@ -361,6 +368,22 @@ export class ContractContext {
     this.own.observe(exchange);
     this.noteShownKeys(exchange);
     return exchange;
+  }
+
+  /** What a write changes, for lanes (turns.ts): its collection, else its path; undefined for a read. */
+  private writeKey(c: Case): string | undefined {
+    if (c.method === 'GET' || c.method === 'HEAD' || c.method === 'OPTIONS') return undefined;
+    return this.binding(c.operation)?.collection.path ?? c.operation.path;
+  }
+
+  /** Writes other lanes sent to the collection (turns.ts): answered before the caller's next request, or all so far. */
+  writesByOthers(collection: Collection, answered = false): number {
+    return this.turns.writesByOthers(collection.path, answered);
+  }
+
+  /** The exchanges of the lane the caller runs in (all of the run's outside lanes), in order: what a step sent is the tail it added. */
+  laneExchanges(): readonly Exchange[] {
+    return this.turns.own<Exchange>() ?? this.exchanges;
   }
 
   /** Notes the keys a list answered with (a 2xx of a list the document describes). */
@@ -380,10 +403,17 @@ export class ContractContext {
    * document does not have, whose answer is compared with those of the document's paths).
    */
   peek(c: Case): Promise<Exchange> {
-    return exchangeOf(this.fetch, `${this.baseUrl}${c.path}`, { ...c, method: 'GET', body: undefined }, {
-      timeoutMs: this.options.requestTimeoutMs ?? 10_000,
-      maxBytes: this.options.maxResponseBytes ?? 10 * 1024 * 1024,
-    });
+    return this.sender(`${this.baseUrl}${c.path}`, { ...c, method: 'GET', body: undefined }, this.limits());
+  }
+
+  /** The bounds of one answer: --request-timeout (default 10 s) and --max-response-bytes (default 10 MB). */
+  private limits(): Limits {
+    return { timeoutMs: this.options.requestTimeoutMs ?? 10_000, maxBytes: this.options.maxResponseBytes ?? 10 * 1024 * 1024 };
+  }
+
+  /** Ends the connections the run kept open (nothing to do for a `fetch` given). */
+  close(): Promise<void> {
+    return this.closeSender();
   }
 
   /** Records a failure found across several exchanges (no single response shows it). */

@@ -3,8 +3,16 @@
  * (failures and gaps), and when nothing judged it, why (a reason given by the phase that left it
  * out, or that no request of the run fell in its scope). Nothing that did not run counts as passed.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Finding } from './case.js';
 import type { CheckId } from './check-id.js';
+
+/**
+ * The findings being held for the code that runs, by the results they are kept from: several
+ * explorers may hold at once, in lanes (turns.ts). One for the module: every AsyncLocalStorage
+ * Node keeps enabled slows every later promise, so none is made per run.
+ */
+const heldFindings = new AsyncLocalStorage<Map<Results, Finding[]>>();
 
 export interface CheckOutcome {
   check: CheckId;
@@ -62,8 +70,9 @@ export class Results {
   }
 
   find(finding: Finding): void {
-    if (this.held) {
-      this.held.push(finding);
+    const held = heldFindings.getStore()?.get(this);
+    if (held) {
+      held.push(finding);
       return;
     }
     const outcome = this.outcome(finding.check, finding.operationId);
@@ -78,17 +87,9 @@ export class Results {
    * exploration tries many inputs and reports only the shrunk one it confirms. Passes still count.
    */
   async holding<T>(body: () => Promise<T>): Promise<{ result: T; held: Finding[] }> {
-    const outer = this.held;
     const held: Finding[] = [];
-    this.held = held;
-    try {
-      return { result: await body(), held };
-    } finally {
-      this.held = outer;
-    }
+    return heldFindings.run(new Map([[this, held]]), async () => ({ result: await body(), held }));
   }
-
-  private held?: Finding[];
 
   /**
    * Turns the refusals a check reported for a case (by operation and label) into gaps, with `note`

@@ -146,8 +146,16 @@ export async function runContract(options: RunOptions): Promise<ContractReport> 
 
 async function run(options: RunOptions): Promise<ContractReport> {
   const started = performance.now();
+  const ctx = new ContractContext(options, checkRegistry(options.plugins ?? []));
+  try {
+    return await runIn(ctx, options, started);
+  } finally {
+    await ctx.close();
+  }
+}
+
+async function runIn(ctx: ContractContext, options: RunOptions, started: number): Promise<ContractReport> {
   const plugins = options.plugins ?? [];
-  const ctx = new ContractContext(options, checkRegistry(plugins));
   if (!ctx.operations.some((op) => ctx.inScope(op))) {
     throw new ContractSetupError(`The document ${options.document.file} has no operation to check${options.document.api.webhooks ? ' (only webhooks, which a server sends rather than answers)' : ''}.`);
   }

@@ -10,7 +10,10 @@
  */
 
 /** The CI default: deterministic (a number of requests) and, as a backstop, bounded in time, so the README's CI command ends within 60 s. */
-export const DEFAULT_BUDGET = { requests: 2000, ms: 30_000 } as const;
+export const DEFAULT_BUDGET = { requests: 3000, ms: 30_000 } as const;
+
+/** Operations or collections explored at once by default, each in a lane of its own, their requests overlapping (turns.ts). */
+export const EXPLORE_LANES = 4;
 
 export interface BudgetLimits {
   /** Requests exploration may send (default: DEFAULT_BUDGET.requests). */

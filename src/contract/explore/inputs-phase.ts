@@ -27,6 +27,7 @@ import { reproOf } from '../repro.js';
 import { writeParameter } from '../write-parameter.js';
 import { schemaArbitrary } from '../../generate/arbitrary.js';
 import type { Operation } from '../../operations/operation.js';
+import { EXPLORE_LANES } from './budget.js';
 import { exploredOf } from './explored.js';
 import { deletesConfirmed, firstNewRed } from './new-red.js';
 import type { ExploredFailure } from './sequence.js';
@@ -61,13 +62,17 @@ export function inputsPhase({ runs = INPUT_RUNS }: { runs?: number } = {}): Phas
     checks: RESPONSE_CHECKS,
     changesState: false,
     async run(ctx, targets) {
-      for (const op of ctx.operations) {
-        if (!ctx.exploreBudget() || spent(ctx) >= ctx.budget.limits.requests * INPUT_SHARE) return;
-        if (op.method === 'delete' || ctx.binding(op)?.action === 'delete') continue;
+      const share = ctx.budget.limits.requests * INPUT_SHARE;
+      const explored = ctx.operations.filter((op) => {
+        if (op.method === 'delete' || ctx.binding(op)?.action === 'delete') return false;
         const write = op.method !== 'get' && op.method !== 'head';
-        if (write && (ctx.options.readOnly || !leavesNothing(ctx, op))) continue;
-        await exploreOperation(ctx, targets, op, runs, ctx.budget.limits.requests * INPUT_SHARE);
-      }
+        return !write || (!ctx.options.readOnly && leavesNothing(ctx, op));
+      });
+      // Several operations at once, each in a lane: their requests overlap, a seed still sends the same ones (turns.ts).
+      const tasks = explored.map((op) => async () => {
+        if (ctx.exploreBudget() && spent(ctx) < share) await exploreOperation(ctx, targets, op, runs, share);
+      });
+      await ctx.turns.run(tasks, ctx.options.exploreLanes ?? EXPLORE_LANES);
     },
   };
 }
@@ -118,9 +123,10 @@ async function exploreOperation(ctx: ContractContext, targets: Targets, op: Oper
   if (!details.failed || !(details.errorInstance instanceof Broken) || !details.counterexample) return;
   const first = details.errorInstance.finding;
   // Confirmed: the smallest failing draw, sent once more with its findings reported as any request's.
+  // Alone (no other lane's request on the wire), and of this operation: other lanes report findings of theirs meanwhile.
   const before = ctx.results.findings.length;
-  const again = await send(details.counterexample[0], false);
-  const confirmed = again && ctx.results.findings.slice(before).find((f) => f.kind === 'failure' && f.check === first.check);
+  const again = await ctx.turns.alone(() => send(details.counterexample[0], false));
+  const confirmed = again && ctx.results.findings.slice(before).find((f) => f.kind === 'failure' && f.check === first.check && f.operationId === op.id);
   if (!again || !confirmed) {
     ctx.skip(first.check, op, `a drawn input broke it once (received ${first.received}) and not when sent again: not reported`);
     return;

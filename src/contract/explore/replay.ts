@@ -65,6 +65,14 @@ export async function replayCassette(options: RunOptions, cassette: Cassette): P
 
 async function replay(options: RunOptions, cassette: Cassette): Promise<ReplayReport> {
   const ctx = new ContractContext(options, checkRegistry(options.plugins ?? []));
+  try {
+    return await replayIn(ctx, options, cassette);
+  } finally {
+    await ctx.close();
+  }
+}
+
+async function replayIn(ctx: ContractContext, options: RunOptions, cassette: Cassette): Promise<ReplayReport> {
   await checkAddress(ctx, await checkCredentials(ctx));
   if (options.timeoutMs) ctx.deadline = performance.now() + options.timeoutMs;
   const preparations: Record<string, CreatePreparation> = Object.assign({}, ...(options.plugins ?? []).map((p) => p.part.preparations ?? {}));

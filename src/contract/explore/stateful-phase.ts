@@ -12,6 +12,7 @@ import type { CheckId } from '../check-id.js';
 import type { ContractContext } from '../context.js';
 import type { Phase, Targets } from '../phases/phase.js';
 import { commandArbitraries, type CommandShape } from './commands.js';
+import { EXPLORE_LANES } from './budget.js';
 import { exploredOf } from './explored.js';
 import { alreadyRed, deletesConfirmed, firstNewRed } from './new-red.js';
 import type { SequenceModel } from './model.js';
@@ -42,12 +43,14 @@ export function statefulPhase({ numRuns = STATEFUL_RUNS, maxCommands = MAX_COMMA
     checks: STATEFUL_CHECKS,
     changesState: true,
     async run(ctx, targets) {
-      // One collection after another, each sequence after the last: a seed gives the same requests in the same order.
-      for (const collection of ctx.collections) {
-        if (!ctx.exploreBudget()) return;
-        if (!explorable(ctx, collection)) continue;
-        await explore(ctx, collection, targets, numRuns, maxCommands);
-      }
+      // Several collections at once, each in a lane (its sequences one after another, on records of its own): their requests overlap,
+      // and the lanes take turns for everything else, so a seed still gives the same requests in the same order (turns.ts).
+      const tasks = ctx.collections
+        .filter((collection) => explorable(ctx, collection))
+        .map((collection) => async () => {
+          if (ctx.exploreBudget()) await explore(ctx, collection, targets, numRuns, maxCommands);
+        });
+      await ctx.turns.run(tasks, ctx.options.exploreLanes ?? EXPLORE_LANES);
     },
   };
 }
@@ -103,13 +106,18 @@ async function explore(ctx: ContractContext, collection: Collection, targets: Ta
     const { result, held: findings } = await ctx.results.holding(run);
     return { runner, violation: result ?? violationOf(ctx, firstNewRed(ctx, findings)) };
   };
+  // Once a sequence failed alone, every later one (fast-check shrinking it) runs alone too, as does the confirming run.
+  let alone = false;
   const details = await fc.check(
     fc.asyncProperty(fc.commands(commandArbitraries(shape), { maxCommands, size: 'max' }), async (commands) => {
       // A spent budget (or --no-explore) passes every sequence left: fast-check then stops shrinking at the shortest failing one so far.
       if (stopped || !ctx.exploreBudget()) return true;
-      const { violation } = await sequence(commands, true);
-      if (violation) throw violation;
-      return true;
+      let { violation } = alone ? await ctx.turns.alone(() => sequence(commands, true)) : await sequence(commands, true);
+      // Broken while other lanes ran (their records in the same lists, their creates in the same collection): it counts only if it breaks alone.
+      if (violation && !alone && ctx.turns.inLane) ({ violation } = await ctx.turns.alone(() => sequence(commands, true)));
+      if (!violation) return true;
+      alone = true;
+      throw violation;
     }),
     { seed, numRuns },
   );
@@ -120,9 +128,10 @@ async function explore(ctx: ContractContext, collection: Collection, targets: Ta
   const triedBefore = details.numRuns;
   // Confirmed: the shortest sequence, run once more with its findings reported, breaks the same promise again.
   const before = ctx.results.findings.length;
-  const again = await sequence(details.counterexample[0], false);
+  const again = await ctx.turns.alone(() => sequence(details.counterexample[0], false));
   if (stopped) throw stopped;
-  const found = ctx.results.findings.slice(before).find((f) => f.kind === 'failure' && f.check === first.check);
+  // Of its own operation: another lane may report findings meanwhile.
+  const found = ctx.results.findings.slice(before).find((f) => f.kind === 'failure' && f.check === first.check && f.operationId === first.operation.id);
   const modelBroken = again.violation?.check === first.check ? again.violation : undefined;
   const violation = modelBroken ?? violationOf(ctx, found);
   if (!violation) {
