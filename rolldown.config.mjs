@@ -26,7 +26,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineConfig } from 'rolldown';
 import yaml from 'js-yaml';
 
-const DECLARED = [/^hono(\/|$)/, /^@hono\/node-server(\/|$)/, /^swagger2openapi$/, /^msw(\/|$)/, /^undici(\/|$)/, /^pg(\/|$)/];
+const DECLARED = [/^hono(\/|$)/, /^@hono\/node-server(\/|$)/, /^swagger2openapi$/, /^msw(\/|$)/, /^undici(\/|$)/, /^pg(\/|$)/, /^vitest(\/|$)/];
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 /** `import document from './openapi.yaml'`: the parsed document, as a module. */
@@ -79,7 +79,7 @@ const output = { dir: here('dist'), format: 'esm', entryFileNames: '[name].js', 
 
 export default defineConfig([
   {
-    input: { cli: here('src/cli.ts'), index: here('src/index.ts') },
+    input: { cli: here('src/cli.ts'), index: here('src/index.ts'), vitest: here('src/library/vitest.ts') },
     platform: 'node',
     external: [...DECLARED, /^node:/],
     output,

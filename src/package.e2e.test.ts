@@ -5,7 +5,7 @@
  * of the library, and `tsc --strict` on the programs of test/types (one using its types, one
  * misusing them line by line), and the declaration files themselves. The figures for the package
  * (docs/library.md) are checked here too.
- * The install needs the npm registry (the declared dependencies and msw).
+ * The install needs the npm registry (the declared dependencies, msw and vitest).
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ beforeAll(async () => {
   files = packed.files.map((f) => f.path).sort();
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'msw@2'], { cwd: project });
+  await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'msw@2', 'vitest@4'], { cwd: project });
 });
 
 afterAll(() => {
@@ -133,7 +133,7 @@ describe('the packed package', () => {
   });
 
   it('publishes declarations without `any`, naming every type they declare, and declaring the values each entry exports', async () => {
-    const entries = { 'dist/index.d.ts': 'petstore-mock-kit', 'dist/browser.d.ts': 'petstore-mock-kit/browser', 'dist/msw.d.ts': 'petstore-mock-kit/msw' };
+    const entries = { 'dist/index.d.ts': 'petstore-mock-kit', 'dist/browser.d.ts': 'petstore-mock-kit/browser', 'dist/msw.d.ts': 'petstore-mock-kit/msw', 'dist/vitest.d.ts': 'petstore-mock-kit/vitest' };
     expect(files.filter((f) => f.endsWith('.d.ts'))).toEqual(Object.keys(entries).sort());
     const script = `for (const entry of ${JSON.stringify(Object.values(entries))}) console.log(Object.keys(await import(entry)).sort().join());`;
     const exported = (await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })).stdout.trim().split('\n');

@@ -8,7 +8,9 @@ import type { ContractSettings } from '../contract/context.js';
 import { selectRun } from '../contract/select.js';
 import { BUNDLED_SPEC } from '../core/bundled.js';
 import { PLUGINS } from '../plugins/index.js';
-import type { ContractPlugin } from '../contract/plugin.js';
+import type { ContractPlugin, LoadedPlugin } from '../contract/plugin.js';
+import type { LoadedDocument } from '../document/document.js';
+import type { CheckId } from '../contract/check-id.js';
 
 export interface RunContractOptions extends ContractSettings {
   /** The OpenAPI document: a file path, an http(s) URL, or the document itself (default: the bundled Petstore document). */
@@ -40,10 +42,20 @@ export interface RunContractOptions extends ContractSettings {
  * @throws ContractSetupError when nothing can be checked: an unknown plugin, check or operation, an unreachable server, refused credentials.
  */
 export async function runContract(options: RunContractOptions): Promise<ContractReport> {
-  const { spec, plugins: names, allowRemoteRefs, ...rest } = options;
+  const { document, plugins, only, settings } = await prepareContract(options);
+  return run({ ...settings, document, plugins, only });
+}
+
+/**
+ * The document loaded and the plugins and checks selected, before anything is sent: what
+ * `runContract` runs, and what `describeContract` (vitest.ts) names its tests from.
+ * @throws ContractSetupError for an unknown plugin, check or operation.
+ */
+export async function prepareContract(options: RunContractOptions): Promise<{ document: LoadedDocument; plugins: LoadedPlugin[]; only?: CheckId[]; settings: Omit<RunContractOptions, 'spec' | 'plugins' | 'allowRemoteRefs'> }> {
+  const { spec, plugins: names, allowRemoteRefs, ...settings } = options;
   const bundled = spec === undefined;
   const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec, { allowRemoteRefs });
   const selected = await selectRun({ plugins: names, only: options.only, operations: options.operations, allowWrites: options.allowWrites }, document, bundled, PLUGINS);
   if (typeof selected === 'string') throw new ContractSetupError(selected);
-  return run({ ...rest, document, plugins: selected.plugins, only: selected.only });
+  return { document, plugins: selected.plugins, only: selected.only, settings };
 }

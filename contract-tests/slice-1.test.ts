@@ -1,0 +1,5 @@
+/** Slice 1 of the contract suite's operations (suite-options.ts, vitest.config.ts). */
+import { describeContract } from '../src/library/vitest.js';
+import { suiteOptions } from './suite-options.js';
+
+describeContract(suiteOptions(1));
