@@ -92,11 +92,22 @@ export interface OperationParts {
  * cannot change the answer). Built once per operation.
  */
 export function operationStages(parts: OperationParts): Stage[] {
+  return compileStages(parts).stages;
+}
+
+/** The names of an operation's stages, in order: `['cors', 'scenario', 'fault', 'force', 'validate', 'negotiate', 'session', 'act']` for an open GET that answers JSON. */
+export function stagesOf(parts: OperationParts): string[] {
+  return operationStages(parts).map((stage) => stage.name);
+}
+
+/** The stages, and the headers every answer of the operation carries (the deprecation ones, if any): the object a request starts from, which the responder knows by identity. */
+function compileStages(parts: OperationParts): { stages: Stage[]; baseHeaders: Record<string, string> } {
   const { operation, chaos, respondError, encoders, action, writable, clientBase = { basePath: '' } } = parts;
   const writes = operation.method !== 'get' && operation.method !== 'head';
   const policy = deprecationPolicy(operation, clientBase.basePath);
+  const baseHeaders = policy?.headers ?? {};
   const fail = failWith(respondError);
-  const respond = compileRespond(operation, encoders, policy?.headers ?? {});
+  const respond = compileRespond(operation, encoders, baseHeaders);
   const stages: (Stage | undefined)[] = [
     cors(parts.cors),
     policy?.docsPath !== undefined ? deprecation(policy.docsPath, policy.sunset) : undefined,
@@ -110,19 +121,17 @@ export function operationStages(parts: OperationParts): Stage[] {
     session({ storeFor: parts.storeFor, writable: writes ? writable : undefined, sessionNotice: parts.sessionNotice }, fail),
     act(action, writes, respond, fail),
   ];
-  return stages.filter((stage): stage is Stage => stage !== undefined);
+  return { stages: stages.filter((stage): stage is Stage => stage !== undefined), baseHeaders };
 }
 
-/** The names of an operation's stages, in order: `['cors', 'scenario', 'fault', 'force', 'validate', 'session', 'act']` for an open GET. */
-export function stagesOf(parts: OperationParts): string[] {
-  return operationStages(parts).map((stage) => stage.name);
-}
-
+/**
+ * The handler of one operation's route: its stages built once (`compileStages`), then for each
+ * request the stages run until one answers, and the answer waits out the chaos delay, passes the
+ * self-check and is recorded.
+ */
 export function handleOperation(parts: OperationParts) {
-  const { operation, preferDirectives, reader, chaos, record, verify, clientBase = { basePath: '' } } = parts;
-  const stages = operationStages(parts);
-  /** Headers every answer of this operation carries: the deprecation ones, if any. */
-  const baseHeaders = deprecationPolicy(operation, clientBase.basePath)?.headers ?? {};
+  const { preferDirectives, reader, chaos, record, verify, clientBase = { basePath: '' } } = parts;
+  const { stages, baseHeaders } = compileStages(parts);
 
   // Synchronous when nothing waits (no body to read, no delay): Hono and @hono/node-server then
   // pass the Response straight through, without a promise chain or a close listener per request.
