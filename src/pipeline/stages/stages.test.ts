@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, errors } from '../../core/api-error.js';
 import { QueryString } from '../../core/query-string.js';
 import { Registry } from '../../core/registry.js';
-import { stagesOf, type OperationParts } from '../../handle-operation.js';
+import { handleOperation, stagesOf, type OperationParts } from '../../handle-operation.js';
 import { buildOperations } from '../../operations/build-operations.js';
 import type { Operation } from '../../operations/operation.js';
 import { bodyEncoders } from '../../respond/body-encoders.js';
@@ -252,5 +252,24 @@ describe('runStages', () => {
     expect(answered).toBeInstanceOf(Promise);
     expect((await answered).status).toBe(201);
     expect(seen).toEqual(['a', 'b']);
+  });
+});
+
+describe('the fast path', () => {
+  /** A Hono context as the handler reads it, for `url`. */
+  const contextFor = (url: string, init?: RequestInit) => ({ req: { url, raw: new Request(url, init), param: () => 't-1' } }) as unknown as Context;
+  const store = { transact: <T>(run: () => T) => run() } as unknown as StateStore;
+
+  it('answers a GET without a promise when nothing waits, and a request that reads a body with one', async () => {
+    const read = handleOperation(partsFor(readThing, { storeFor: () => store, action: () => ({ status: 200, body: { id: 't-1' } }) }));
+    const answered = read(contextFor('http://mock.test/things/t-1'));
+    expect(answered).toBeInstanceOf(Response);
+    expect(await (answered as Response).json()).toEqual({ id: 't-1' });
+    const create = handleOperation(
+      partsFor(createThing, { storeFor: () => store, authenticate: undefined, validate: async ({ body }) => ({ params: {}, body: JSON.parse(new TextDecoder().decode(await body())) }) as unknown as ValidRequest, action: ({ body }) => ({ status: 201, body }) }),
+    );
+    const created = create(contextFor('http://mock.test/things', { method: 'POST', body: '{"n":1}' }));
+    expect(created).toBeInstanceOf(Promise);
+    expect(await (await created).json()).toEqual({ n: 1 });
   });
 });
