@@ -9,7 +9,7 @@ import type { Fail } from './fail.js';
 import type { Respond } from './respond.js';
 import type { Ongoing, Stage } from './stage.js';
 
-/** Runs `action` with the validated request (`validate`) on its store (`session`); `writes`: whether the operation may change the state. */
+/** Runs `action` with the validated request (`validate`) on its store (`session`), its scenario read (`scenario`); `writes`: whether the operation may change the state. */
 export function act(action: Action, writes: boolean, respond: Respond, fail: Fail): Stage {
   // What the request may do to the state: a GET or HEAD reads it (TransactIntent).
   const intent = { writes };

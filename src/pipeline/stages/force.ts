@@ -12,6 +12,7 @@ export function force(forced: ReturnType<typeof compileScenarioResponder>, respo
   return {
     name: 'force',
     run(request) {
+      // Runs after `scenario`, which refused a scenario that could not be read.
       const result = forced(request.scenario as Scenario, request.accept);
       if (result instanceof ApiError) {
         applied(request.trace).outcome = result.code === 'SCENARIO_NOT_DECLARED' ? 'undeclared' : 'forced';

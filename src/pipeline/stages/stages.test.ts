@@ -3,6 +3,8 @@
  * act for it is left out), each stage factory doing its one job on a request under way, and the
  * loop that runs them (stops at the first answer, waits only for a stage that returns a promise).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { ApiError, errors } from '../../core/api-error.js';
@@ -20,6 +22,7 @@ import type { ValidRequest } from '../../validation/validate-request.js';
 import { ClientBase } from '../client-base.js';
 import type { ActionInput } from '../exchange.js';
 import { WEB_REQUESTS } from '../request-reader.js';
+import { ROOT } from '../../test-support/petstore.js';
 import { act } from './act.js';
 import { authenticate } from './authenticate.js';
 import { cors } from './cors.js';
@@ -50,6 +53,7 @@ const [readThing, createThing, oldThing, pingThing] = buildOperations({
     '/old': {
       get: {
         operationId: 'oldThing',
+        security: [{ bearer: [] }],
         deprecated: true,
         'x-sunset': '2030-01-01',
         externalDocs: { url: '/docs/old' },
@@ -93,7 +97,14 @@ describe('stagesOf', () => {
   });
 
   it('adds the docs link and the sunset for a deprecated operation with both', () => {
-    expect(stagesOf(partsFor(oldThing))).toEqual(['cors', 'deprecation', 'sunset', 'scenario', 'fault', 'force', 'validate', 'negotiate', 'session', 'act']);
+    expect(stagesOf(partsFor(oldThing))).toEqual(['cors', 'deprecation', 'authenticate', 'sunset', 'scenario', 'fault', 'force', 'validate', 'negotiate', 'session', 'act']);
+  });
+
+  it('are the stages docs/architecture.md names, in its order', () => {
+    const page = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const paragraph = /\*\*The pipeline is a list of stages\.\*\*([^]*?)\n\n/.exec(page)?.[1] ?? '';
+    const named = [...new Set([...paragraph.matchAll(/`([a-z]+)`/g)].map((match) => match[1]))];
+    expect(named).toEqual(stagesOf(partsFor(oldThing)));
   });
 
   it('leaves negotiate out where Accept cannot change the answer (no content, no 406)', () => {
