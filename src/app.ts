@@ -18,7 +18,7 @@ import { cors } from './middleware/cors.js';
 import { guardHosts, type AllowedHosts } from './middleware/host-guard.js';
 import { requestHeaderNames } from './middleware/request-header-names.js';
 import type { BrowserMockOptions, MockOptions } from './mock-options.js';
-import { createState, type MockState } from './mock/state.js';
+import { createState, type MockState } from './assembly/create-state.js';
 import { buildOperations } from './operations/build-operations.js';
 import { inferCollections, unmappedReason, type Collection, type CrudBinding } from './operations/infer-collections.js';
 import type { Operation } from './operations/operation.js';

@@ -2,7 +2,9 @@
  * The layers, as the code must keep them: each import points down, never up or sideways, and no
  * module reaches itself again through its imports. docs/architecture.md draws this same order.
  *
- * A unit is a folder of src/ (`src/state/`) or a file at its root (`src/app.ts`). Units in one row
+ * A unit is a folder of src/ (`src/state/`), a file at its root (`src/app.ts`), or a subfolder that
+ * LAYERS names on its own (`pipeline/stages`: the stages sit above the parts they compose, while
+ * the rest of `pipeline/` is what a request carries, below them). Units in one row
  * are siblings: neither imports the other. Type-only imports count too: a type that climbs is a
  * dependency that climbs. Tests and test support are outside the layers (they may import anything).
  */
@@ -27,9 +29,11 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['security', 'actions', 'routing', 'middleware'],
   ['respond'],
   ['scenarios'],
+  // The stages of the per-request pipeline, one factory each, made once per operation from the parts above.
+  ['pipeline/stages'],
   // The extension points (a plugin's shape) and the pipeline assembled for one operation.
   ['registries'],
-  ['handle-operation', 'mock'],
+  ['handle-operation'],
   // The mock's own endpoints.
   ['spec-endpoint', 'admin', 'oauth'],
   ['docs'],
@@ -86,9 +90,13 @@ function imports(all: readonly string[]): Import[] {
   return edges;
 }
 
-/** `state/store.ts` is in `state`; `app.ts` is `app`, `cli.ts` stays `cli.ts` (the entry, above the `cli` folder). */
+/** The subfolders that are units of their own. */
+const SUBFOLDER_UNITS = new Set(LAYERS.flat().filter((unit) => unit.includes('/')));
+
+/** `state/store.ts` is in `state`, `pipeline/stages/act.ts` in `pipeline/stages`; `app.ts` is `app`, `cli.ts` stays `cli.ts` (the entry, above the `cli` folder). */
 function unitOf(module: string): string {
   const [first, ...rest] = module.split('/');
+  if (rest.length > 1 && SUBFOLDER_UNITS.has(`${first}/${rest[0]}`)) return `${first}/${rest[0]}`;
   if (rest.length > 0) return first;
   return first === 'cli.ts' ? first : first.replace(/\.ts$/, '');
 }

@@ -9,7 +9,7 @@ import type { AdminControls } from '../admin/admin-api.js';
 import { RequestLog, type RequestEntry } from '../admin/request-log.js';
 import { ApiError } from '../core/api-error.js';
 import { cors, type Cors } from '../middleware/cors.js';
-import { createState } from '../mock/state.js';
+import { createState } from './create-state.js';
 import { buildOperations } from '../operations/build-operations.js';
 import { inferCollections } from '../operations/infer-collections.js';
 import { RuleRegistry } from '../registries/rules.js';

@@ -12,7 +12,7 @@ import { createFaker } from '../generate/create-faker.js';
 import { createGenerator } from '../generate/from-schema.js';
 import { handleOperation, type OperationParts } from '../handle-operation.js';
 import type { Cors } from '../middleware/cors.js';
-import type { MockState } from '../mock/state.js';
+import type { MockState } from './create-state.js';
 import type { CrudBinding } from '../operations/infer-collections.js';
 import type { Operation } from '../operations/operation.js';
 import type { Action } from '../pipeline/exchange.js';

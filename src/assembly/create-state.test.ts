@@ -14,7 +14,7 @@ import { petstoreDocument } from '../test-support/petstore.js';
 import { createAjv } from '../validation/ajv-instance.js';
 import { schemaCompiler } from '../validation/compile-schema.js';
 import { SchemaConverter } from '../validation/to-json-schema.js';
-import { createState, type StateOptions } from './state.js';
+import { createState, type StateOptions } from './create-state.js';
 
 /** The options buildMock would pass for the Petstore (3 records per collection, seed 1, no fixtures), changed by `change`. */
 async function petstoreOptions(change: Partial<StateOptions> = {}): Promise<StateOptions & { warnings: string[] }> {
