@@ -3,7 +3,7 @@ import { AUTH, petstore } from '../test-support/petstore.js';
 import { startServer } from '../server/serve.js';
 import { NODE_REQUESTS } from '../server/node-requests.js';
 import { connect } from 'node:net';
-import { MemoryStore } from '../state/store.js';
+import { MemoryStore } from '../state/memory-store.js';
 import { StoreUnavailable } from '../state/postgres-store.js';
 
 const ADMIN = { Authorization: 'Bearer admin-secret' };

@@ -42,7 +42,8 @@ import type { PersistenceHealth } from './journal.js';
 import { observeStore, type JournalEntry } from './observe-store.js';
 import { entriesOf, fromColumn, unitOf } from './postgres-text.js';
 import type { CollectionSnapshot, StateStore, StoredRecord, TransactIntent } from './state-store.js';
-import { MemoryCollection, MemoryStore } from './store.js';
+import type { MemoryCollection } from './memory-collection.js';
+import { MemoryStore } from './memory-store.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:5432/database` */
