@@ -10,7 +10,7 @@ import type { Pool } from 'pg';
 import type { Collection } from '../operations/infer-collections.js';
 import { borrow } from './borrow-client.js';
 import type { StateBudget } from './budget.js';
-import type { PersistenceHealth } from './journal.js';
+import type { PersistenceHealth } from './persistence-health.js';
 import { maskUrl, reasonOf, StoreStartError, StoreUnavailable } from './postgres-errors.js';
 import type { NamespaceOwner } from './postgres-namespace.js';
 import { LOCK_SPACE, SCHEMA, SESSIONS } from './postgres-schema.js';
