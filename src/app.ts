@@ -37,7 +37,7 @@ import { oauthDeclaration } from './oauth/oauth-document.js';
 import { NAVIGATION_ENDPOINTS } from './oauth/oauth-paths.js';
 import { createOAuthServer, type OAuthServer } from './oauth/oauth-server.js';
 import type { StateBudget } from './state/budget.js';
-import type { PersistenceHealth } from './state/journal.js';
+import type { PersistenceHealth } from './state/persistence-health.js';
 import type { Sessions } from './state/sessions.js';
 import { exportSnapshot, type StateSnapshot } from './state/snapshot.js';
 import type { StateStore, StoredRecord } from './state/state-store.js';

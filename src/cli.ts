@@ -26,7 +26,8 @@ import { persistAnswers, persistenceRefusal } from './state/persistence.js';
 import { missingCollections } from './state/snapshot.js';
 import { StateLimitError } from './state/budget.js';
 import { readStateFile, stateLocationProblem, StateFileError } from './state/state-file.js';
-import { connectPostgres, type PostgresStores, type StoreStartError } from './state/postgres-store.js';
+import type { StoreStartError } from './state/postgres-errors.js';
+import { connectPostgres, type PostgresStores } from './state/postgres-stores.js';
 
 
 // A closed stdout or stderr (`npm start | head`, a log collector gone) must not stop the server

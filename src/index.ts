@@ -16,4 +16,4 @@ export type { CheckOutcome, Verdict } from './contract/results.js';
 export type { PetstorePurposes, ProseRule } from './plugins/petstore/contract.js';
 export * from './library/in-process-exports.js';
 export { FixtureError } from './state/load-fixtures.js';
-export { StoreStartError } from './state/postgres-store.js';
+export { StoreStartError } from './state/postgres-errors.js';

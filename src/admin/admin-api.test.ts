@@ -3,8 +3,8 @@ import { AUTH, petstore } from '../test-support/petstore.js';
 import { startServer } from '../server/serve.js';
 import { NODE_REQUESTS } from '../server/node-requests.js';
 import { connect } from 'node:net';
-import { MemoryStore } from '../state/store.js';
-import { StoreUnavailable } from '../state/postgres-store.js';
+import { MemoryStore } from '../state/memory-store.js';
+import { StoreUnavailable } from '../state/postgres-errors.js';
 
 const ADMIN = { Authorization: 'Bearer admin-secret' };
 /** State-changing admin calls say they send JSON, even without a body. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../core/api-error.js';
 import { WEB_REQUESTS, type RequestReader } from '../pipeline/request-reader.js';
 import { SNAPSHOT_FORMAT } from '../state/snapshot.js';
-import { MemoryStore } from '../state/store.js';
+import { MemoryStore } from '../state/memory-store.js';
 import { ADMIN_PATH, adminApi, adminOff, isLocalCaller, type AdminControls, type AdminOptions } from './admin-api.js';
 import { RequestLog, type LoggedRequest } from './request-log.js';
 

@@ -9,7 +9,7 @@ import { buildOperations } from '../operations/build-operations.js';
 import { inferCollections } from '../operations/infer-collections.js';
 import { StateLimitError } from '../state/budget.js';
 import type { StateStore } from '../state/state-store.js';
-import { MemoryStore } from '../state/store.js';
+import { MemoryStore } from '../state/memory-store.js';
 import { petstoreDocument } from '../test-support/petstore.js';
 import { createAjv } from '../validation/ajv-instance.js';
 import { schemaCompiler } from '../validation/compile-schema.js';

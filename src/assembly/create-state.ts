@@ -21,7 +21,9 @@ import { Sessions } from '../state/sessions.js';
 import { applySnapshot, checkSnapshot, type StateSnapshot } from '../state/snapshot.js';
 import type { StateStore, StoredRecord } from '../state/state-store.js';
 import { fillServerFields } from '../state/server-fields.js';
-import { jsonSize, MemoryCollection, MemoryStore } from '../state/store.js';
+import { jsonSize } from '../state/json-size.js';
+import { MemoryCollection } from '../state/memory-collection.js';
+import { MemoryStore } from '../state/memory-store.js';
 import { mib, StateBudget, StateLimitError, type StateLimits } from '../state/budget.js';
 import { CopyOnWriteStore } from '../state/copy-on-write.js';
 

@@ -20,7 +20,7 @@ import type { OAuthServer } from '../oauth/oauth-server.js';
 import { NAVIGATION_ENDPOINTS, OAUTH_PATH } from '../oauth/oauth-paths.js';
 import { SPEC_PATH, specResponder, type SpecFormat } from '../spec-endpoint.js';
 import { NO_PERSISTENCE } from '../state/persistence.js';
-import type { PersistenceHealth } from '../state/journal.js';
+import type { PersistenceHealth } from '../state/persistence-health.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Reporting } from './reporting.js';
 import type { SelfCheckCounts } from '../respond/self-check.js';

@@ -5,7 +5,7 @@
  * and a `try` line that works on that document (a list, or else an operation with its required
  * parameters and body filled in). Pure: the CLI hands in what it read from `process`.
  */
-import { maskUrl } from '../state/postgres-store.js';
+import { maskUrl } from '../state/postgres-errors.js';
 import { ADMIN_PATH } from '../admin/admin-api.js';
 import { DEFAULT_SEED, DEMO_API_KEY, type Mock } from '../app.js';
 import { DOCS_PATH } from '../docs/docs-endpoint.js';

@@ -13,7 +13,7 @@ import { startServer } from '../server/serve.js';
 import { NODE_REQUESTS } from '../server/node-requests.js';
 import { inProcessMock, type InProcessMock } from './in-process-mock.js';
 import type { MockOptions } from '../mock-options.js';
-import { connectPostgres } from '../state/postgres-store.js';
+import { connectPostgres } from '../state/postgres-stores.js';
 
 export { BUNDLED_FIXTURES, BUNDLED_SPEC };
 

@@ -8,7 +8,8 @@
  */
 import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from './state-store.js';
 import type { StateBudget } from './budget.js';
-import { MemoryCollection, type MemoryStore } from './store.js';
+import { MemoryCollection } from './memory-collection.js';
+import type { MemoryStore } from './memory-store.js';
 
 /** Versions of a copied collection start here, so no cache keyed by the template's version is taken for the copy's. */
 const COPIED = 2 ** 40;

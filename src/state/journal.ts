@@ -36,24 +36,14 @@
  * answers writes 503 and GET /__health reports it. Every `retryMs` it tries to write the whole state
  * again; once that works, the journal starts afresh from it and writes are accepted again.
  */
-import { access, close, constants, fdatasync, fstat, open, stat, unlink, write } from 'node:fs';
+import { close, unlink } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { observeStore, type ObservedStore } from './observe-store.js';
 import { journalPath, listJournals } from './state-file.js';
 import { syncDirectory, writeSnapshotFile } from './snapshot-writer.js';
 import type { StateStore } from './state-store.js';
-
-/** What GET /__health reports about persistence. */
-export interface PersistenceHealth {
-  /** Whether there is a state file at all. */
-  enabled: boolean;
-  /** False while changes cannot be written (writes are then answered 503). */
-  ok: boolean;
-  /** When the journal or a snapshot was last written (ISO 8601), or null. */
-  lastWrite: string | null;
-  /** Why writing fails, or null. */
-  error: string | null;
-}
+import { describe, fileProblem, openJournal, safely, writeAll, type OpenJournal } from './journal-file.js';
+import type { PersistenceHealth } from './persistence-health.js';
 
 export interface JournalOptions {
   /** The state file (the snapshot); journals go next to it. */
@@ -81,13 +71,6 @@ interface Group {
   parts: string[];
   /** The sequence number of its last entry. */
   last: number;
-}
-
-interface OpenJournal {
-  fd: number;
-  path: string;
-  dev: number;
-  ino: number;
 }
 
 export class StateJournal {
@@ -371,19 +354,8 @@ export class StateJournal {
     this.probing = true;
     const sync = this.unsynced;
     this.unsynced = false;
-    const checks: Array<Promise<string | undefined>> = [
-      sync ? new Promise((done) => fdatasync(journal.fd, (error) => done(error ? `Cannot sync the journal ${journal.path}: ${describe(error)}` : undefined))) : Promise.resolve(undefined),
-      new Promise((done) =>
-        stat(journal.path, (error, stats) =>
-          done(error || stats.ino !== journal.ino || stats.dev !== journal.dev ? `The journal ${journal.path} was removed or replaced while the mock ran${error ? ` (${error.code})` : ''}` : undefined),
-        ),
-      ),
-      new Promise((done) => stat(this.file, (error, stats) => done(error || !stats.isFile() ? `The state file ${this.file} was removed or replaced while the mock ran${error ? ` (${error.code})` : ''}` : undefined))),
-      new Promise((done) => access(this.directory, constants.W_OK | constants.X_OK, (error) => done(error ? `The directory ${this.directory} is not writable any more (${error.code})` : undefined))),
-    ];
-    void Promise.all(checks).then((problems) => {
+    void fileProblem(journal, this.file, this.directory, sync).then((problem) => {
       this.probing = false;
-      const problem = problems.find(Boolean);
       // A snapshot that began meanwhile may have replaced the journal checked: that is no failure.
       if (problem && this.current === journal) this.fail(problem);
       this.closeRetired();
@@ -412,39 +384,5 @@ export class StateJournal {
   private closeRetired(): void {
     if (this.writing || this.probing) return;
     for (const fd of this.retired.splice(0)) close(fd, () => undefined);
-  }
-}
-
-function openJournal(path: string): Promise<OpenJournal> {
-  return new Promise((resolve, reject) =>
-    open(path, 'a', 0o644, (error, fd) => {
-      if (error) return reject(error);
-      fstat(fd, (statError, stats) => {
-        if (statError) return close(fd, () => reject(statError));
-        resolve({ fd, path, dev: stats.dev, ino: stats.ino });
-      });
-    }),
-  );
-}
-
-/** Writes the whole buffer (a write may take only part of it). */
-function writeAll(fd: number, buffer: Buffer, done: (error?: NodeJS.ErrnoException) => void, offset = 0): void {
-  write(fd, buffer, offset, buffer.length - offset, null, (error, bytes) => {
-    if (error) return done(error);
-    if (offset + bytes < buffer.length) return writeAll(fd, buffer, done, offset + bytes);
-    done();
-  });
-}
-
-function describe(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  return e?.code ? `${e.code} (${e.message.replace(/^[A-Z]+: /, '').split('\n')[0]})` : String(e?.message ?? e);
-}
-
-function safely<T>(read: () => T): T | undefined {
-  try {
-    return read();
-  } catch {
-    return undefined;
   }
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Collection } from '../operations/infer-collections.js';
 import { formatProblem } from '../core/problem.js';
 import { toProblems } from '../validation/ajv-problems.js';
-import type { StoredRecord } from './store.js';
+import type { StoredRecord } from './state-store.js';
 import type { ValidateFunction } from 'ajv';
 
 export class FixtureError extends Error {

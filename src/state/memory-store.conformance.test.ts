@@ -5,7 +5,7 @@
  */
 import { describeStoreConformance } from '../test-support/store-conformance.js';
 import { DeferredStore, PlainStore } from '../test-support/test-stores.js';
-import { MemoryStore } from './store.js';
+import { MemoryStore } from './memory-store.js';
 
 describeStoreConformance('MemoryStore', () => ({ make: (collections, budget) => new MemoryStore(collections, budget) }));
 describeStoreConformance('PlainStore (no speed-ups)', () => ({ make: (collections, budget) => new PlainStore(collections, budget) }));

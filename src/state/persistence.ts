@@ -3,7 +3,8 @@
  * in the journal, and a write is refused (503) rather than acknowledged while they cannot be written.
  */
 import { ApiError, errorResponse } from '../core/api-error.js';
-import type { PersistenceHealth, StateJournal } from './journal.js';
+import type { StateJournal } from './journal.js';
+import type { PersistenceHealth } from './persistence-health.js';
 
 
 type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>;

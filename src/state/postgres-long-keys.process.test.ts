@@ -17,7 +17,7 @@ import { loadDocument } from '../document/load-document.js';
 import { ASCII, longText, MULTI_BYTE, utf8Length } from '../test-support/long-text.js';
 import { caller, ROOT, type Call } from '../test-support/petstore.js';
 import { postgresForTests } from '../test-support/postgres.js';
-import { connectPostgres } from './postgres-store.js';
+import { connectPostgres } from './postgres-stores.js';
 
 const WIKI = `${ROOT}test/documents/wiki-api.yaml`;
 const ADMIN_TOKEN = 'admin-secret';

@@ -12,7 +12,7 @@ import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { caller, FIXTURES, petstoreDocument } from '../test-support/petstore.js';
 import { postgresForTests, startPostgres } from '../test-support/postgres.js';
 import { until } from '../test-support/until.js';
-import { connectPostgres, type PostgresStores } from './postgres-store.js';
+import { connectPostgres, type PostgresStores } from './postgres-stores.js';
 
 describe('the PostgreSQL store when the database refuses a write', () => {
   const postgres = postgresForTests();

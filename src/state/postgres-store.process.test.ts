@@ -14,7 +14,8 @@ import { ROOT } from '../test-support/petstore.js';
 import { describeStoreConformance } from '../test-support/store-conformance.js';
 import { startPostgres } from '../test-support/postgres.js';
 import { StateBudget } from './budget.js';
-import { connectPostgres, type PostgresStore, type PostgresStores } from './postgres-store.js';
+import type { PostgresStore } from './postgres-store.js';
+import { connectPostgres, type PostgresStores } from './postgres-stores.js';
 import type { StateStore } from './state-store.js';
 
 describeStoreConformance('PostgresStore', async () => {

@@ -6,7 +6,7 @@ import { inferCollections, type Collection } from '../operations/infer-collectio
 import { petstoreDocument, ROOT } from '../test-support/petstore.js';
 import { DeferredStore, PlainStore } from '../test-support/test-stores.js';
 import { recordJson, indexOf, versionOf } from './speedups.js';
-import { MemoryStore } from './store.js';
+import { MemoryStore } from './memory-store.js';
 
 describe('StateStore', () => {
   // That a store with none of the speed-ups answers every list as the in-memory store does is the

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { petstore } from '../test-support/petstore.js';
 import type { Collection } from '../operations/infer-collections.js';
 import type { StateStore } from './state-store.js';
-import { MemoryCollection } from './store.js';
+import { MemoryCollection } from './memory-collection.js';
 
 /** The in-memory store's own collection, with its speed-ups (the mock's default store). */
 function memoryCollection(store: StateStore, name: string): MemoryCollection {

@@ -13,7 +13,7 @@ import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { caller, FIXTURES, petstoreDocument, ROOT, type Call } from '../test-support/petstore.js';
 import { startPostgres, type RunningPostgres } from '../test-support/postgres.js';
 import { checkUnusualText, LABELS_DOCUMENT } from '../test-support/unusual-text.js';
-import { connectPostgres, type PostgresStores } from './postgres-store.js';
+import { connectPostgres, type PostgresStores } from './postgres-stores.js';
 
 const SEED = Number(process.env.FUZZ_SEED) || 20_261_128;
 const RUNS = Number(process.env.FUZZ_RUNS) || 40;

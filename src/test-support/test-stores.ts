@@ -4,7 +4,7 @@
  * (src/state/memory-store.conformance.test.ts) and the pipeline's own tests.
  */
 import type { RecordCollection } from '../state/state-store.js';
-import { MemoryStore } from '../state/store.js';
+import { MemoryStore } from '../state/memory-store.js';
 
 /**
  * A store whose work completes later, as one shared between processes would (load, lock, run,

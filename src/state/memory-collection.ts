@@ -12,52 +12,15 @@
  * nothing for it: keeping three indexes and list positions on every write cost a flood of
  * POST /pets about 8% of its rate (12.4k vs 11.4k req/s side by side) and 33 MB at 100,000 pets.
  *
- * A key is never deleted from a posting's Set: a V8 Set that deletes and re-adds the same key
- * keeps the deleted entries in that key's hash chain until its next rehash, so replacing one pet
- * 30,000 times in a collection of 60,000 made each replace cost ~150 µs. A key that moves to
- * another value stays in the old posting, marked stale by a count and skipped when read (its
- * record no longer has the value); a posting whose stale keys outnumber its live ones is rebuilt.
+ * The postings of the indexes, and why a key is never deleted from one, are in posting.ts.
  */
 import type { Collection } from '../operations/infer-collections.js';
-import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from './state-store.js';
 import { StateBudget } from './budget.js';
+import { jsonSize } from './json-size.js';
+import { mergeInOrder, STALE_SLACK, valueKey, type Posting } from './posting.js';
+import type { CollectionSnapshot, RecordCollection, StoredRecord } from './state-store.js';
 
-export type { CollectionSnapshot, StoredRecord } from './state-store.js';
-
-/** Keys having one value of one property, in list order (sorted lazily after out-of-order inserts). */
-interface Posting {
-  /** The value, as a string. */
-  value: string;
-  /** Keys that have had the value; those whose record moved on since are stale (skipped when read). */
-  keys: Set<string>;
-  /** How many of the keys are not stale. */
-  live: number;
-  sorted: boolean;
-  last: number;
-}
-
-/** About the length of a value as JSON (strings without their escapes, numbers as 8 characters), without serialising it. */
-export function jsonSize(value: unknown, depth = 0): number {
-  if (typeof value === 'string') return value.length + 2;
-  if (value === null || typeof value !== 'object' || depth > 64) return 8;
-  let size = 2;
-  if (Array.isArray(value)) {
-    for (const item of value) size += jsonSize(item, depth + 1) + 1;
-    return size;
-  }
-  for (const key in value) size += key.length + 4 + jsonSize((value as Record<string, unknown>)[key], depth + 1);
-  return size;
-}
-
-/** A posting with more stale keys than this (and than live ones) is rebuilt. */
-const STALE_SLACK = 64;
-
-/** The string an indexed value is filed under; undefined for values that are not indexed. */
-function valueKey(value: unknown): string | undefined {
-  if (value === undefined || value === null || typeof value === 'object') return undefined;
-  return typeof value === 'string' ? value : String(value);
-}
-
+/** One collection of the in-memory store: its records by scope, its key sequences, and the indexes built so far. */
 export class MemoryCollection implements RecordCollection {
   private readonly byScope = new Map<string, Map<string, StoredRecord>>();
   private nextInteger = 1;
@@ -293,7 +256,7 @@ export class MemoryCollection implements RecordCollection {
     const keys = postings.map((p) => this.liveKeys(property, this.inOrder(property, p)));
     // Several values: their live keys are disjoint and each in list order; merged lazily, so a page
     // reads only as far as it needs.
-    return keys.length === 1 ? keys[0] : this.merge(keys.map((k) => k[Symbol.iterator]()));
+    return keys.length === 1 ? keys[0] : mergeInOrder(keys.map((k) => k[Symbol.iterator]()), this.position);
   }
 
   /** The keys of a posting whose records still have its value. */
@@ -305,20 +268,6 @@ export class MemoryCollection implements RecordCollection {
       if (record && valueKey(record[property]) === posting.value) yield key;
     }
   }
-
-  private *merge(iterators: Array<Iterator<string>>): Generator<string> {
-    const heads = iterators.map((it) => it.next());
-    for (;;) {
-      let best = -1;
-      for (let i = 0; i < heads.length; i++) {
-        if (!heads[i].done && (best < 0 || this.position.get(heads[i].value)! < this.position.get(heads[best].value)!)) best = i;
-      }
-      if (best < 0) return;
-      yield heads[best].value;
-      heads[best] = iterators[best].next();
-    }
-  }
-
   /** How many top-level records have one of the values (without listing them). */
   countWhere(property: string, values: string[]): number {
     const index = this.indexOf(property);
@@ -436,83 +385,5 @@ export class MemoryCollection implements RecordCollection {
       posting.last = keys.length ? this.position.get(keys[keys.length - 1])! : -1;
     }
     return posting;
-  }
-}
-
-/** All collections of a document, by name, in memory: every request's work runs at once (synchronously). */
-export class MemoryStore implements StateStore {
-  private readonly collections = new Map<string, MemoryCollection>();
-
-  /** `budget`: the bound shared with the other stores of the mock (the sessions'); unbounded by default. */
-  constructor(
-    collections: readonly Collection[],
-    readonly budget: StateBudget = new StateBudget({ maxRecords: Infinity, maxBytes: Infinity }),
-  ) {
-    for (const collection of collections) this.collections.set(collection.name, new MemoryCollection(collection, budget));
-  }
-
-  full(): string | undefined {
-    return this.budget.full();
-  }
-
-  has(name: string): boolean {
-    return this.collections.has(name);
-  }
-
-  names(): string[] {
-    return [...this.collections.keys()];
-  }
-
-  transact<T>(work: () => T): T {
-    return work();
-  }
-
-  collection(name: string): MemoryCollection {
-    const state = this.collections.get(name);
-    if (!state) throw new Error(`No collection named ${name}`);
-    if (this.pending?.has(name)) this.seedPending!(name);
-    return state;
-  }
-
-  /** Collections still to seed on first use (`seedOnFirstUse`, src/state/seed.ts), and what seeds one. */
-  private pending?: Set<string>;
-  private seedPending?: (name: string) => void;
-
-  deferSeeding(names: readonly string[], seed: (name: string) => void): void {
-    this.clearAll();
-    this.pending = new Set(names);
-    this.seedPending = seed;
-  }
-
-  takePending(name: string): boolean {
-    return this.pending?.delete(name) ?? false;
-  }
-
-  /** Seeds every collection still waiting for its first use (an export, the counts, a measure of the whole seed). */
-  seedAll(): void {
-    for (const name of [...(this.pending ?? [])]) if (this.pending?.has(name)) this.seedPending!(name);
-  }
-
-  /** Every collection emptied, none seeded on first use any more (their records leave the budget). */
-  clearAll(): void {
-    this.pending = undefined;
-    for (const collection of this.collections.values()) collection.clear();
-  }
-
-  /** The collections not seeded yet. */
-  unseeded(): string[] {
-    return [...(this.pending ?? [])];
-  }
-
-  /** A deep copy of every collection, as plain JSON. */
-  export(): Record<string, CollectionSnapshot> {
-    this.seedAll();
-    return structuredClone(Object.fromEntries([...this.collections].map(([name, state]) => [name, state.export()])));
-  }
-
-  /** Record counts by collection, for the start-up banner. */
-  counts(): Record<string, number> {
-    this.seedAll();
-    return Object.fromEntries([...this.collections].map(([name, state]) => [name, state.size]));
   }
 }
