@@ -10,7 +10,7 @@ import { reachOf, type Reach } from './reach.js';
 import { findResponse } from '../operations/build-operations.js';
 import { causesOf, type Cause } from './causes.js';
 import { cleanUp } from './clean-up.js';
-import { unmappedReason } from '../operations/infer-collections.js';
+import { unmappedReason } from '../operations/unmapped-reason.js';
 import { unenforcedPatterns, type UnenforcedPattern } from '../validation/unenforced-patterns.js';
 import type { CheckId, Finding } from './case.js';
 import type { ConfirmedCounts, UnsentCase } from './confirmation.js';

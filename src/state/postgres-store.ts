@@ -36,7 +36,7 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { ApiError } from '../core/api-error.js';
 import { fnv1a } from '../core/fnv.js';
-import type { Collection } from '../operations/infer-collections.js';
+import type { Collection } from '../operations/collection.js';
 import { StateBudget } from './budget.js';
 import type { PersistenceHealth } from './journal.js';
 import { observeStore, type JournalEntry } from './observe-store.js';

@@ -18,7 +18,7 @@
  * another value stays in the old posting, marked stale by a count and skipped when read (its
  * record no longer has the value); a posting whose stale keys outnumber its live ones is rebuilt.
  */
-import type { Collection } from '../operations/infer-collections.js';
+import type { Collection } from '../operations/collection.js';
 import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from './state-store.js';
 import { StateBudget } from './budget.js';
 

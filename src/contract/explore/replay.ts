@@ -22,7 +22,7 @@ import { secretMask } from '../report/mask.js';
 import { reproOf } from '../repro.js';
 import type { RunOptions } from '../run-contract.js';
 import { writeParameter } from '../write-parameter.js';
-import type { Collection } from '../../operations/infer-collections.js';
+import type { Collection } from '../../operations/collection.js';
 import type { Operation } from '../../operations/operation.js';
 import type { CreatePreparation } from '../phases/records.js';
 import type { SequenceModel } from './model.js';

@@ -4,7 +4,9 @@
  */
 import { schemaType, type SchemaObject } from '../../document/schema.js';
 import { integerFormatRange } from '../../generate/from-schema.js';
-import { propertyNamed, requiredProperties, type Collection } from '../../operations/infer-collections.js';
+import type { Collection } from '../../operations/collection.js';
+import { propertyNamed } from '../../operations/names.js';
+import { requiredProperties } from '../../operations/schema-properties.js';
 import { requestSchema } from '../request-bodies.js';
 import type { Operation } from '../../operations/operation.js';
 import type { ContractContext } from '../context.js';
