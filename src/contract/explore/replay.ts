@@ -20,7 +20,7 @@ import { ContractContext, DeadlineError, UnsafeRequestError } from '../context.j
 import { checkAddress, checkCredentials } from '../preflight.js';
 import { secretMask } from '../report/mask.js';
 import { reproOf } from '../repro.js';
-import type { RunOptions } from '../run-contract.js';
+import type { RunOptions } from '../run-options.js';
 import { writeParameter } from '../write-parameter.js';
 import type { Collection } from '../../operations/collection.js';
 import type { Operation } from '../../operations/operation.js';
