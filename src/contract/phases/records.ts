@@ -3,7 +3,7 @@
  * first), or found through the list when the suite must not change anything.
  */
 import { schemaType, type SchemaObject } from '../../document/schema.js';
-import { integerFormatRange } from '../../generate/from-schema.js';
+import { integerFormatRange } from '../../generate/integer-formats.js';
 import type { Collection } from '../../operations/collection.js';
 import { propertyNamed } from '../../operations/names.js';
 import { requiredProperties } from '../../operations/schema-properties.js';
