@@ -7,7 +7,8 @@ export { createMock, BUNDLED_SPEC, BUNDLED_FIXTURES, type MockInstance, type Lis
 export type { MockOptions, BrowserMockOptions } from './mock-options.js';
 export { createProxy, type CreateProxyOptions, type ProxyInstance, type ProxyExchange, type Violation, type ViolationCounts, type RecordingSummary, type UpstreamFetch } from './library/create-proxy.js';
 export { runContract, type RunContractOptions } from './library/run-contract.js';
-export { ContractSetupError, type ContractReport, type CoverageRow } from './contract/run-contract.js';
+export { ContractSetupError } from './contract/run-contract.js';
+export type { ContractReport, CoverageRow } from './contract/contract-report.js';
 export type { Finding, FindingKind, Exchange, Case } from './contract/case.js';
 export type { CheckOutcome, Verdict } from './contract/results.js';
 // The Petstore plugin ships with this package: exporting its purposes brings its checks' ids

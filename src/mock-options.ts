@@ -5,8 +5,8 @@
  * bundled Petstore exactly as `petstore-mock-kit serve` does.
  */
 import type { RequestEntry } from './admin/request-log.js';
-import type { Collection } from './operations/infer-collections.js';
-import type { OAuthOptions } from './oauth/oauth-server.js';
+import type { Collection } from './operations/collection.js';
+import type { OAuthOptions } from './oauth/oauth-options.js';
 import type { MockPlugin } from './registries/extension.js';
 import type { StateBudget, StateLimits } from './state/budget.js';
 import type { StateStore, StoredRecord } from './state/state-store.js';

@@ -3,7 +3,10 @@
  * One generic implementation; the document decides which operation does what.
  */
 import type { SchemaObject } from '../document/schema.js';
-import { branchFor, isIntegerKey, mergedProperties, requiredProperties, requiredSet, singular, successSchema, type Collection, type CrudBinding } from '../operations/infer-collections.js';
+import { isIntegerKey, type Collection, type CrudBinding } from '../operations/collection.js';
+import { singular } from '../operations/names.js';
+import { branchFor, mergedProperties, requiredProperties, requiredSet } from '../operations/schema-properties.js';
+import { successSchema } from '../operations/success-schema.js';
 import type { Operation } from '../operations/operation.js';
 import { ApiError, errors } from '../core/api-error.js';
 import type { RecordCollection, StateStore, StoredRecord } from '../state/state-store.js';

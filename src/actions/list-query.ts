@@ -6,7 +6,9 @@
  * `X-Total-Count`. The query parameters that filter nothing are said once, when the list is compiled.
  */
 import type { ParameterSpec } from '../document/schema.js';
-import { mergedProperties, singular, type Collection } from '../operations/infer-collections.js';
+import type { Collection } from '../operations/collection.js';
+import { singular } from '../operations/names.js';
+import { mergedProperties } from '../operations/schema-properties.js';
 import { CURSOR_PARAMS, LIMIT_PARAMS, OFFSET_PARAMS, PAGE_PARAMS, paginationOf } from '../operations/pagination.js';
 import type { Operation } from '../operations/operation.js';
 import type { RecordCollection, StoredRecord } from '../state/state-store.js';

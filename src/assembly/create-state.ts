@@ -10,7 +10,7 @@ import type { SchemaObject } from '../document/schema.js';
 import { createFaker } from '../generate/create-faker.js';
 import { createGenerator } from '../generate/from-schema.js';
 import { own } from '../generate/helpers.js';
-import { isIntegerKey, type Collection } from '../operations/infer-collections.js';
+import { isIntegerKey, type Collection } from '../operations/collection.js';
 import { recordLinksOf, type LinkServer, type RecordLinks } from '../operations/record-links.js';
 import { firstServerUrl, serverBasePath } from '../routing/server-base-path.js';
 import type { SeedHook } from '../registries/extension.js';

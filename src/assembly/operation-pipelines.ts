@@ -13,7 +13,7 @@ import { createGenerator } from '../generate/from-schema.js';
 import { handleOperation, type OperationParts } from '../handle-operation.js';
 import type { Cors } from '../middleware/cors.js';
 import type { MockState } from './create-state.js';
-import type { CrudBinding } from '../operations/infer-collections.js';
+import type { CrudBinding } from '../operations/collection.js';
 import type { Operation } from '../operations/operation.js';
 import type { Action } from '../pipeline/exchange.js';
 import type { MockParts } from '../registries/extension.js';

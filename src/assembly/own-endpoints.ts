@@ -14,7 +14,7 @@ import { tryItRequester, type TryItContext } from '../docs/try-it-requests.js';
 import type { RequestReader } from '../pipeline/request-reader.js';
 import type { Cors } from '../middleware/cors.js';
 import type { JsonObject } from '../core/json-object.js';
-import type { Collection } from '../operations/infer-collections.js';
+import type { Collection } from '../operations/collection.js';
 import type { Operation } from '../operations/operation.js';
 import type { OAuthServer } from '../oauth/oauth-server.js';
 import { NAVIGATION_ENDPOINTS, OAUTH_PATH } from '../oauth/oauth-paths.js';

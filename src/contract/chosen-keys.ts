@@ -6,7 +6,8 @@
  * have), else drawn from its schema. It is sent only after a read showed it free.
  */
 import type { SchemaObject } from '../document/schema.js';
-import { mergedProperties, type Collection } from '../operations/infer-collections.js';
+import type { Collection } from '../operations/collection.js';
+import { mergedProperties } from '../operations/schema-properties.js';
 import type { Operation } from '../operations/operation.js';
 import type { RunMarker } from './marker.js';
 

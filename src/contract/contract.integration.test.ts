@@ -9,7 +9,8 @@ import { describeFinding, type Exchange } from './case.js';
 import { judgedCounts } from '../test-support/contract-servers/judged-counts.js';
 import { FAULTS } from '../test-support/contract-servers/faults.js';
 import { formatReport } from './report/console.js';
-import { ContractSetupError, runContract, type RunOptions } from './run-contract.js';
+import { ContractSetupError, runContract } from './run-contract.js';
+import type { RunOptions } from './run-options.js';
 import { petstoreContract } from '../plugins/petstore/contract.js';
 
 const document = await petstoreDocument();

@@ -16,7 +16,8 @@ import { startCli, startProcess, freePort, track } from '../test-support/process
 import { describeFinding } from './case.js';
 import { FAULTS } from '../test-support/contract-servers/faults.js';
 import { SHELF, SHELF_TOKEN, shelfServer } from '../test-support/contract-servers/shelf-server.js';
-import { runContract, type RunOptions } from './run-contract.js';
+import { runContract } from './run-contract.js';
+import type { RunOptions } from './run-options.js';
 import { petstoreContract } from '../plugins/petstore/contract.js';
 
 const document = await petstoreDocument();

@@ -14,7 +14,8 @@ import { ROOT } from '../test-support/petstore.js';
 import { describeFinding, type Exchange } from './case.js';
 import { judgedCounts } from '../test-support/contract-servers/judged-counts.js';
 import { todosServer } from '../test-support/contract-servers/todos-filter-server.js';
-import { runContract, type ContractReport } from './run-contract.js';
+import type { ContractReport } from './contract-report.js';
+import { runContract } from './run-contract.js';
 
 const library = await loadDocument(`${ROOT}test/documents/library-judged-api.yaml`);
 const todos = await loadDocument(`${ROOT}test/documents/todos-filter-api.yaml`);

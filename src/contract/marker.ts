@@ -5,7 +5,7 @@
  * stored the row anyway).
  */
 import type { SchemaObject } from '../document/schema.js';
-import { mergedProperties } from '../operations/infer-collections.js';
+import { mergedProperties } from '../operations/schema-properties.js';
 
 /** Fields most likely to be free text, tried first. */
 const PREFERRED = /^(name|title|label|description|desc|note|notes|comment|summary|text|body|friendly_?name|display_?name)$/i;

@@ -4,7 +4,7 @@
  * 201 that created it (a create the suite did not recognise as one).
  */
 import { templateMatcher } from '../operations/path-template.js';
-import type { Collection, CrudBinding } from '../operations/infer-collections.js';
+import type { Collection, CrudBinding } from '../operations/collection.js';
 import type { RunMarker } from './marker.js';
 import { isCreate, isRead } from './safety.js';
 import type { Operation } from '../operations/operation.js';

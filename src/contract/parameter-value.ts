@@ -11,7 +11,10 @@
  *   with no example of the rest of the document.
  */
 import { schemaType, type ParameterSpec, type SchemaObject } from '../document/schema.js';
-import { bare, mergedProperties, propertyNamed, successSchema, type Collection, type CrudBinding } from '../operations/infer-collections.js';
+import type { Collection, CrudBinding } from '../operations/collection.js';
+import { bare, propertyNamed } from '../operations/names.js';
+import { mergedProperties } from '../operations/schema-properties.js';
+import { successSchema } from '../operations/success-schema.js';
 import type { Operation } from '../operations/operation.js';
 import { PAGE_PARAMS } from '../operations/pagination.js';
 

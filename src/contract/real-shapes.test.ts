@@ -14,7 +14,9 @@ import { constraintsServer } from '../test-support/contract-servers/constraints-
 import { foldersServer } from '../test-support/contract-servers/folders-server.js';
 import { petstore, petstoreDocument, ROOT } from '../test-support/petstore.js';
 import { describeFinding } from './case.js';
-import { runContract, type ContractReport, type RunOptions } from './run-contract.js';
+import type { ContractReport } from './contract-report.js';
+import { runContract } from './run-contract.js';
+import type { RunOptions } from './run-options.js';
 
 type Handler = (request: Request) => Promise<Response> | Response;
 

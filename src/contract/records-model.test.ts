@@ -11,7 +11,8 @@ import { ROOT } from '../test-support/petstore.js';
 import { cmsServer, type CmsServer } from '../test-support/contract-servers/cms-server.js';
 import { describeFinding } from './case.js';
 import { formatReport } from './report/console.js';
-import { runContract, type ContractReport } from './run-contract.js';
+import type { ContractReport } from './contract-report.js';
+import { runContract } from './run-contract.js';
 
 const inProcess = (handler: (request: Request) => Promise<Response>) => (url: string, init: RequestInit) => handler(new Request(url, init));
 

@@ -11,7 +11,8 @@
  */
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
-import { branchesOf, mergedProperties, requiredProperties, type CrudBinding } from '../operations/infer-collections.js';
+import type { CrudBinding } from '../operations/collection.js';
+import { branchesOf, mergedProperties, requiredProperties } from '../operations/schema-properties.js';
 import type { Operation } from '../operations/operation.js';
 import { jsonMediaType } from '../core/media-type.js';
 import type { RunMarker } from './marker.js';

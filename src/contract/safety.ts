@@ -10,7 +10,8 @@
  * create under a parent (`POST /fields/{collection}`) is sent only under the suite's own parent,
  * and no write is sent whose body refers to a record the suite did not create (`unownedReference`).
  */
-import { bare, isBelow, propertyNamed, singular, type Collection, type CrudBinding, type Reference } from '../operations/infer-collections.js';
+import { isBelow, type Collection, type CrudBinding, type Reference } from '../operations/collection.js';
+import { bare, propertyNamed, singular } from '../operations/names.js';
 import type { Operation } from '../operations/operation.js';
 import { countsRecords, recordSelector } from '../operations/bulk-writes.js';
 

@@ -17,7 +17,7 @@ import { isJsonMediaType } from '../core/media-type.js';
 import type { ParameterSpec, SchemaObject } from '../document/schema.js';
 import { createFaker } from '../generate/create-faker.js';
 import { createGenerator } from '../generate/from-schema.js';
-import type { CrudBinding } from '../operations/infer-collections.js';
+import type { CrudBinding } from '../operations/collection.js';
 import type { Operation } from '../operations/operation.js';
 import type { StateStore } from '../state/state-store.js';
 import type { PlainRequest } from '../validation/judge-request.js';

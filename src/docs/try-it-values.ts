@@ -5,7 +5,7 @@
  * key of that collection. Read from the shared state each time the page is served; the page
  * (add-try-it-values.ts) puts them in its copy of the document as examples.
  */
-import type { Collection } from '../operations/infer-collections.js';
+import type { Collection } from '../operations/collection.js';
 import type { Operation } from '../operations/operation.js';
 import type { StateStore, StoredRecord } from '../state/state-store.js';
 import { operationKey } from './operation-key.js';

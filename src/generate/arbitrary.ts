@@ -15,7 +15,7 @@
 import fc from 'fast-check';
 import { schemaType, type SchemaObject } from '../document/schema.js';
 import { discriminatedChoice } from '../document/discriminator.js';
-import { integerFormatRange } from './from-schema.js';
+import { integerFormatRange } from './integer-formats.js';
 import { isObject, num } from './helpers.js';
 
 export interface ArbitraryOptions {

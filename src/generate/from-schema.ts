@@ -5,13 +5,13 @@
  */
 import type { Faker } from '@faker-js/faker';
 import type { SchemaObject } from '../document/schema.js';
-import { discriminatedChoice } from '../document/discriminator.js';
-import { attempt, isObject, num, own, toJson } from './helpers.js';
+import { attempt, isObject, num, toJson } from './helpers.js';
 import { generateString, type GenerateHints } from './strings.js';
-import { chooseByName, type Producer } from './by-name.js';
 import { documentEvidence, NO_EVIDENCE, type Evidence } from './evidence.js';
 import { setOwn } from '../core/own-property.js';
-import type { JsonObject } from '../core/json-object.js';
+import { normalize } from './compose-schema.js';
+import { generateNumber, numberPlan, numberRule, type NumberPlan } from './number-plan.js';
+import { kindOf, matchesKind, minimalValue, type Kind } from './schema-kind.js';
 
 export interface GeneratorOptions {
   /** Nesting depth with optional content; deeper, only what is required. Default 4. */
@@ -23,7 +23,6 @@ export interface GeneratorOptions {
   document?: unknown;
 }
 
-type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
 interface Context {
   faker: Faker;
   maxDepth: number;
@@ -75,19 +74,6 @@ interface Plan {
   object?: ObjectPlan;
 }
 interface EnumChoices { typed: unknown[]; fallback: unknown }
-/**
- * A value is `constant` when the bounds leave no room; otherwise `range` times `step` (multipleOf when
- * `usable`), rounded to `decimals` (none for a whole step: its multiples are whole, toFixed(0) would only copy them).
- */
-interface NumberPlan {
-  constant?: number; range: { min: number; max: number }; step: number; decimals?: number; usable: boolean;
-  /** Whether a value keeps to the schema: its type, bounds, format and multipleOf. */
-  accepts: (value: number) => boolean;
-  /** The rule for a property's numbers (a time, a year), per document and property name (null: none). */
-  byName: WeakMap<Evidence, Map<string, Producer<number> | null>>;
-  /** Those of the document last generated for (nearly always the only one): one lookup per value. */
-  current?: { evidence: Evidence; rules: Map<string, Producer<number> | null> };
-}
 interface ArrayPlan { min: number; lengths: { min: number; max: number }; prefix: unknown[]; rest: unknown; unique: boolean }
 interface PropertyPlan { key: string; schema: unknown; hints?: GenerateHints }
 interface ObjectPlan {
@@ -101,24 +87,6 @@ interface ObjectPlan {
   minProperties: number;
   maxProperties: number;
 }
-
-const KINDS = ['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'];
-const TYPE_ALIASES: Record<string, Kind> = {
-  int: 'integer', long: 'integer', float: 'number', double: 'number', bool: 'boolean', dict: 'object', list: 'array',
-};
-const INT_FORMATS: Record<string, [number, number]> = {
-  int8: [-128, 127], uint8: [0, 255], int16: [-32768, 32767], uint16: [0, 65535],
-  int32: [-(2 ** 31), 2 ** 31 - 1], uint32: [0, 2 ** 32 - 1], uint64: [0, Number.MAX_SAFE_INTEGER],
-};
-
-/** The values an integer format allows (`int32`: -2^31 to 2^31 - 1; `int64`: the exact integers), or undefined for another format. */
-export function integerFormatRange(format: unknown): [number, number] | undefined {
-  if (format === 'int64') return [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
-  return typeof format === 'string' ? own(INT_FORMATS, format) : undefined;
-}
-const COMPOSITION = ['allOf', 'oneOf', 'anyOf'];
-const omit = (s: SchemaObject, keys: string[]): SchemaObject =>
-  Object.fromEntries(Object.entries(s).filter(([k]) => !keys.includes(k)));
 
 /**
  * Returns a function that generates one value for a schema, drawing all randomness from `faker`
@@ -220,29 +188,6 @@ function planOf(schema: SchemaObject): Plan {
   return plan;
 }
 
-/** The type to generate: the first non-null one, an alias like `str` read as string, else inferred. */
-function kindOf(s: SchemaObject): Kind {
-  const types = (Array.isArray(s.type) ? s.type : [s.type]).filter((t): t is string => typeof t === 'string');
-  const chosen = types.find((t) => t !== 'null') ?? types[0];
-  const intFormat = own(INT_FORMATS, s.format) !== undefined || s.format === 'int64';
-  if (chosen !== undefined && chosen !== 'number') {
-    return KINDS.includes(chosen) ? (chosen as Kind) : (own(TYPE_ALIASES, chosen.toLowerCase()) ?? 'string');
-  }
-  if (chosen === 'number' || intFormat || /^(float|double)$/.test(s.format ?? '')) return intFormat ? 'integer' : 'number';
-  if (isObject(s.properties) || isObject(s.additionalProperties) || Array.isArray(s.required)) return 'object';
-  if ('items' in s || 'prefixItems' in s || 'minItems' in s || 'maxItems' in s) return 'array';
-  const numeric = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
-  return numeric.some((k) => num(s[k]) !== undefined) ? 'number' : 'string';
-}
-
-function matchesKind(value: unknown, kind: Kind): boolean {
-  if (kind === 'integer') return Number.isInteger(value);
-  if (kind === 'array') return Array.isArray(value);
-  if (kind === 'object') return isObject(value);
-  return kind === 'null' ? value === null : typeof value === kind;
-}
-
-
 /** `x-faker: animal.petName` or `{ "lorem.words": 3 }`; undefined when it names nothing usable. */
 function callXFaker(faker: Faker, spec: unknown, s: SchemaObject): unknown {
   const entry = typeof spec === 'string' ? [spec] : isObject(spec) ? Object.entries(spec)[0] : undefined;
@@ -270,219 +215,6 @@ function pickEnum(faker: Faker, { typed, fallback }: EnumChoices): unknown {
   const value = typed.length > 0 ? faker.helpers.arrayElement(typed) : fallback;
   // A copy of an object or array value: callers may change what they get, and the choices are kept.
   return typeof value === 'object' && value !== null ? JSON.parse(JSON.stringify(value)) : value;
-}
-
-function minimalValue(kind: Kind): unknown {
-  return { string: '', number: 0, integer: 0, boolean: false, array: [], object: {}, null: null }[kind];
-}
-
-// ---- Composition: allOf is merged; oneOf/anyOf choose one branch, merged with the parent's siblings.
-
-/** Merged allOf schemas without any oneOf/anyOf draw the same result every time: computed once. */
-const normalized = new WeakMap<SchemaObject, SchemaObject>();
-const drawsBranch = new WeakMap<SchemaObject, boolean>();
-
-function hasBranchChoice(schema: SchemaObject, seen?: Set<SchemaObject>): boolean {
-  const known = drawsBranch.get(schema);
-  if (known !== undefined) return known;
-  seen ??= new Set();
-  if (seen.has(schema)) return false;
-  seen.add(schema);
-  const result = Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf) || (Array.isArray(schema.allOf) && schema.allOf.some((b: unknown) => isObject(b) && hasBranchChoice(b, seen)));
-  drawsBranch.set(schema, result);
-  return result;
-}
-
-const isComposed = (s: SchemaObject) => Array.isArray(s.allOf) || Array.isArray(s.oneOf) || Array.isArray(s.anyOf);
-
-/** `seen`: the schemas being merged further up (none for a value's own schema). */
-function normalize(context: Context, schema: SchemaObject, seen?: Set<SchemaObject>): SchemaObject {
-  if (!isComposed(schema)) return schema;
-  if (!seen?.size && !hasBranchChoice(schema)) {
-    let merged = normalized.get(schema);
-    if (!merged) normalized.set(schema, (merged = normalizeNow(context, schema, new Set())));
-    return merged;
-  }
-  return normalizeNow(context, schema, seen ?? new Set());
-}
-
-function normalizeNow(context: Context, schema: SchemaObject, seen: Set<SchemaObject>): SchemaObject {
-  if (seen.has(schema)) return omit(schema, COMPOSITION);
-  seen.add(schema);
-  let out = omit(schema, ['allOf']);
-  for (const branch of Array.isArray(schema.allOf) ? schema.allOf : []) {
-    if (isObject(branch)) out = mergeSchemas(out, normalize(context, branch, seen));
-  }
-  const choices = (['oneOf', 'anyOf'] as const).filter((k) => Array.isArray(out[k]));
-  for (const key of choices) {
-    // The values that choose each branch, as the validator reads them (src/document/discriminator.ts).
-    const choice = discriminatedChoice(context.document, out);
-    const tagged = choice?.keyword === key ? choice : undefined;
-    const chosen = chooseBranch(context, out, out[key] ?? [], seen);
-    const rest = omit(out, [key]);
-    const value = tagged?.branches.find((branch) => branch.schema === chosen?.raw)?.values[0];
-    if (!chosen) out = rest;
-    else if (tagged && value !== undefined) out = pinTag(mergeSchemas(rest, chosen.schema), tagged.propertyName, value);
-    else out = applyDiscriminator(mergeSchemas(rest, chosen.schema), chosen.raw, true);
-  }
-  seen.delete(schema);
-  // A subtype generated directly (Dog = allOf[Pet, …]) still names itself when Pet's mapping lists it.
-  return choices.length === 0 ? applyDiscriminator(out, schema, false) : out;
-}
-
-const TAKE_MAX = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
-const TAKE_MIN = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
-
-function mergeSchemas(a: SchemaObject, b: SchemaObject): SchemaObject {
-  // Keyword by keyword, whatever the keywords hold: a plain JSON object until it is whole.
-  const out: JsonObject = { ...a };
-  for (const [key, value] of Object.entries(b)) {
-    const mine = out[key];
-    const numbers = typeof mine === 'number' && typeof value === 'number';
-    if (mine === undefined) setOwn(out, key, value);
-    else if (key === 'properties' && isObject(mine) && isObject(value)) {
-      const properties: JsonObject = (out.properties = { ...mine });
-      for (const [name, sub] of Object.entries(value)) {
-        const both = Object.hasOwn(mine, name) && mine[name] !== sub;
-        setOwn(properties, name, both ? { allOf: [mine[name], sub] } : sub);
-      }
-    } else if (key === 'required' && Array.isArray(mine) && Array.isArray(value)) {
-      out.required = [...new Set([...mine, ...value])];
-    } else if (numbers && TAKE_MAX.includes(key)) out[key] = Math.max(mine, value);
-    else if (numbers && TAKE_MIN.includes(key)) out[key] = Math.min(mine, value);
-    else if (key === 'type') out.type = commonTypes(mine, value) ?? mine;
-    else if (key === 'enum' && Array.isArray(mine) && Array.isArray(value)) {
-      const common = mine.filter((v) => value.some((w) => JSON.stringify(w) === JSON.stringify(v)));
-      if (common.length > 0) out.enum = common;
-    } else if ((key === 'items' || key === 'additionalProperties') && isObject(mine) && isObject(value)) {
-      out[key] = { allOf: [mine, value] };
-    }
-    // Any other keyword: the first schema that says something wins.
-  }
-  return out as SchemaObject;
-}
-
-/** The types both accept (an integer is a number), or undefined when they share none. */
-function commonTypes(a: unknown, b: unknown): string | string[] | undefined {
-  const [as, bs] = [a, b].map((t) => (Array.isArray(t) ? t : [t]).filter((x): x is string => typeof x === 'string'));
-  const accepts = (types: string[], t: string) => types.includes(t) || (t === 'integer' && types.includes('number'));
-  const common = [...new Set([...as, ...bs])].filter((t) => accepts(as, t) && accepts(bs, t));
-  return common.length === 0 ? undefined : common.length === 1 ? common[0] : common;
-}
-
-function chooseBranch(context: Context, parent: SchemaObject, branches: unknown[], seen: Set<SchemaObject>) {
-  const options = branches.filter(isObject).map((raw) => ({ raw, schema: normalize(context, raw, seen) }));
-  const possible = options.filter(({ schema }) => {
-    const typed = parent.type !== undefined && schema.type !== undefined;
-    const contradicts = typed && !commonTypes(parent.type, schema.type);
-    const onlyNot = Object.keys(schema).length === 1 && 'not' in schema;
-    return !contradicts && !onlyNot && !(Array.isArray(schema.enum) && schema.enum.length === 0);
-  });
-  const nonNull = possible.filter(({ schema }) => kindOf(schema) !== 'null');
-  const objects = kindOf(parent) !== 'object' ? [] : nonNull.filter(
-    ({ schema }) => kindOf(schema) === 'object' && (schema.required?.length ?? 0) > 0,
-  );
-  const pool = [objects, nonNull, possible].find((list) => list.length > 0) ?? [];
-  // With a discriminator the branches are subtypes: vary them, so a seeded store holds cats and dogs.
-  return isObject(parent.discriminator) && pool.length > 0 ? context.faker.helpers.arrayElement(pool) : pool[0];
-}
-
-/** Pins the property to the value and requires it. */
-function pinTag(s: SchemaObject, property: string, value: string): SchemaObject {
-  const props = isObject(s.properties) ? s.properties : {};
-  const current = Object.hasOwn(props, property) && isObject(props[property]) ? props[property] : {};
-  const required = [...new Set([...(Array.isArray(s.required) ? s.required : []), property])];
-  return { ...s, properties: { ...props, [property]: { type: 'string', ...current, const: value } }, required };
-}
-
-/** Pins the discriminator property to the branch's mapping key, else (for oneOf) to its title. */
-function applyDiscriminator(s: SchemaObject, branch: SchemaObject, useTitle: boolean): SchemaObject {
-  const d = s.discriminator;
-  if (!isObject(d) || typeof d.propertyName !== 'string') return s;
-  const props = isObject(s.properties) ? s.properties : {};
-  const current = Object.hasOwn(props, d.propertyName) && isObject(props[d.propertyName]) ? props[d.propertyName] : {};
-  const title = typeof branch.title === 'string' ? branch.title : undefined;
-  const mapped = Object.entries(isObject(d.mapping) ? d.mapping : {}).find(
-    ([, target]) => target === branch || (typeof target === 'string' && target.split('/').pop() === title),
-  );
-  // An enum or const on the property already names the branch, and that is what validation checks.
-  const named = 'const' in current || Array.isArray(current.enum);
-  const value = mapped?.[0] ?? (useTitle && !named ? title : undefined);
-  if (value === undefined) return s;
-  const required = [...new Set([...(Array.isArray(s.required) ? s.required : []), d.propertyName])];
-  return { ...s, properties: { ...props, [d.propertyName]: { type: 'string', ...current, const: value } }, required };
-}
-
-// ---- Numbers
-
-/** A bound and whether it is exclusive, from the 3.0 (boolean) or the 3.1 (number) form. */
-function bound(inclusive: unknown, exclusive: unknown, tighter: (a: number, b: number) => number) {
-  const [a, b] = [num(inclusive), num(exclusive)];
-  if (b !== undefined && (a === undefined || tighter(a, b) === b)) return { at: b, open: true };
-  return { at: a, open: a !== undefined && exclusive === true };
-}
-
-function numberPlan(s: SchemaObject, integer: boolean): NumberPlan {
-  const low = bound(s.minimum, s.exclusiveMinimum, Math.max);
-  const high = bound(s.maximum, s.exclusiveMaximum, Math.min);
-  const multipleOf = s.multipleOf !== undefined && num(s.multipleOf) !== undefined && s.multipleOf > 0 ? s.multipleOf : undefined;
-  // Every value is k * step; plain numbers get two decimals, like prices and weights.
-  const usable = multipleOf !== undefined && (!integer || Number.isInteger(multipleOf));
-  const step = usable ? multipleOf! : integer ? 1 : 0.01;
-  const [formatLow, formatHigh] = own(INT_FORMATS, s.format) ?? [-Infinity, Infinity];
-  const safe = Number.MAX_SAFE_INTEGER;
-  const lowK = low.at === undefined ? -safe : low.open ? Math.floor(low.at / step) + 1 : Math.ceil(low.at / step);
-  const highK = high.at === undefined ? safe : high.open ? Math.ceil(high.at / step) - 1 : Math.floor(high.at / step);
-  const minK = Math.min(Math.max(lowK, Math.ceil(formatLow / step), -safe), safe);
-  const maxK = Math.max(Math.min(highK, Math.floor(formatHigh / step), safe), -safe);
-  // Realistic values: at most ~1000 above the minimum, or from 0 when there is no minimum.
-  const span = Math.min(1e6, Math.max(1, Math.floor(1000 / step)));
-  const from = low.at !== undefined ? minK : maxK >= 0 ? Math.max(minK, 0) : Math.max(minK, maxK - span);
-  const decimals = Math.min(String(step).split('.')[1]?.length ?? 0, 20);
-  // Bounds closer than two decimals (or contradictory ones): the midpoint, or the lower bound.
-  const squeezed = step === 0.01 && low.at! < high.at! ? (low.at! + high.at!) / 2 : minK * step;
-  const constant = minK > maxK ? squeezed : undefined;
-  const range = { min: from, max: Math.min(maxK, from + span) };
-  const accepts = (value: number): boolean =>
-    Number.isFinite(value) && (!integer || Number.isInteger(value)) && value >= formatLow && value <= formatHigh
-    && (low.at === undefined || (low.open ? value > low.at : value >= low.at))
-    && (high.at === undefined || (high.open ? value < high.at : value <= high.at))
-    && (multipleOf === undefined || Number.isInteger(value / multipleOf));
-  // With no maximum of its own, the schema's examples it accepts give the size: up to twice the largest (at least 10 above the start).
-  const examples = [s.example, ...(Array.isArray(s.examples) ? s.examples : [])].filter((v): v is number => typeof v === 'number' && accepts(v));
-  if (high.at === undefined && examples.length > 0 && Math.max(...examples) >= from * step) {
-    range.max = Math.min(maxK, Math.max(from, Math.floor(Math.max(2 * Math.max(...examples), from * step + 10) / step)));
-  }
-  return { constant, range, step, decimals: Number.isInteger(step) ? undefined : decimals, usable, accepts, byName: new WeakMap() };
-}
-
-function numberRule(evidence: Evidence, plan: NumberPlan, schema: SchemaObject, propertyName: string): Producer<number> | null {
-  let current = plan.current;
-  if (current?.evidence !== evidence) {
-    let rules = plan.byName.get(evidence);
-    if (!rules) plan.byName.set(evidence, (rules = new Map()));
-    plan.current = current = { evidence, rules };
-  }
-  let producer = current.rules.get(propertyName);
-  if (producer === undefined) {
-    const examples = evidence.examplesOf(schema) ?? evidence.examples(propertyName);
-    producer = chooseByName('number', propertyName, examples, () => evidence.dateShape()) ?? null;
-    current.rules.set(propertyName, producer);
-  }
-  return producer;
-}
-
-function generateNumber(faker: Faker, plan: NumberPlan): number {
-  if (plan.constant !== undefined) return plan.constant;
-  const { range, step, decimals, usable } = plan;
-  const draw = () => {
-    const value = faker.number.int(range) * step;
-    return decimals === undefined ? value : Number(value.toFixed(decimals));
-  };
-  let value = draw();
-  // Validators test multipleOf by division, which floating point fails for some multiples (0.07 / 0.01).
-  for (let tries = 0; usable && tries < 10 && (value / step) % 1 !== 0; tries++) value = draw();
-  return value || 0;
 }
 
 // ---- Containers

@@ -9,7 +9,7 @@ export { DEFAULT_PLUGINS, petstore } from '../plugins/index.js';
 export type { Plugin } from '../plugins/plugin.js';
 export type { ContractPlugin, SealedContractPart } from '../contract/plugin.js';
 export type { InProcessMock } from './in-process-mock.js';
-export type { OAuthOptions } from '../oauth/oauth-server.js';
+export type { OAuthOptions } from '../oauth/oauth-options.js';
 export type { SelfCheckCounts } from '../respond/self-check.js';
 export type { MockPlugin, MockParts, DocumentShape, SeedHook } from '../registries/extension.js';
 export type { ClientUrls } from '../pipeline/client-base.js';

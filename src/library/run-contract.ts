@@ -3,7 +3,8 @@
  * any `fetch`, such as a mock's), returning the structured report the CLI prints.
  */
 import { loadDocument } from '../document/load-document.js';
-import { ContractSetupError, runContract as run, type ContractReport } from '../contract/run-contract.js';
+import type { ContractReport } from '../contract/contract-report.js';
+import { ContractSetupError, runContract as run } from '../contract/run-contract.js';
 import type { ContractSettings } from '../contract/context.js';
 import { selectRun } from '../contract/select.js';
 import { BUNDLED_SPEC } from '../core/bundled.js';

@@ -8,7 +8,7 @@
 import { beforeAll, describe, test, type TestContext } from 'vitest';
 import type { RunnerTestSuite } from 'vitest';
 import type { Finding } from '../contract/case.js';
-import type { ContractReport } from '../contract/run-contract.js';
+import type { ContractReport } from '../contract/contract-report.js';
 import { runContract as run } from '../contract/run-contract.js';
 import { plannedOutcomes, type PlannedOutcome } from '../contract/planned-outcomes.js';
 import { sliceOperations } from '../contract/slice-operations.js';

@@ -12,7 +12,7 @@ import { loadDocument, type LoadedDocument } from '../document/load-document.js'
 import { carryState } from '../reload.js';
 import type { DocsAssets } from '../docs/docs-endpoint.js';
 import { ROOT } from '../test-support/petstore.js';
-import { CODE_LIFETIME, DEFAULT_SUBJECT } from './oauth-server.js';
+import { CODE_LIFETIME, DEFAULT_SUBJECT } from './oauth-options.js';
 
 const KEY = 'boards-key-1';
 /** The docs page's assets, enough for its OAuth callback page. */

@@ -4,7 +4,7 @@
  * `To` its `to`, `StatusCallback` its `status_callback`. A property spelled exactly like a field
  * takes that field alone; otherwise every field spelled like it (ignoring case, `_`, `-` and spaces).
  */
-import { bare } from './infer-collections.js';
+import { bare } from './names.js';
 
 export class FieldNames {
   /** Declared field -> the properties it sets. */

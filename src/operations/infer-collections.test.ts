@@ -4,7 +4,8 @@ import type { SchemaObject } from '../document/schema.js';
 import type { PathItemObject } from '../document/objects.js';
 import { ROOT } from '../test-support/petstore.js';
 import { buildOperations } from './build-operations.js';
-import { inferCollections, keyPropertyOf, unmappedReason } from './infer-collections.js';
+import { inferCollections, keyPropertyOf } from './infer-collections.js';
+import { unmappedReason } from './unmapped-reason.js';
 
 describe('collections inferred from paths', () => {
   it('finds the record property a path parameter names: its own name, or without the singular of the collection', () => {

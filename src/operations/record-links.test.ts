@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SchemaObject } from '../document/schema.js';
-import type { Collection } from './infer-collections.js';
+import type { Collection } from './collection.js';
 import { RecordLinks, recordLinksOf, selfLinkSlots } from './record-links.js';
 
 const url = { type: 'string', format: 'uri' } as const;

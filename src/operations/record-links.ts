@@ -6,7 +6,8 @@
  * reached the mock under: following it reads the record, never a generated domain.
  */
 import type { SchemaObject } from '../document/schema.js';
-import { mergedProperties, type Collection } from './infer-collections.js';
+import type { Collection } from './collection.js';
+import { mergedProperties } from './schema-properties.js';
 
 /** Where a link to the record sits: the property names from the record down, and whether it is an absolute URI. */
 export interface LinkSlot {

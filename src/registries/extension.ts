@@ -14,7 +14,7 @@
  * };
  * buildMock(doc, { plugins: [audit] });
  */
-import type { Collection } from '../operations/infer-collections.js';
+import type { Collection } from '../operations/collection.js';
 import type { Operation } from '../operations/operation.js';
 import type { OpenAPIDocument } from '../document/openapi.js';
 import type { StateStore } from '../state/state-store.js';

@@ -8,7 +8,7 @@ import { respond } from '../core/security-headers.js';
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
 import { findResponse } from '../operations/build-operations.js';
-import { mergedProperties } from '../operations/infer-collections.js';
+import { mergedProperties } from '../operations/schema-properties.js';
 import type { Operation, ResponseSpec } from '../operations/operation.js';
 import { isJsonMediaType } from '../core/media-type.js';
 import { ApiError, errorResponse } from '../core/api-error.js';

@@ -17,7 +17,7 @@ import type { Registry } from '../core/registry.js';
 import { FieldNames } from '../operations/field-names.js';
 import { requestBodySchema } from '../operations/build-operations.js';
 import { isJsonObject } from '../core/json-object.js';
-import { mergedProperties } from '../operations/infer-collections.js';
+import { mergedProperties } from '../operations/schema-properties.js';
 import { setOwn } from '../core/own-property.js';
 import { bodyEncoders, encoderFor, type BodyEncoder } from './body-encoders.js';
 

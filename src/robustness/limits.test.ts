@@ -8,7 +8,7 @@ import { createFaker } from '../generate/create-faker.js';
 import { describe, expect, it } from 'vitest';
 import type { SchemaObject } from '../document/schema.js';
 import { createGenerator } from '../generate/from-schema.js';
-import { mergedProperties } from '../operations/infer-collections.js';
+import { mergedProperties } from '../operations/schema-properties.js';
 import type { Operation } from '../operations/operation.js';
 import { AUTH, petstore } from '../test-support/petstore.js';
 

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Collection } from '../operations/infer-collections.js';
+import type { Collection } from '../operations/collection.js';
 import { formatProblem } from '../core/problem.js';
 import { toProblems } from '../validation/ajv-problems.js';
 import type { StoredRecord } from './state-store.js';

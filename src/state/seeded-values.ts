@@ -9,7 +9,8 @@
  */
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
-import { mergedProperties, type Collection } from '../operations/infer-collections.js';
+import type { Collection } from '../operations/collection.js';
+import { mergedProperties } from '../operations/schema-properties.js';
 import { selfLinkSlots } from '../operations/record-links.js';
 import type { StoredRecord } from './state-store.js';
 

@@ -12,7 +12,7 @@
  * full as a seeded one in what the server owns.
  */
 import type { SchemaObject } from '../document/schema.js';
-import { branchFor, mergedProperties, requiredSet } from '../operations/infer-collections.js';
+import { branchFor, mergedProperties, requiredSet } from '../operations/schema-properties.js';
 import type { StoredRecord } from './state-store.js';
 import { dateShapeOf, formatDate } from '../generate/shapes.js';
 

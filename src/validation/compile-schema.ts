@@ -6,7 +6,8 @@
 import type { ValidateFunction } from 'ajv';
 import type { SchemaObject } from '../document/schema.js';
 import type { AjvCore } from './ajv-instance.js';
-import type { Direction, SchemaConverter } from './to-json-schema.js';
+import type { Direction } from './openapi-keywords.js';
+import type { SchemaConverter } from './to-json-schema.js';
 
 /** @example const responseValidator = schemaCompiler(ajv, converter, 'response'); responseValidator(schema)?.(body) */
 export function schemaCompiler(ajv: AjvCore, converter: SchemaConverter, direction: Direction, warn?: (message: string) => void): (schema: SchemaObject) => ValidateFunction | undefined {

@@ -8,7 +8,8 @@ import { petstore, petstoreDocument } from '../../test-support/petstore.js';
 import { INPUT_FAULTS } from '../../test-support/contract-servers/input-faults.js';
 import { describeFinding } from '../case.js';
 import { petstoreContract } from '../../plugins/petstore/contract.js';
-import { runContract, type RunOptions } from '../run-contract.js';
+import { runContract } from '../run-contract.js';
+import type { RunOptions } from '../run-options.js';
 
 const document = await petstoreDocument();
 const TOKEN = 'petstore-demo-key';

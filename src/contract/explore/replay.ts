@@ -20,9 +20,9 @@ import { ContractContext, DeadlineError, UnsafeRequestError } from '../context.j
 import { checkAddress, checkCredentials } from '../preflight.js';
 import { secretMask } from '../report/mask.js';
 import { reproOf } from '../repro.js';
-import type { RunOptions } from '../run-contract.js';
+import type { RunOptions } from '../run-options.js';
 import { writeParameter } from '../write-parameter.js';
-import type { Collection } from '../../operations/infer-collections.js';
+import type { Collection } from '../../operations/collection.js';
 import type { Operation } from '../../operations/operation.js';
 import type { CreatePreparation } from '../phases/records.js';
 import type { SequenceModel } from './model.js';

@@ -10,7 +10,8 @@
  * values.learn(stepThen, stepNow); // body.categoryId 26 then, 31 now
  * values.of('categoryId', 26); // 31
  */
-import { mergedProperties, type Collection } from '../../operations/infer-collections.js';
+import type { Collection } from '../../operations/collection.js';
+import { mergedProperties } from '../../operations/schema-properties.js';
 import type { Operation } from '../../operations/operation.js';
 import { isMarked } from '../marker.js';
 import { requestSchema } from '../request-bodies.js';

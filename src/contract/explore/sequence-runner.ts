@@ -7,7 +7,8 @@
  * such steps again and judges them by the same promises (`--replay`).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { mergedProperties, type Collection, type CrudAction } from '../../operations/infer-collections.js';
+import type { Collection, CrudAction } from '../../operations/collection.js';
+import { mergedProperties } from '../../operations/schema-properties.js';
 import type { Operation } from '../../operations/operation.js';
 import { isPaginationParam, paginationOf } from '../../operations/pagination.js';
 import type { CheckId } from '../check-id.js';

@@ -8,7 +8,8 @@ import { petstore, petstoreDocument } from '../../test-support/petstore.js';
 import { STATE_FAULTS } from '../../test-support/contract-servers/state-faults.js';
 import { describeFinding } from '../case.js';
 import { petstoreContract } from '../../plugins/petstore/contract.js';
-import { PHASES, runContract, type RunOptions } from '../run-contract.js';
+import { PHASES, runContract } from '../run-contract.js';
+import type { RunOptions } from '../run-options.js';
 import { statefulExplorationPhase } from './stateful-phase.js';
 
 const document = await petstoreDocument();

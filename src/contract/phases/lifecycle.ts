@@ -5,9 +5,9 @@
  * and its record is put back as it was.
  */
 import type { SchemaObject } from '../../document/schema.js';
-import type { Collection } from '../../operations/infer-collections.js';
+import type { Collection } from '../../operations/collection.js';
 import type { Operation } from '../../operations/operation.js';
-import { mergedProperties } from '../../operations/infer-collections.js';
+import { mergedProperties } from '../../operations/schema-properties.js';
 import { isPaginationParam, paginationOf } from '../../operations/pagination.js';
 import type { Exchange } from '../case.js';
 import type { CheckId } from '../check-id.js';

@@ -6,7 +6,7 @@
  * on a body that holds it, or not at all.
  */
 import { schemaType, type ParameterSpec, type SchemaObject } from '../../document/schema.js';
-import { branchFor, mergedProperties, requiredProperties } from '../../operations/infer-collections.js';
+import { branchFor, mergedProperties, requiredProperties } from '../../operations/schema-properties.js';
 import type { Operation } from '../../operations/operation.js';
 import type { Breach } from '../confirmation.js';
 import type { ContractContext } from '../context.js';

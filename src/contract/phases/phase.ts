@@ -1,7 +1,7 @@
 /**
  * A phase generates one family of cases from the document and sends them.
  */
-import type { Collection } from '../../operations/infer-collections.js';
+import type { Collection } from '../../operations/collection.js';
 import type { Operation } from '../../operations/operation.js';
 import type { CheckId, Exchange } from '../case.js';
 import type { Breach } from '../confirmation.js';

@@ -3,8 +3,10 @@
  * first), or found through the list when the suite must not change anything.
  */
 import { schemaType, type SchemaObject } from '../../document/schema.js';
-import { integerFormatRange } from '../../generate/from-schema.js';
-import { propertyNamed, requiredProperties, type Collection } from '../../operations/infer-collections.js';
+import { integerFormatRange } from '../../generate/integer-formats.js';
+import type { Collection } from '../../operations/collection.js';
+import { propertyNamed } from '../../operations/names.js';
+import { requiredProperties } from '../../operations/schema-properties.js';
 import { requestSchema } from '../request-bodies.js';
 import type { Operation } from '../../operations/operation.js';
 import type { ContractContext } from '../context.js';

@@ -6,7 +6,7 @@
 import type { Cause } from '../causes.js';
 import { verdictOf, type CheckOutcome } from '../results.js';
 import { describeHarm } from '../harm.js';
-import type { ContractReport, CoverageRow } from '../run-contract.js';
+import type { ContractReport, CoverageRow } from '../contract-report.js';
 import { formatExploration, formatExplored } from './explored.js';
 
 /** Per check: `status_code_conformance   18 passed, 1 with gaps`. */

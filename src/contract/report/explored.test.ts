@@ -1,7 +1,7 @@
 /** The seed and exploration's failures in every output: the console report and JUnit. */
 import { describe, expect, it } from 'vitest';
 import type { ExploredFailure } from '../explore/sequence.js';
-import type { ContractReport } from '../run-contract.js';
+import type { ContractReport } from '../contract-report.js';
 import { formatReport } from './console.js';
 import { formatReplay } from './explored.js';
 import { toJUnit } from './junit.js';

@@ -4,7 +4,7 @@
  * (`--seed`, `--replay`); what it spent of its budget; and the report of `--replay`.
  */
 import type { ReplayReport } from '../explore/replay.js';
-import type { ContractReport } from '../run-contract.js';
+import type { ContractReport } from '../contract-report.js';
 
 /** `Explored: 1200 requests in 2.3 s (budget 2000 requests, 30 s; stopped by requests)`, or why it did not run. */
 export function formatExploration({ exploration }: ContractReport): string {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../case.js';
 import type { CheckOutcome } from '../results.js';
-import type { ContractReport } from '../run-contract.js';
+import type { ContractReport } from '../contract-report.js';
 import { toJUnit } from './junit.js';
 
 const outcome = (operationId: string, counts: Partial<CheckOutcome>): CheckOutcome => ({ check: 'response_received', operationId, operation: `PUT /${operationId}/{id}`, passed: 0, failed: 0, gaps: 0, skipped: [], ms: 0, ...counts });

@@ -9,7 +9,7 @@
 import { describeFinding, type Finding } from '../case.js';
 import { verdictOf } from '../results.js';
 import { describeHarm } from '../harm.js';
-import type { ContractReport } from '../run-contract.js';
+import type { ContractReport } from '../contract-report.js';
 import type { ExploredFailure } from '../explore/sequence.js';
 
 /** JUnit's times are seconds with a decimal point. */

@@ -7,7 +7,7 @@
  * Hooked operations: createPet, replacePet, updatePet, deletePet, deleteCategory, placeOrder,
  * updateOrder, deleteOrder, updateInventoryItem.
  */
-import type { Collection } from '../../operations/infer-collections.js';
+import type { Collection } from '../../operations/collection.js';
 import { ApiError } from '../../core/api-error.js';
 import type { StateStore, StoredRecord } from '../../state/state-store.js';
 import type { OperationRule, RuleContext } from '../../actions/action.js';

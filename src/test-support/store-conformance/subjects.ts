@@ -7,7 +7,8 @@
 import { expect, it } from 'vitest';
 import { loadDocument } from '../../document/load-document.js';
 import { buildOperations } from '../../operations/build-operations.js';
-import { inferCollections, isIntegerKey, type Collection } from '../../operations/infer-collections.js';
+import { isIntegerKey, type Collection } from '../../operations/collection.js';
+import { inferCollections } from '../../operations/infer-collections.js';
 import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from '../../state/state-store.js';
 import { ASCII, longText, MULTI_BYTE } from '../long-text.js';
 import { ROOT, SPEC } from '../petstore.js';
