@@ -40,7 +40,8 @@ export default defineConfig({
       { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts'], exclude: NOT_UNIT, isolate: false } },
       { test: { ...shared, name: 'integration', include: ['src/**/*.integration.test.ts'] } },
       { test: { ...shared, name: 'process', include: ['src/**/*.process.test.ts', 'src/**/*.dist.test.ts'] } },
-      { test: { ...shared, name: 'browser', include: ['src/**/*.browser.test.ts'] } },
+      // Concurrent tests of a file (describe.concurrent) two at a time: one Chromium page each, on 2 cores.
+      { test: { ...shared, name: 'browser', include: ['src/**/*.browser.test.ts'], maxConcurrency: 2 } },
       { test: { ...shared, name: 'e2e', include: ['src/**/*.e2e.test.ts'] } },
     ],
   },
