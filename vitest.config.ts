@@ -40,8 +40,12 @@ export default defineConfig({
       { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts'], exclude: NOT_UNIT, isolate: false } },
       { test: { ...shared, name: 'integration', include: ['src/**/*.integration.test.ts'] } },
       { test: { ...shared, name: 'process', include: ['src/**/*.process.test.ts', 'src/**/*.dist.test.ts'] } },
-      { test: { ...shared, name: 'browser', include: ['src/**/*.browser.test.ts'] } },
-      { test: { ...shared, name: 'e2e', include: ['src/**/*.e2e.test.ts'] } },
+      // Concurrent tests of a file (describe.concurrent) two at a time: one Chromium page each, on 2 cores.
+      { test: { ...shared, name: 'browser', include: ['src/**/*.browser.test.ts'], maxConcurrency: 2 } },
+      // Its files two at a time (vitest's default on 2 cores is one: a worker per core but one), in a
+      // group of their own after the other tiers': they wait on npm and the registry far more than
+      // they compute, and each works in temporary folders of its own.
+      { test: { ...shared, name: 'e2e', include: ['src/**/*.e2e.test.ts'], maxWorkers: 2, sequence: { groupOrder: 1 } } },
     ],
   },
 });

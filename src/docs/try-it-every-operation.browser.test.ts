@@ -16,7 +16,7 @@
  * checks the reason. */
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { buildMock, DEMO_API_KEY } from '../app.js';
 import { loadDocument } from '../document/load-document.js';
 import { startServer } from '../server/serve.js';
@@ -60,9 +60,11 @@ function shapeOf(method: string, url: URL, contentType: string | undefined, body
   return { method: method.toUpperCase(), path: decodeURIComponent(url.pathname), query: [...url.searchParams].sort(), body: parsed };
 }
 
-describe('Try it out on every operation of a sample of documents (Chromium)', () => {
+// Concurrent (two at a time: the browser project's maxConcurrency): each document has its own mock,
+// server and page, and each page renders in a Chromium process of its own, so two keep both cores busy.
+describe.concurrent('Try it out on every operation of a sample of documents (Chromium)', () => {
   for (const file of SAMPLE) {
-    it(`sends the page's starting request for each operation of ${file.slice(ROOT.length)}, each answered as the operation promises`, async () => {
+    it(`sends the page's starting request for each operation of ${file.slice(ROOT.length)}, each answered as the operation promises`, async ({ expect }) => {
       const built = buildMock(await loadDocument(file), { docs: packageDocsAssets() });
       const server = await startServer(built.app, { port: 0, host: '127.0.0.1' });
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -3,7 +3,7 @@
  * and closing it, and Try it out, as the docs page's browser tests do it.
  */
 import type { Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { until } from './until.js';
 
 /** The block of one operation (the first, if it is listed under several tags). */
 export function opblock(page: Page, method: string, path: string): Locator {
@@ -14,9 +14,18 @@ export function opblock(page: Page, method: string, path: string): Locator {
     .first();
 }
 
-/** Waits (up to 5 s) until the locator matches `n` elements. */
+/**
+ * Waits until the locator matches `n` elements; fails, naming how many it matched, only when that
+ * never comes (until's limit ends a hang). Not `expect.poll`: that needs the test it runs in, which
+ * a helper awaited by concurrent tests (describe.concurrent) cannot name.
+ */
 export async function count(locator: Locator, n: number, message?: string): Promise<void> {
-  await expect.poll(() => locator.count(), { message, timeout: 5_000 }).toBe(n);
+  let matched = -1;
+  try {
+    await until(async () => (matched = await locator.count()) === n, `${n} element(s)`);
+  } catch {
+    throw new Error(`${message ?? String(locator)}: expected ${n} element(s), matched ${matched}`);
+  }
 }
 
 export async function expand(block: Locator): Promise<void> {
