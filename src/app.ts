@@ -19,9 +19,7 @@ import { guardHosts, type AllowedHosts } from './middleware/host-guard.js';
 import { requestHeaderNames } from './middleware/request-header-names.js';
 import type { BrowserMockOptions, MockOptions } from './mock-options.js';
 import { createState, type MockState } from './assembly/create-state.js';
-import { buildOperations } from './operations/build-operations.js';
 import type { Collection, CrudBinding } from './operations/collection.js';
-import { inferCollections } from './operations/infer-collections.js';
 import { unmappedReason } from './operations/unmapped-reason.js';
 import type { Operation } from './operations/operation.js';
 import type { MockParts, MockPlugin } from './registries/extension.js';
@@ -43,12 +41,8 @@ import type { PersistenceHealth } from './state/persistence-health.js';
 import type { Sessions } from './state/sessions.js';
 import { exportSnapshot, type StateSnapshot } from './state/snapshot.js';
 import type { StateStore, StoredRecord } from './state/state-store.js';
-import { createAjv } from './validation/ajv-instance.js';
 import { bodyDecoders } from './validation/body-decoders.js';
-import { schemaCompiler } from './validation/compile-schema.js';
-import { requestJudge } from './validation/judge-request.js';
-import { compileRequestValidator, type RequestValidator } from './validation/validate-request.js';
-import { SchemaConverter } from './validation/to-json-schema.js';
+import { compileDocument, type CompiledDocument } from './validation/compiled-document.js';
 import { describeUnenforced, unenforcedPatterns } from './validation/unenforced-patterns.js';
 
 /** The key `npm start` accepts unless `--api-key` replaces it. */
@@ -98,6 +92,11 @@ export interface BuildMockOptions extends Omit<MockOptions, 'spec' | 'fixtures' 
   docs?: DocsAssets;
   /** More endpoints under /__admin, behind its guard and listed by GET /__admin (the proxy adds /violations). */
   adminEndpoints?: readonly AdminEndpoint[];
+  /**
+   * The document compiled once (src/validation/compiled-document.ts), shared with the suite or the
+   * proxy that runs in the same process; default: one compiled here for this mock.
+   */
+  compiled?: CompiledDocument;
 }
 
 export interface Mock {
@@ -130,6 +129,8 @@ export interface Mock {
   oauth?: OAuthServer;
   /** With `selfCheck: true`, what the self-check has seen so far (a live object); undefined without it. */
   selfCheck?: Readonly<SelfCheckCounts>;
+  /** The compiled document the mock validates with (given in `compiled`, or its own). */
+  compiled: CompiledDocument;
 }
 
 export interface OperationAnswer {
@@ -162,9 +163,10 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const now = options.now ? () => options.now!().getTime() : Date.now;
   const seed = options.seed ?? DEFAULT_SEED;
 
-  // The document's operations, the collections they act on, and how each is answered.
-  const operations = buildOperations(api);
-  const { collections, bindings } = inferCollections(operations);
+  // The document compiled (given, or built here): its operations, the collections they act on, and how each is answered.
+  const compiled = options.compiled ?? compileDocument(document);
+  compiled.listen(warn);
+  const { operations, collections, bindings } = compiled;
   const answers = describeAnswers(operations, bindings, collections);
 
   // The authorization server of a document with oauth2 or openIdConnect schemes: their bearer check also takes its tokens.
@@ -178,9 +180,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const plugins = (options.plugins ?? []).filter((plugin) => plugin.mock?.(parts, shape) === true).map((plugin) => plugin.name);
 
   // The document's validators, and the state they check.
-  const ajv = createAjv(document.dialect);
-  const converter = new SchemaConverter(api, ajv, document.dialect, warn);
-  const responseValidator = schemaCompiler(ajv, converter, 'response', warn);
+  const { ajv, converter, responseValidator } = compiled;
   const selfCheck = options.selfCheck ? createSelfCheck({ ajv, converter, responseValidator, warn }) : undefined;
   const state = createState({ collections, seed, counts: { default: DEFAULT_COUNT, ...options.counts }, fixtures: options.fixtures, seedHooks: parts.seedHooks, makeStore: options.store, limits: options.limits, maxSessions: options.maxSessions, now, responseValidator, warn, document: api });
   const { store, sessions } = state;
@@ -204,9 +204,8 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   const maxBodyBytes = maxBodyBytesOf(api);
   // Each operation's request validator, compiled on its first use, by its requests or by the docs page's try-it, which confirms its requests with it.
   const compileCtx = { ajv, converter, warn, maxBodyBytes, decoders: parts.bodyDecoders };
-  const requestValidators = new Map<Operation, RequestValidator>();
-  const requestValidator = (op: Operation) => requestValidators.get(op) ?? requestValidators.set(op, compileRequestValidator(op, compileCtx)).get(op)!;
-  const tryIt = { document: api, judge: requestJudge(compileCtx, requestValidator), binding: (op: Operation) => bindings.get(op.id) };
+  const requestValidator = compiled.requestValidators(compileCtx);
+  const tryIt = { document: api, judge: compiled.requestJudge(compileCtx), binding: (op: Operation) => bindings.get(op.id) };
   const admin = options.admin === false ? undefined : adminControls(state, { requests, changed, answers, more: options.adminEndpoints });
   mountOwnEndpoints(app, { raw: document.raw, operations, collections, basePath, store, tryIt, admin, adminToken: options.adminToken, trustProxy: options.trustProxy, maxAdminBodyBytes: options.maxAdminBodyBytes, docs: options.docs, title: realm, apiKeys, demoKey: DEMO_API_KEY, persistence: options.persistence, oauth, selfCheck: selfCheck?.counts, cors: corsPolicy, reporting, reader });
   const pipelines = operationPipelines({ parts, state, bindings, basePath, auth: { apiKeys, realm }, ajv, converter, responseValidator, maxBodyBytes, seed, delay: options.delay, errorRate: options.errorRate, now, random: options.random ?? Math.random, cors: corsPolicy, record: reporting.record, reader, writable: options.writable, warn, selfCheck, document: api, trustProxy: options.trustProxy, requestValidator });
@@ -227,7 +226,7 @@ export function buildMock(document: LoadedDocument, options: BuildMockOptions = 
   for (const message of hiddenOperations(operations, basePath, Boolean(options.docs), oauth !== undefined)) warn(message);
   for (const pattern of unenforcedPatterns(api)) warn(describeUnenforced(pattern));
   for (const message of undeclaredPathParameters(operations)) warn(message);
-  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, plugins, budget: state.budget, counts: state.counts, oauth, selfCheck: selfCheck?.counts };
+  return { app, store, sessions, operations, collections, reset: state.reset, reseed: state.reseed, requests, checkState: state.checkState, importState: state.importState, warnings, answers, plugins, budget: state.budget, counts: state.counts, oauth, selfCheck: selfCheck?.counts, compiled };
 }
 
 const WRITES = { writes: true };

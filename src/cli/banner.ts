@@ -20,11 +20,8 @@ import type { Operation } from '../operations/operation.js';
 import { serverBasePath } from '../routing/server-base-path.js';
 import { credentialHint } from '../security/credential-hint.js';
 import { SPEC_PATH } from '../spec-endpoint.js';
-import type { ValidateFunction } from 'ajv';
-import { createAjv } from '../validation/ajv-instance.js';
-import { schemaCompiler } from '../validation/compile-schema.js';
+import { compileDocument, type CompiledDocument } from '../validation/compiled-document.js';
 import { isJsonMediaType } from '../core/media-type.js';
-import { SchemaConverter } from '../validation/to-json-schema.js';
 import type { Banner, BannerLine } from './log.js';
 import type { ServeArgs } from './parse-args.js';
 import { HEALTH_PATH } from '../assembly/own-endpoints.js';
@@ -33,7 +30,8 @@ import { HEALTH_PATH } from '../assembly/own-endpoints.js';
 export interface BannerInput {
   /** Where the server listens: `http://127.0.0.1:4010`. */
   url: string;
-  mock: Pick<Mock, 'operations' | 'answers' | 'collections' | 'store' | 'oauth' | 'counts'>;
+  /** The mock; its compiled document (when it has one) checks the values the try-it command generates. */
+  mock: Pick<Mock, 'operations' | 'answers' | 'collections' | 'store' | 'oauth' | 'counts'> & Partial<Pick<Mock, 'compiled'>>;
   document: Pick<LoadedDocument, 'api' | 'dialect' | 'convertedFrom'>;
   /** The document as the user named it (a path relative to the working directory, or a URL). */
   shown: string;
@@ -174,7 +172,7 @@ export function tryCommand({ url, mock, document, args }: Pick<BannerInput, 'url
     .sort((a, b) => a.rank - b.rank || a.index - b.index)
     .map(({ op }) => op);
   if (candidates.length === 0) return `curl ${url}${SPEC_PATH}`;
-  const sample = sampler(document);
+  const sample = sampler(document, mock.compiled ?? compileDocument(document));
   const key = args.apiKeys ? '<API_KEY>' : DEMO_API_KEY;
   // The first operation whose values can all be found valid (a few tries each); else the first, as well as it goes.
   for (const op of candidates.slice(0, 20)) {
@@ -240,18 +238,11 @@ function curlFor(op: Operation, { url, api, mock, key, sample, strict }: CurlCon
 /** A value for a schema: the example the document gives, as written, or one generated and checked against the schema (a few seeds). */
 type Sampler = (schema: SchemaObject, propertyName: string | undefined, given: unknown) => { value: unknown; valid: boolean };
 
-function sampler(document: BannerInput['document']): Sampler {
+function sampler(document: BannerInput['document'], compiled: CompiledDocument): Sampler {
   const faker = createFaker();
   const generate = createGenerator(faker, { maxDepth: 0, document: document.api });
-  let validator: ((schema: SchemaObject) => ValidateFunction | undefined) | undefined;
-  // Compiled only when a value has to be generated: most documents have a list to try, which needs none.
-  const check = (schema: SchemaObject, value: unknown) => {
-    if (!validator) {
-      const ajv = createAjv(document.dialect);
-      validator = schemaCompiler(ajv, new SchemaConverter(document.api, ajv, document.dialect), 'request');
-    }
-    return validator(schema)?.(value) ?? true;
-  };
+  // Compiled only when a value has to be generated (the compiled document builds its parts on first use): most documents have a list to try, which needs none.
+  const check = (schema: SchemaObject, value: unknown) => compiled.requestValidator(schema)?.(value) ?? true;
   return (schema, propertyName, given) => {
     const example = given ?? schemaExample(schema);
     if (example !== undefined) return { value: example, valid: true };

@@ -7,6 +7,7 @@ import { randomInt } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DocumentLoadError, loadDocument, type LoadedDocument } from '../document/load-document.js';
 import { buildMock, DEMO_API_KEY } from '../app.js';
+import { compileDocument } from '../validation/compiled-document.js';
 import { DEFAULT_PLUGINS, PLUGINS } from '../plugins/index.js';
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../core/bundled.js';
 import { CONTRACT_USAGE, parseContractArgs, type ContractArgs } from './contract-args.js';
@@ -157,10 +158,13 @@ function progress(): ((exchange: Exchange, sent: number) => void) | undefined {
  */
 async function dryRun(args: ContractArgs, document: LoadedDocument, { plugins, only }: { plugins: LoadedPlugin[]; only?: CheckId[] }): Promise<number> {
   const key = args.token ?? DEMO_API_KEY;
-  const mock = buildMock(document, { apiKeys: [key], fixtures: args.spec === undefined ? BUNDLED_FIXTURES : undefined, onWarning: () => undefined, plugins: DEFAULT_PLUGINS });
+  // The mock and the suite in one process: one compiled document for both.
+  const compiled = compileDocument(document);
+  const mock = buildMock(document, { compiled, apiKeys: [key], fixtures: args.spec === undefined ? BUNDLED_FIXTURES : undefined, onWarning: () => undefined, plugins: DEFAULT_PLUGINS });
   const lines: string[] = [];
   const report = await runContract({
     document,
+    compiled,
     baseUrl: args.baseUrl,
     token: key,
     only,

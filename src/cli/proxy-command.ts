@@ -12,6 +12,7 @@ import { allowedHostsFor } from '../middleware/host-guard.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { buildProxy, type Proxy, type ProxyExchange } from '../proxy/proxy.js';
 import { createRecorder, type Recorder } from '../proxy/record.js';
+import { compileDocument } from '../validation/compiled-document.js';
 import { startServer, type RunningServer } from '../server/serve.js';
 import { startBanner } from './banner.js';
 import { shownSpec } from './banner-spec-path.js';
@@ -51,7 +52,9 @@ export async function proxyCommand(argv: string[], env: Record<string, string | 
   let loaded;
   try {
     loaded = await loadDocument(specPath, { allowRemoteRefs: args.allowRemoteRefs });
-    recorder = args.record ? createRecorder({ dir: args.record, document: loaded, warn: log.warn }) : undefined;
+    // One compiled document for the proxy's mock, its inspector and the recorder.
+    const compiled = compileDocument(loaded);
+    recorder = args.record ? createRecorder({ dir: args.record, document: loaded, warn: log.warn, compiled }) : undefined;
     const mock = mockOptionsOf(args, {
       fixtures: args.fixtures ?? (args.spec ? undefined : BUNDLED_FIXTURES),
       docs: args.noDocs ? undefined : packageDocsAssets(),
@@ -61,6 +64,7 @@ export async function proxyCommand(argv: string[], env: Record<string, string | 
       log,
     });
     proxy = buildProxy(loaded, {
+      compiled,
       upstream: args.upstream,
       errors: args.errors,
       fallback: args.fallback,

@@ -5,12 +5,10 @@
  * invalid for a rule only when the validator finds that rule broken at that place. A case that is
  * not what it claims is not sent; it is counted, and the report says why.
  */
-import type { LoadedDocument } from '../document/document.js';
 import type { Operation } from '../operations/operation.js';
-import type { AjvCore } from '../validation/ajv-instance.js';
-import { requestJudge, type PlainRequest } from '../validation/judge-request.js';
+import type { CompiledDocument } from '../validation/compiled-document.js';
+import type { PlainRequest } from '../validation/judge-request.js';
 import { formatProblem, type Problem } from '../core/problem.js';
-import type { SchemaConverter } from '../validation/to-json-schema.js';
 import type { Case, Exchange } from './case.js';
 
 /** The rule a negative case breaks, and where: `{ at: 'body.pages', rules: ['maximum'] }`. A problem below `at` counts too (`query.ids.0`). */
@@ -49,9 +47,9 @@ export class Confirmation {
   readonly unconfirmed: UnsentCase[] = [];
   private readonly judge: (operation: Operation, request: PlainRequest) => Promise<Problem[]>;
 
-  constructor(document: LoadedDocument, ajv: AjvCore, converter: SchemaConverter) {
-    const limit = Number(document.api['x-max-body-bytes']);
-    this.judge = requestJudge({ ajv, converter, warn: () => undefined, maxBodyBytes: Number.isInteger(limit) ? limit : Infinity });
+  constructor(compiled: CompiledDocument) {
+    const limit = Number(compiled.document.api['x-max-body-bytes']);
+    this.judge = compiled.requestJudge({ maxBodyBytes: Number.isInteger(limit) ? limit : Infinity });
   }
 
   /** What the validator finds wrong with a request of an operation (nothing: it is valid). */

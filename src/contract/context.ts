@@ -5,22 +5,12 @@
  * (deleted again at the end).
  */
 import type { Faker } from '@faker-js/faker';
-import { createFaker } from '../generate/create-faker.js';
 import type { ValidateFunction } from 'ajv';
-import type { LoadedDocument } from '../document/document.js';
 import type { ParameterSpec, SchemaObject } from '../document/schema.js';
-import { createGenerator } from '../generate/from-schema.js';
-import { buildOperations } from '../operations/build-operations.js';
-import type { Collection, CrudAction, Reference } from '../operations/collection.js';
-import { inferCollections } from '../operations/infer-collections.js';
-import { referencesIn } from '../operations/record-references.js';
-import { mergedProperties } from '../operations/schema-properties.js';
+import type { Collection, CrudAction, CrudBinding } from '../operations/collection.js';
 import type { Operation } from '../operations/operation.js';
 import { serverBasePath } from '../routing/server-base-path.js';
-import { createAjv } from '../validation/ajv-instance.js';
-import { schemaCompiler } from '../validation/compile-schema.js';
-import { SchemaConverter } from '../validation/to-json-schema.js';
-import { createResponseChecker } from '../validation/validate-response.js';
+import { compileDocument, type CompiledDocument } from '../validation/compiled-document.js';
 import type { Problem } from '../core/problem.js';
 import type { Case, CheckId, Exchange } from './case.js';
 import { checkContext } from './checks/check.js';
@@ -28,76 +18,22 @@ import { RequestComposer, type RequestSpec } from './compose-request.js';
 import { Evaluator, type CheckRegistry } from './evaluate.js';
 import { Confirmation, type Claim } from './confirmation.js';
 import { RunMarker } from './marker.js';
-import { RequestBodies, requestSchema } from './request-bodies.js';
-import { ChosenKeys } from './chosen-keys.js';
+import type { RequestBodies } from './request-bodies.js';
+import type { ChosenKeys } from './chosen-keys.js';
 import { OwnRecords } from './own-records.js';
 import { templateFinder } from '../operations/path-template.js';
-import { isCreate, isRead, unownedReference, unprovenTarget, unsafeWrite } from './safety.js';
-import { fetchSender, wireSender, type Fetch, type Limits, type Sender } from './transport.js';
+import { isRead } from './safety.js';
+import { fetchSender, wireSender, type Limits, type Sender } from './transport.js';
 import { Results } from './results.js';
-import { listItems } from './list-items.js';
-import { parameterValue, type ValueSources } from './parameter-value.js';
 import { ExploreBudget } from './explore/budget.js';
 import { Turns } from './turns.js';
+import { addressable } from './addressable.js';
+import { WriteGuard } from './write-guard.js';
+import { keyShownFree, withChosenKey } from './choose-key.js';
+import { RunValues } from './run-values.js';
+import { DeadlineError, UnsafeRequestError, type ContractOptions } from './contract-options.js';
 
-/** How a run reaches the implementation and treats it, whatever the document and the checks selected (the library's `runContract` takes these as they are). */
-export interface ContractSettings {
-  /** Where the implementation answers, standing in for the document's server URL. */
-  baseUrl: string;
-  /** The API key or token to authenticate with. */
-  token?: string;
-  /** Send only requests that change nothing. */
-  readOnly?: boolean;
-  /**
-   * Operation ids whose writes are sent even though the suite cannot prove they touch only its own
-   * records (`all`: every operation, for a disposable server): the caller vouches for them.
-   */
-  allowWrites?: string[];
-  /** Seed for generated values and exploration (default 1): the same seed sends the same cases in the same order. */
-  seed?: number;
-  /** Explore past the fixed checks (default true): generated inputs and sequences, within the budget below. */
-  explore?: boolean;
-  /** Requests exploration may send (default DEFAULT_BUDGET.requests, explore/budget.ts); the fixed checks are not counted. */
-  budgetRequests?: number;
-  /** Milliseconds exploration may take (default DEFAULT_BUDGET.ms). */
-  budgetMs?: number;
-  /** Operations and collections explored at once, on records of their own, their requests overlapping (default EXPLORE_LANES, explore/budget.ts; 1: one after another). */
-  exploreLanes?: number;
-  fetch?: Fetch;
-  /** How long one answer may take (default 10 s). */
-  requestTimeoutMs?: number;
-  /** How much of one answer is read (default 10 MB): past it, the answer is a failure, not a crash. */
-  maxResponseBytes?: number;
-  /** Headers sent with every request (`-H`); an unauthenticated case leaves out the credential ones. */
-  headers?: Record<string, string>;
-  /** Called after every exchange (the CLI's progress line). */
-  onExchange?: (exchange: Exchange, sent: number) => void;
-}
-
-export interface ContractOptions extends ContractSettings {
-  document: LoadedDocument;
-  /** Only these checks (default: all). */
-  only?: CheckId[];
-  /** Only cases of these operations (ids). */
-  operations?: string[];
-}
-
-/** A request that could change records the suite did not create: never sent (a phase checks `ctx.unsafe` first and skips). */
-export class UnsafeRequestError extends Error {
-  override readonly name = 'UnsafeRequestError';
-  constructor(
-    readonly operation: Operation,
-    readonly reason: string,
-  ) {
-    super(`${operation.method.toUpperCase()} ${operation.path} not sent: ${reason}`);
-  }
-}
-
-/** The run's overall time ran out (`--timeout`): the phases stop, the clean-up still runs. */
-export class DeadlineError extends Error {
-  override readonly name = 'DeadlineError';
-}
-
+export { DeadlineError, UnsafeRequestError, type ContractOptions, type ContractSettings } from './contract-options.js';
 
 export class ContractContext {
   readonly operations: Operation[];
@@ -112,7 +48,11 @@ export class ContractContext {
   /** Values from a schema alone, with no example of the rest of the document (parameters, keys no record has). */
   readonly generateOwn: (schema: SchemaObject, hints?: { propertyName?: string }) => unknown;
   readonly faker: Faker;
-  private readonly bindings: ReturnType<typeof inferCollections>['bindings'];
+  private readonly bindings: Map<string, CrudBinding>;
+  /** Values the run sends: generated, drawn for parameters, keys lists showed (run-values.ts). */
+  private readonly values: RunValues;
+  /** Which requests may be sent without touching records of others (write-guard.ts). */
+  private readonly guard: WriteGuard;
   /** Every record a request of the suite created. */
   readonly own: OwnRecords;
   /** The value the suite writes into a free text field of what it creates, to find its records in lists. */
@@ -125,8 +65,8 @@ export class ContractContext {
   private readonly evaluator: Evaluator;
   /** The validator of a request schema (compiled once per schema), or undefined when Ajv refuses it. */
   readonly requestValidator: (schema: SchemaObject) => ValidateFunction | undefined;
-  private readonly ajv;
-  private readonly converter;
+  /** The document compiled once (given in the options, or the run's own): the operations, collections and validators. */
+  readonly compiled: CompiledDocument;
   /** How a case goes out: the `fetch` given, or over sockets (transport.ts). */
   private readonly sender: Sender;
   private readonly closeSender: () => Promise<void>;
@@ -147,31 +87,21 @@ export class ContractContext {
     this.checkIds = [...checks.keys()];
     this.budget = new ExploreBudget({ requests: options.budgetRequests, ms: options.budgetMs }, () => performance.now(), () => this.exchanges.length);
     const { document } = options;
-    this.operations = buildOperations(document.api);
+    this.compiled = options.compiled ?? compileDocument(document);
+    this.operations = this.compiled.operations;
     this.results = new Results(
       [...checks.keys()].filter((id) => this.selected(id)),
       this.operations.filter((op) => this.inScope(op)),
     );
-    ({ collections: this.collections, bindings: this.bindings } = addressable(inferCollections(this.operations)));
-    this.valueSources.collections = this.collections;
+    ({ collections: this.collections, bindings: this.bindings } = addressable(this.compiled));
     this.own = new OwnRecords(this.collections, (op) => this.binding(op), this.marker);
-    this.ajv = createAjv(document.dialect);
-    this.converter = new SchemaConverter(document.api, this.ajv, document.dialect);
-    const checkResponse = createResponseChecker(this.ajv, this.converter);
-    this.requestValidator = schemaCompiler(this.ajv, this.converter, 'request');
-    this.confirmation = new Confirmation(document, this.ajv, this.converter);
+    this.guard = new WriteGuard({ collections: this.collections, binding: (op) => this.binding(op), own: this.own, allowWrites: options.allowWrites ?? [], requestValidator: this.compiled.requestValidator });
+    const { checkResponse } = this.compiled;
+    this.requestValidator = this.compiled.requestValidator;
+    this.confirmation = new Confirmation(this.compiled);
     const context = checkContext(checkResponse);
-    this.faker = createFaker();
-    this.faker.seed(options.seed ?? 1);
-    this.generate = createGenerator(this.faker, { document: document.api });
-    this.generateOwn = createGenerator(this.faker);
-    this.keys = new ChosenKeys({
-      marker: this.marker,
-      accepts: (schema, value) => this.requestValidator(schema)?.(value) !== false,
-      generate: this.generate,
-      keyParameter: (c) => this.operations.find((op) => op.path === c.itemPath)?.parameters.find((p) => p.in === 'path' && p.name === c.keyParam)?.schema,
-    });
-    this.bodies = new RequestBodies({ generate: this.generate, validator: this.requestValidator, binding: (op) => this.binding(op), marker: this.marker, keys: this.keys });
+    this.values = new RunValues({ document: document.api, seed: options.seed ?? 1, operations: this.operations, collections: this.collections, binding: (op) => this.binding(op), own: this.own, marker: this.marker, requestValidator: this.requestValidator });
+    ({ faker: this.faker, generate: this.generate, generateOwn: this.generateOwn, keys: this.keys, bodies: this.bodies } = this.values);
     const wire = options.fetch ? undefined : wireSender();
     this.sender = wire?.send ?? fetchSender(options.fetch!);
     this.closeSender = wire?.close ?? (async () => undefined);
@@ -228,7 +158,7 @@ export class ContractContext {
     const unsafe = spec.intent === 'cleanup' ? undefined : this.unsafe(op, spec.params ?? {});
     if (unsafe) throw new UnsafeRequestError(op, this.neverSent(op, unsafe));
     if (spec.intent !== 'cleanup') {
-      const keyed = await this.chosenKey(op, spec);
+      const keyed = await withChosenKey(this, op, spec);
       if (typeof keyed === 'string') {
         const { c } = this.composer.caseOf(op, spec);
         this.skip(c.purpose?.check ?? 'positive_data_acceptance', op, `not sent (${c.label}): ${keyed}`);
@@ -253,44 +183,9 @@ export class ContractContext {
     return this.send(c, claim, spec.params ?? {}, spec.once);
   }
 
-  /**
-   * A create whose body carries a key the client must choose is sent with a key never sent
-   * before (a case built from another's body gets a fresh one), once a read showed it free:
-   * the spec to send, or why it is not sent.
-   */
-  private async chosenKey(op: Operation, spec: RequestSpec): Promise<RequestSpec | string> {
-    const binding = this.binding(op);
-    const body = spec.body;
-    if (binding?.action !== 'create' || !body || typeof body !== 'object' || Array.isArray(body)) return spec;
-    const { collection } = binding;
-    const schema = requestSchema(op);
-    let key = (body as Record<string, unknown>)[collection.keyProperty];
-    if (typeof key !== 'string' || !this.keys.chosenBy(op, collection, schema)) return spec;
-    if (this.keys.usedBefore(key)) {
-      key = this.keys.fresh(collection, mergedProperties(schema!)[collection.keyProperty]);
-      spec = { ...spec, body: { ...body, [collection.keyProperty]: key } };
-    }
-    const scope = spec.params ?? {};
-    if (!(await this.keyShownFree(collection, key, scope))) return `no read showed ${collection.keyProperty} ${JSON.stringify(key)} free, and the suite chooses only free keys`;
-    this.keys.sentWith(key);
-    return spec;
-  }
-
-  /**
-   * True when a read showed no record at this key: 404, a refusal of the key (400, 422), or the
-   * status the server answers for a key that cannot exist (403 on a CMS, learnt from a key made
-   * of the run's marker or a record the suite deleted). Without a read operation, never.
-   */
-  async keyShownFree(collection: Collection, key: unknown, scope: Record<string, unknown>): Promise<boolean> {
-    if (this.own.isFree(collection, key, scope)) return true;
-    const read = this.operation(collection, 'read');
-    if (!read) return false;
-    const exchange = await this.request(read, { label: `check that ${collection.keyProperty} ${String(key)} is free before choosing it`, params: { ...scope, [collection.keyParam]: key }, intent: 'unknown' });
-    if (this.keys.cannotExist(key) && [403, 410].includes(exchange.status) && !this.own.unknownAnswers(collection).has(exchange.status)) {
-      this.own.learnUnknown(collection, exchange.status);
-      this.own.markFree(collection, key, scope);
-    }
-    return this.own.isFree(collection, key, scope);
+  /** True when a read showed no record at this key (choose-key.ts); without a read operation, never. */
+  keyShownFree(collection: Collection, key: unknown, scope: Record<string, unknown>): Promise<boolean> {
+    return keyShownFree(this, collection, key, scope);
   }
 
   /** What the document's validator finds wrong with a request (nothing: it is valid), without sending it. */
@@ -369,7 +264,7 @@ export class ContractContext {
       this.received.get(c.operation.id)!.add(exchange.status);
     }
     this.own.observe(exchange);
-    this.noteShownKeys(exchange);
+    this.values.noteShownKeys(exchange);
     return exchange;
   }
 
@@ -387,18 +282,6 @@ export class ContractContext {
   /** The exchanges of the lane the caller runs in (all of the run's outside lanes), in order: what a step sent is the tail it added. */
   laneExchanges(): readonly Exchange[] {
     return this.turns.own<Exchange>() ?? this.exchanges;
-  }
-
-  /** Notes the keys a list answered with (a 2xx of a list the document describes). */
-  private noteShownKeys(exchange: Exchange): void {
-    const binding = this.binding(exchange.case.operation);
-    if (binding?.action !== 'list' || exchange.status < 200 || exchange.status >= 300 || binding.collection.scopeParams.length) return;
-    const keys = this.shownKeys.get(binding.collection) ?? [];
-    for (const item of listItems(binding.collection, exchange.json)) {
-      const key = item?.[binding.collection.keyProperty];
-      if (keys.length < 20 && key !== undefined && key !== null && !keys.some((k) => String(k) === String(key))) keys.push(key);
-    }
-    this.shownKeys.set(binding.collection, keys);
   }
 
   /**
@@ -437,70 +320,29 @@ export class ContractContext {
     this.evaluator.passed(op, check);
   }
 
-  /**
-   * Why a request to an operation, with these path parameters, could change records the suite did
-   * not create (see safety.ts), or undefined when it is a read, a create, or aimed at the suite's own.
-   */
+  /** Why a request to an operation, with these path parameters, could change records the suite did not create (write-guard.ts), or undefined. */
   unsafe(op: Operation, params: Record<string, unknown>): string | undefined {
-    if (this.vouchedFor(op)) return undefined;
-    const { reason, proven } = this.writeShape(op);
-    if (reason || proven) return reason;
-    return unprovenTarget(op, params, this.collections, (c, key, scope) => this.isOwn(c, key, scope), (c, key, scope) => this.own.isFree(c, key, scope), isCreate(op, this.binding(op)));
+    return this.guard.unsafe(op, params);
   }
 
-  /**
-   * Why a write's body refers to a record the suite did not create (see unownedReference), or
-   * undefined: each property that refers to another collection (or to the record's own, `parent`)
-   * holds the key of a record of the suite's, a key a read showed free, or no key at all.
-   */
+  /** Why a write's body refers to a record the suite did not create (write-guard.ts), or undefined. */
   unownedReference(op: Operation, body: unknown): string | undefined {
-    let references = this.bodyReferences.get(op);
-    if (!references) {
-      const schema = requestSchema(op);
-      this.bodyReferences.set(op, (references = schema ? referencesIn(schema, this.binding(op)?.collection, this.collections) : []));
-    }
-    const known = (c: Collection, value: unknown) => this.own.keys(c).some((key) => String(key) === String(value)) || this.own.isFree(c, value);
-    const fitsKey = (c: Collection, value: unknown) => this.requestValidator(c.keySchema)?.(value) !== false;
-    return unownedReference(body, references, this.collections, known, fitsKey);
+    return this.guard.unownedReference(op, body);
   }
 
-  private readonly bodyReferences = new Map<Operation, Reference[]>();
-
-  /**
-   * Requests refused because they could change records of others, by operation (the first reason
-   * each): an operation none of whose valid requests was sent is listed under `Never sent` with it.
-   */
-  readonly refusedWrites = new Map<Operation, string>();
+  /** Requests refused because they could change records of others, by operation (the first reason each): listed under `Never sent`. */
+  get refusedWrites(): Map<Operation, string> {
+    return this.guard.refusedWrites;
+  }
 
   /** Notes that a request of the operation was not sent, and why; gives the reason back. */
   neverSent(op: Operation, reason: string): string {
-    if (!this.refusedWrites.has(op)) this.refusedWrites.set(op, reason);
-    return reason;
+    return this.guard.neverSent(op, reason);
   }
-
-  /**
-   * What the document alone says of an operation's writes, worked out once per operation (every
-   * request asks): why it is unsafe, or `proven` when it is safe whatever its parameters (a read,
-   * a create on a collection); otherwise its path parameters decide.
-   */
-  private writeShape(op: Operation): { reason?: string; proven: boolean } {
-    let shape = this.writeShapes.get(op);
-    if (!shape) {
-      const binding = this.binding(op);
-      const reason = unsafeWrite(op, binding, this.collections);
-      // A create under a parent (`POST /fields/{collection}`) is proven only by its path parameters, as a write to one record is.
-      shape = { reason, proven: !reason && (isRead(op) || (isCreate(op, binding) && !/\{/.test(op.path))) };
-      this.writeShapes.set(op, shape);
-    }
-    return shape;
-  }
-
-  private readonly writeShapes = new Map<Operation, { reason?: string; proven: boolean }>();
 
   /** True when the caller vouched that the operation's writes touch nothing of others (--allow-write). */
   vouchedFor(op: Operation): boolean {
-    const allowed = this.options.allowWrites ?? [];
-    return allowed.includes('all') || allowed.includes(op.id);
+    return this.guard.vouchedFor(op);
   }
 
   /** The keys of the records of a collection the suite created and has not deleted yet. */
@@ -525,40 +367,14 @@ export class ContractContext {
     return found && { op: found.item, params: found.params };
   }
 
-  /**
-   * The value of a parameter a valid request sends: from the operation itself and what the server
-   * has shown (see parameter-value.ts), a few draws until its schema accepts one.
-   */
+  /** The value of a parameter a valid request sends (run-values.ts): a few draws until its schema accepts one. */
   parameterValue(op: Operation, parameter: ParameterSpec): unknown {
-    const validate = this.requestValidator(parameter.schema);
-    let value: unknown;
-    for (let draw = 0; draw < 10; draw++) {
-      value = parameterValue(this.valueSources, op, parameter);
-      if (!validate || validate(value)) break;
-    }
-    return value;
+    return this.values.parameterValue(op, parameter);
   }
-
-  private readonly valueSources: ValueSources = {
-    collections: [],
-    binding: (op) => this.binding(op),
-    existingKeys: (collection) => [...this.own.keys(collection), ...(this.shownKeys.get(collection) ?? [])],
-    generateOwn: (schema, propertyName) => this.generateOwn(schema, { propertyName }),
-    accepts: (schema, value) => this.requestValidator(schema)?.(value) !== false,
-  };
-
-  /** Keys of records the lists the suite read showed (at most 20 per collection): records that exist, for filters that refer to them. */
-  private readonly shownKeys = new Map<Collection, unknown[]>();
 
   /** A value its schema accepts (a few draws), or the last drawn when none is known to be. */
   validValue(schema: SchemaObject, propertyName?: string): unknown {
-    const validate = this.requestValidator(schema);
-    let value: unknown;
-    for (let draw = 0; draw < 10; draw++) {
-      value = this.generate(schema, { propertyName });
-      if (!validate || validate(value)) break;
-    }
-    return value;
+    return this.values.validValue(schema, propertyName);
   }
 
   /** Credentials for one of an operation's security alternatives (the first by default), made of the token: headers, and a query string for an apiKey in the query. */
@@ -570,19 +386,4 @@ export class ContractContext {
   get basePath(): string {
     return serverBasePath(this.options.document.api);
   }
-}
-
-/**
- * The collections whose records have an item path, and the bindings to them. Those with none (a
- * list and a create on one path, a create nothing lists) are left out: the suite could not delete
- * what it created there, so it treats their operations as before, as operations no collection explains.
- */
-function addressable({ collections, bindings }: ReturnType<typeof inferCollections>): ReturnType<typeof inferCollections> {
-  const kept = collections.filter((c) => c.itemPath !== '');
-  const known = (name: string) => kept.some((c) => c.name === name);
-  for (const collection of kept) {
-    collection.children = collection.children.filter(known);
-    collection.references = collection.references.filter((r) => known(r.collection));
-  }
-  return { collections: kept, bindings: new Map([...bindings].filter(([, binding]) => binding.collection.itemPath !== '')) };
 }

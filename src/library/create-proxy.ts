@@ -14,6 +14,7 @@ import type { UpstreamFetch } from '../proxy/forward.js';
 import type { Violation } from '../proxy/inspect.js';
 import { buildProxy, type ProxyExchange } from '../proxy/proxy.js';
 import { createRecorder, type RecordingSummary } from '../proxy/record.js';
+import { compileDocument } from '../validation/compiled-document.js';
 import type { ViolationCounts } from '../proxy/violations.js';
 import { startServer } from '../server/serve.js';
 import { NODE_REQUESTS } from '../server/node-requests.js';
@@ -72,8 +73,11 @@ export async function createProxy(options: CreateProxyOptions): Promise<ProxyIns
   const { spec, allowRemoteRefs, record, mock = {}, ...proxyOptions } = options;
   const bundled = spec === undefined;
   const document = await loadDocument(bundled ? BUNDLED_SPEC : spec instanceof URL ? spec.href : spec, { allowRemoteRefs });
-  const recorder = record === undefined ? undefined : createRecorder({ dir: record, document, warn: mock.onWarning });
+  // One compiled document for the proxy's mock, its inspector and the recorder.
+  const compiled = compileDocument(document);
+  const recorder = record === undefined ? undefined : createRecorder({ dir: record, document, warn: mock.onWarning, compiled });
   const proxy = buildProxy(document, {
+    compiled,
     ...proxyOptions,
     contractPlugins: bundled ? await loadContractParts(DEFAULT_PLUGINS) : [],
     mock: { ...mock, fixtures: mock.fixtures ?? (bundled ? BUNDLED_FIXTURES : undefined), plugins: mock.plugins ?? DEFAULT_PLUGINS, requestReader: NODE_REQUESTS },

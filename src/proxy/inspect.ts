@@ -12,11 +12,8 @@ import type { Operation } from '../operations/operation.js';
 import { createFaker } from '../generate/create-faker.js';
 import { createGenerator } from '../generate/from-schema.js';
 import { compileErrorResponder, type ErrorResponder } from '../respond/error-response.js';
-import { createAjv } from '../validation/ajv-instance.js';
-import { schemaCompiler } from '../validation/compile-schema.js';
-import { requestJudge, type PlainRequest } from '../validation/judge-request.js';
-import { SchemaConverter } from '../validation/to-json-schema.js';
-import { createResponseChecker } from '../validation/validate-response.js';
+import { compileDocument, type CompiledDocument } from '../validation/compiled-document.js';
+import type { PlainRequest } from '../validation/judge-request.js';
 import { FITS_OF_INTENT, type Case, type Exchange, type FindingKind } from '../contract/case.js';
 import { CHECK_IDS, RESPONSE_CHECK_IDS, type CheckId } from '../contract/check-id.js';
 import { checkContext, excerpt, type Verdict } from '../contract/checks/check.js';
@@ -114,15 +111,16 @@ export interface InspectorOptions {
   /** The largest request body the validator reads (a larger one is refused as too large). */
   maxBodyBytes: number;
   warn?: (message: string) => void;
+  /** The document compiled once, shared with the proxy's mock; default: one compiled here (told `warn`). */
+  compiled?: CompiledDocument;
 }
 
 export function createInspector(options: InspectorOptions): Inspector {
   const { document, checks, upstreamUrl } = options;
-  const ajv = createAjv(document.dialect);
-  const converter = new SchemaConverter(document.api, ajv, document.dialect, options.warn);
-  const responseValidator = schemaCompiler(ajv, converter, 'response', options.warn);
-  const context = checkContext(createResponseChecker(ajv, converter, responseValidator));
-  const judge = requestJudge({ ajv, converter, warn: options.warn ?? (() => undefined), maxBodyBytes: options.maxBodyBytes });
+  const compiled = options.compiled ?? compileDocument(document, { warn: options.warn });
+  const { responseValidator } = compiled;
+  const context = checkContext(compiled.checkResponse);
+  const judge = compiled.requestJudge({ maxBodyBytes: options.maxBodyBytes });
   const generate = createGenerator(createFaker(), { document: document.api });
   const responders = new WeakMap<Operation, ErrorResponder>();
   const masked = exchangeMasker(document.api);

@@ -17,7 +17,6 @@ import { fromUtf8 } from '../core/bytes.js';
 import { isJsonMediaType, parseMediaType } from '../core/media-type.js';
 import { respondJson } from '../core/security-headers.js';
 import type { LoadedDocument } from '../document/load-document.js';
-import { buildOperations } from '../operations/build-operations.js';
 import type { Operation } from '../operations/operation.js';
 import { templateFinder } from '../operations/path-template.js';
 import { WEB_REQUESTS, type RequestReader } from '../pipeline/request-reader.js';
@@ -34,6 +33,7 @@ import { createInspector, type AnsweredBy, type ProxyCheckId, type SeenAnswer, t
 import type { ExchangeMask } from './exchange-mask.js';
 import type { Problem } from '../core/problem.js';
 import { ViolationLog } from './violations.js';
+import { compileDocument, type CompiledDocument } from '../validation/compiled-document.js';
 import { violationsMark } from './violations-header.js';
 
 /** The header that names what an answer breaks, with `errors`. */
@@ -49,6 +49,8 @@ export const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 const NOT_IMPLEMENTED = new Set([404, 405, 501]);
 
 export interface ProxyOptions {
+  /** The document compiled once (src/validation/compiled-document.ts), shared by the mock, the inspector and a recorder; default: one compiled here. */
+  compiled?: CompiledDocument;
   /** The real server's base URL; a request's path and query are appended to it. */
   upstream: string;
   /** How requests reach the upstream (default: the global fetch). Any fetch-able server fits: `(url, init) => app.request(url, init)`. */
@@ -102,6 +104,8 @@ export interface Proxy {
   operations: Operation[];
   /** The checks that judge traffic, in report order. */
   checks: ProxyCheckId[];
+  /** The compiled document the mock and the inspector share. */
+  compiled: CompiledDocument;
 }
 
 export function buildProxy(document: LoadedDocument, options: ProxyOptions): Proxy {
@@ -121,14 +125,16 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
     remoteAddress: base.remoteAddress,
     body: (c, maxBytes) => (bodies.has(c.req.raw) ? Promise.resolve(capped(bodies.get(c.req.raw), maxBytes)) : base.body(c, maxBytes)),
   };
-  const mock = buildMock(document, { ...mockOptions, plugins, requestReader: reader, adminEndpoints: [...(mockOptions.adminEndpoints ?? []), violationsEndpoint(violations)] });
-  const operations = buildOperations(document.api);
+  // One compiled document for the mock, the inspector (and the recorder the caller gives it to).
+  const compiled = options.compiled ?? mockOptions.compiled ?? compileDocument(document);
+  const mock = buildMock(document, { ...mockOptions, compiled, plugins, requestReader: reader, adminEndpoints: [...(mockOptions.adminEndpoints ?? []), violationsEndpoint(violations)] });
+  const { operations } = compiled;
   const basePath = serverBasePath(document.api);
   const findPath = templateFinder([...new Set(operations.map((op) => op.path))], basePath, (path) => path);
   const byRoute = new Map(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
   const maxBodyBytes = maxBodyBytesOf(document.api);
   const checks = checkRegistry(options.contractPlugins ?? []);
-  const inspector = createInspector({ document, checks, upstreamUrl: `${upstream.origin}${upstream.basePath}`, maxBodyBytes, warn: mockOptions.onWarning });
+  const inspector = createInspector({ document, checks, upstreamUrl: `${upstream.origin}${upstream.basePath}`, maxBodyBytes, compiled });
   const mockAnswers = new Set(options.mockOperations ?? []);
   const unknownIds = [...mockAnswers].filter((id) => !operations.some((op) => op.id === id));
   if (unknownIds.length) throw new Error(`--mock ${unknownIds.join(', ')}: the document has no such operation (its operations: ${operations.map((op) => op.id).join(', ')}).`);
@@ -231,7 +237,7 @@ export function buildProxy(document: LoadedDocument, options: ProxyOptions): Pro
   });
 
   guardHosts(app, mockOptions.allowedHosts);
-  return { fetch: (request, env) => Promise.resolve(app.fetch(request, env)), close: () => forwarder.close(), mock, violations, operations, checks: inspector.checkIds };
+  return { fetch: (request, env) => Promise.resolve(app.fetch(request, env)), close: () => forwarder.close(), mock, violations, operations, checks: inspector.checkIds, compiled };
 }
 
 /** The error of an exchange the upstream gave no answer to pass on: 504 when too slow, else 502. */
