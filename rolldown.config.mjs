@@ -10,11 +10,11 @@
  * - Neutral (browser and Node): dist/browser.js and dist/msw.js, with no node: import; the bundled
  *   Petstore document is built in as an object, and load-fixtures.ts (node:fs) is replaced.
  *
- * - Browser (the docs page, GET /__docs): dist/docs/docs-ui.js from src/docs/ui, beside Swagger UI's
+ * - Browser (the docs page, GET /__docs): dist/docs/docs-ui.js from src/mock/docs/ui, beside Swagger UI's
  *   bundle and stylesheet copied from swagger-ui-dist (with its licence and notice) and our stylesheet.
  *
  * - Build step: the meta-schema validators (dist/meta-validators/), written by
- *   src/document/meta-schema/build-meta-validators.ts, compiled here to dist/build/ and run once
+ *   src/openapi/document/meta-schema/build-meta-validators.ts, compiled here to dist/build/ and run once
  *   it is written.
  *
  * Not minified and without source maps: the code a stack trace points at reads as written.
@@ -94,14 +94,14 @@ export default defineConfig([
     logLevel: 'warn',
   },
   {
-    input: { 'docs/docs-ui': here('src/docs/ui/docs-ui.ts') },
+    input: { 'docs/docs-ui': here('src/mock/docs/ui/docs-ui.ts') },
     platform: 'browser',
     plugins: [docsFiles],
     output: { dir: here('dist'), format: 'iife', entryFileNames: '[name].js', minify: false, sourcemap: false },
     logLevel: 'warn',
   },
   {
-    input: { 'build-meta-validators': here('src/document/meta-schema/build-meta-validators.ts') },
+    input: { 'build-meta-validators': here('src/openapi/document/meta-schema/build-meta-validators.ts') },
     platform: 'node',
     // Only this project's modules are compiled; Ajv and the meta-schemas are read from node_modules when it runs.
     external: (id) => !id.startsWith('.') && !isAbsolute(id),

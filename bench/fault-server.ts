@@ -7,9 +7,9 @@
  * at that moment.
  * SIGTERM closes it.
  */
-import { buildMock, type Mock } from '../src/app.js';
+import { buildMock, type Mock } from '../src/mock/app.js';
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../src/core/bundled.js';
-import { loadDocument } from '../src/document/load-document.js';
+import { loadDocument } from '../src/openapi/document/load-document.js';
 import { DEFAULT_PLUGINS } from '../src/plugins/index.js';
 import { startServer } from '../src/server/serve.js';
 import { INPUT_FAULTS } from '../src/test-support/contract-servers/input-faults.js';

@@ -12,7 +12,7 @@ import { Results } from '../src/contract/results.js';
 import { runContract } from '../src/contract/run-contract.js';
 import { selectRun } from '../src/contract/select.js';
 import { BUNDLED_SPEC } from '../src/core/bundled.js';
-import { loadDocument } from '../src/document/load-document.js';
+import { loadDocument } from '../src/openapi/document/load-document.js';
 import { PLUGINS } from '../src/plugins/index.js';
 import { INPUT_FAULTS } from '../src/test-support/contract-servers/input-faults.js';
 import { STATE_FAULTS } from '../src/test-support/contract-servers/state-faults.js';

@@ -7,12 +7,12 @@
  */
 import petstoreDocument from '../spec/openapi.yaml';
 import categories from '../fixtures/categories.json' with { type: 'json' };
-import { dereferenceLocal } from './document/dereference-local.js';
-import { DocumentLoadError, prepareDocument } from './document/document.js';
-import { parseText } from './document/parse-text.js';
+import { dereferenceLocal } from './openapi/document/dereference-local.js';
+import { DocumentLoadError, prepareDocument } from './openapi/document/document.js';
+import { parseText } from './openapi/document/parse-text.js';
 import { DEFAULT_PLUGINS } from './plugins/index.js';
 import { inProcessMock, type InProcessMock } from './library/in-process-mock.js';
-import type { BrowserMockOptions } from './mock-options.js';
+import type { BrowserMockOptions } from './mock/mock-options.js';
 
 /**
  * @example
@@ -50,4 +50,4 @@ async function fetchDocument(url: string): Promise<unknown> {
 }
 
 export * from './library/in-process-exports.js';
-export type { BrowserMockOptions } from './mock-options.js';
+export type { BrowserMockOptions } from './mock/mock-options.js';

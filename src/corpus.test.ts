@@ -6,16 +6,16 @@
  * broken body, an Accept the operation cannot meet, each declared media type asked for).
  */
 import { readdirSync } from 'node:fs';
-import { createFaker } from './generate/create-faker.js';
+import { createFaker } from './openapi/generate/create-faker.js';
 import { describe, expect, it } from 'vitest';
-import { buildMock, DEMO_API_KEY } from './app.js';
-import { loadDocument } from './document/load-document.js';
-import { createGenerator } from './generate/from-schema.js';
-import type { Operation } from './operations/operation.js';
-import type { SchemaObject } from './document/schema.js';
+import { buildMock, DEMO_API_KEY } from './mock/app.js';
+import { loadDocument } from './openapi/document/load-document.js';
+import { createGenerator } from './openapi/generate/from-schema.js';
+import type { Operation } from './openapi/operations/operation.js';
+import type { SchemaObject } from './openapi/document/schema.js';
 import { responseCheckerFor } from './test-support/response-checker.js';
 import { CORPUS } from './test-support/petstore.js';
-import { serverBasePath } from './routing/server-base-path.js';
+import { serverBasePath } from './mock/routing/server-base-path.js';
 
 const files = readdirSync(CORPUS).filter((f) => /\.(ya?ml|json)$/.test(f));
 

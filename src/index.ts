@@ -4,7 +4,7 @@
  * browser gets its own build of `createMock` (this entry's `browser` condition).
  */
 export { createMock, BUNDLED_SPEC, BUNDLED_FIXTURES, type MockInstance, type ListenOptions, type ListeningMock } from './library/create-mock.js';
-export type { MockOptions, BrowserMockOptions } from './mock-options.js';
+export type { MockOptions, BrowserMockOptions } from './mock/mock-options.js';
 export { createProxy, type CreateProxyOptions, type ProxyInstance, type ProxyExchange, type Violation, type ViolationCounts, type RecordingSummary, type UpstreamFetch } from './library/create-proxy.js';
 export { runContract, type RunContractOptions } from './library/run-contract.js';
 export { ContractSetupError } from './contract/run-contract.js';

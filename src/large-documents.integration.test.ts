@@ -6,8 +6,8 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { largeDocument, writeLargeDocument } from '../bench/large-document.js';
-import { buildMock, DEMO_API_KEY } from './app.js';
-import { loadDocument } from './document/load-document.js';
+import { buildMock, DEMO_API_KEY } from './mock/app.js';
+import { loadDocument } from './openapi/document/load-document.js';
 import { responseCheckerFor } from './test-support/response-checker.js';
 
 const AUTH = { Authorization: `Bearer ${DEMO_API_KEY}` };

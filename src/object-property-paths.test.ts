@@ -4,8 +4,8 @@
  * any other (it used to stop at start with "fixtures is not iterable").
  */
 import { describe, expect, it } from 'vitest';
-import { buildMock } from './app.js';
-import { loadDocument } from './document/load-document.js';
+import { buildMock } from './mock/app.js';
+import { loadDocument } from './openapi/document/load-document.js';
 
 const record = { $ref: '#/components/schemas/T' };
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { staleReason } from '../scripts/start.mjs';
-import { DEMO_API_KEY } from './app.js';
+import { DEMO_API_KEY } from './mock/app.js';
 import { ROOT } from './test-support/petstore.js';
 import { documentationPages } from './test-support/markdown-links.js';
 import { missingOutput, readmeBlocks, type ReadmeBlock, type ReadmeCommand } from './test-support/readme-commands.js';

@@ -6,25 +6,25 @@
  * parameters and body filled in). Pure: the CLI hands in what it read from `process`.
  */
 import { maskUrl } from '../state/postgres-errors.js';
-import { ADMIN_PATH } from '../admin/admin-api.js';
-import { DEFAULT_SEED, DEMO_API_KEY, type Mock } from '../app.js';
-import { DOCS_PATH } from '../docs/docs-endpoint.js';
-import { OAUTH_ENDPOINTS } from '../oauth/oauth-paths.js';
-import type { LoadedDocument } from '../document/document.js';
-import type { SchemaObject } from '../document/schema.js';
-import type { DocumentObject, ParameterObject } from '../document/objects.js';
-import { createFaker } from '../generate/create-faker.js';
-import { createGenerator } from '../generate/from-schema.js';
-import { isLoopbackAddress, type AllowedHosts } from '../middleware/host-guard.js';
-import type { Operation } from '../operations/operation.js';
-import { serverBasePath } from '../routing/server-base-path.js';
-import { credentialHint } from '../security/credential-hint.js';
-import { SPEC_PATH } from '../spec-endpoint.js';
-import { compileDocument, type CompiledDocument } from '../validation/compiled-document.js';
+import { ADMIN_PATH } from '../mock/admin/admin-api.js';
+import { DEFAULT_SEED, DEMO_API_KEY, type Mock } from '../mock/app.js';
+import { DOCS_PATH } from '../mock/docs/docs-endpoint.js';
+import { OAUTH_ENDPOINTS } from '../mock/oauth/oauth-paths.js';
+import type { LoadedDocument } from '../openapi/document/document.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
+import type { DocumentObject, ParameterObject } from '../openapi/document/objects.js';
+import { createFaker } from '../openapi/generate/create-faker.js';
+import { createGenerator } from '../openapi/generate/from-schema.js';
+import { isLoopbackAddress, type AllowedHosts } from '../mock/middleware/host-guard.js';
+import type { Operation } from '../openapi/operations/operation.js';
+import { serverBasePath } from '../mock/routing/server-base-path.js';
+import { credentialHint } from '../mock/security/credential-hint.js';
+import { SPEC_PATH } from '../mock/spec-endpoint.js';
+import { compileDocument, type CompiledDocument } from '../openapi/validation/compiled-document.js';
 import { isJsonMediaType } from '../core/media-type.js';
 import type { Banner, BannerLine } from './log.js';
 import type { ServeArgs } from './parse-args.js';
-import { HEALTH_PATH } from '../assembly/own-endpoints.js';
+import { HEALTH_PATH } from '../mock/assembly/own-endpoints.js';
 
 /** What the banner is made from: the running server, its mock and document, and the flags. */
 export interface BannerInput {

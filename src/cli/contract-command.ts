@@ -5,9 +5,9 @@
  */
 import { randomInt } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { DocumentLoadError, loadDocument, type LoadedDocument } from '../document/load-document.js';
-import { buildMock, DEMO_API_KEY } from '../app.js';
-import { compileDocument } from '../validation/compiled-document.js';
+import { DocumentLoadError, loadDocument, type LoadedDocument } from '../openapi/document/load-document.js';
+import { buildMock, DEMO_API_KEY } from '../mock/app.js';
+import { compileDocument } from '../openapi/validation/compiled-document.js';
 import { DEFAULT_PLUGINS, PLUGINS } from '../plugins/index.js';
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../core/bundled.js';
 import { CONTRACT_USAGE, parseContractArgs, type ContractArgs } from './contract-args.js';

@@ -3,8 +3,8 @@
  * buffer (one write per turn), and the logger that joins them.
  */
 import { describe, expect, it } from 'vitest';
-import type { RequestEntry } from '../admin/request-log.js';
-import { describeScenario } from '../admin/request-log.js';
+import type { RequestEntry } from '../mock/admin/request-log.js';
+import { describeScenario } from '../mock/admin/request-log.js';
 import { createLogger, explainScenario, formatBanner, formatMessage, formatRequest, LineBuffer, shows, type Banner, type LogSettings } from './log.js';
 
 const TIME = Date.parse('2026-05-01T10:00:00.000Z');

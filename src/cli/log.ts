@@ -12,8 +12,8 @@
  * - `debug`: each request's validation problems, what its scenario did, in detail, how its answer
  *   was fitted to the operation's declarations, and what the self-check found in it.
  */
-import { describeScenario, scenarioDirectives, type RequestEntry } from '../admin/request-log.js';
-import type { AppliedScenario } from '../scenarios/read-scenario.js';
+import { describeScenario, scenarioDirectives, type RequestEntry } from '../mock/admin/request-log.js';
+import type { AppliedScenario } from '../mock/scenarios/read-scenario.js';
 import type { LogFormat, LogLevel } from './parse-args.js';
 
 export type { LogFormat, LogLevel };

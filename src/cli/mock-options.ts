@@ -2,9 +2,9 @@
  * The mock's options as the command line gives them: `serve` builds its mock with them, and
  * `proxy` the mock behind its own endpoints and its fallback.
  */
-import type { BuildMockOptions } from '../app.js';
-import type { DocsAssets } from '../docs/docs-endpoint.js';
-import type { AllowedHosts } from '../middleware/host-guard.js';
+import type { BuildMockOptions } from '../mock/app.js';
+import type { DocsAssets } from '../mock/docs/docs-endpoint.js';
+import type { AllowedHosts } from '../mock/middleware/host-guard.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { NODE_REQUESTS } from '../server/node-requests.js';
 import type { Logger } from './log.js';

@@ -3,8 +3,8 @@
  * it is tested without starting anything. Flags are read against `SERVE_FLAGS` (./flags.ts):
  * a mistake is one line naming the flag and what it accepts.
  */
-import { isHostPattern, isLoopbackAddress } from '../middleware/host-guard.js';
-import { MAX_DELAY_MS, parseDelay } from '../scenarios/read-scenario.js';
+import { isHostPattern, isLoopbackAddress } from '../mock/middleware/host-guard.js';
+import { MAX_DELAY_MS, parseDelay } from '../mock/scenarios/read-scenario.js';
 import { DEFAULT_MAX_RECORDS } from '../state/budget.js';
 import { closest, invalidValue, orList, parseFlags, quoted, seeHelp, type FlagTable, type FlagValues } from './flags.js';
 

@@ -6,13 +6,13 @@
 import { writeFileSync } from 'node:fs';
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../core/bundled.js';
 import { loadContractParts } from '../contract/plugin.js';
-import { packageDocsAssets } from '../docs/docs-assets.js';
-import { loadDocument } from '../document/load-document.js';
-import { allowedHostsFor } from '../middleware/host-guard.js';
+import { packageDocsAssets } from '../mock/docs/docs-assets.js';
+import { loadDocument } from '../openapi/document/load-document.js';
+import { allowedHostsFor } from '../mock/middleware/host-guard.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { buildProxy, type Proxy, type ProxyExchange } from '../proxy/proxy.js';
 import { createRecorder, type Recorder } from '../proxy/record.js';
-import { compileDocument } from '../validation/compiled-document.js';
+import { compileDocument } from '../openapi/validation/compiled-document.js';
 import { startServer, type RunningServer } from '../server/serve.js';
 import { startBanner } from './banner.js';
 import { shownSpec } from './banner-spec-path.js';

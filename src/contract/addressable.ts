@@ -3,7 +3,7 @@
  * create on one path, or a create nothing lists, make records the suite could not delete again,
  * so it treats their operations as operations no collection explains.
  */
-import type { Collection, CrudBinding } from '../operations/collection.js';
+import type { Collection, CrudBinding } from '../openapi/operations/collection.js';
 
 /**
  * The collections whose records have an item path, and the bindings to them: copies, so the

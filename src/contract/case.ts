@@ -2,7 +2,7 @@
  * The vocabulary of the contract suite: a case is one request the suite sends, an exchange is
  * that request with the response it got, a finding is what a check found wrong in an exchange.
  */
-import type { Operation } from '../operations/operation.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import type { CheckId } from './check-id.js';
 import type { Purpose } from './purpose.js';
 

@@ -3,9 +3,9 @@
  * `username`) is sent only with a key never sent before that a read showed free, so the suite
  * never overwrites a record of others.
  */
-import { mergedProperties } from '../operations/schema-properties.js';
-import { type Collection, type CrudAction, type CrudBinding } from '../operations/collection.js';
-import type { Operation } from '../operations/operation.js';
+import { mergedProperties } from '../openapi/operations/schema-properties.js';
+import { type Collection, type CrudAction, type CrudBinding } from '../openapi/operations/collection.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import type { Exchange } from './case.js';
 import type { ChosenKeys } from './chosen-keys.js';
 import type { RequestSpec } from './compose-request.js';

@@ -5,10 +5,10 @@
  * marker where the key's schema allows it (`contract_1a2b3c4d_k3`, a key no record of others can
  * have), else drawn from its schema. It is sent only after a read showed it free.
  */
-import type { SchemaObject } from '../document/schema.js';
-import type { Collection } from '../operations/collection.js';
-import { mergedProperties } from '../operations/schema-properties.js';
-import type { Operation } from '../operations/operation.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
+import type { Collection } from '../openapi/operations/collection.js';
+import { mergedProperties } from '../openapi/operations/schema-properties.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import type { RunMarker } from './marker.js';
 
 export interface KeyMaking {

@@ -5,7 +5,7 @@
  * while a pass makes progress (a parent refused while a child still points at it goes in the next
  * pass). What it cannot delete, or may have created without knowing where, comes back as lines.
  */
-import type { Collection } from '../operations/collection.js';
+import type { Collection } from '../openapi/operations/collection.js';
 import type { ContractContext } from './context.js';
 import { pathParamsOf, type OwnRecord } from './own-records.js';
 import { readList } from './list-reader.js';

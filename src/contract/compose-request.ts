@@ -6,10 +6,10 @@
  * makes is the case sent and the same request as the document's validator reads it.
  */
 import { jsonMediaType } from '../core/media-type.js';
-import type { ParameterSpec } from '../document/schema.js';
-import type { Operation } from '../operations/operation.js';
-import { credentialFor } from '../security/credential-hint.js';
-import type { PlainRequest } from '../validation/judge-request.js';
+import type { ParameterSpec } from '../openapi/document/schema.js';
+import type { Operation } from '../openapi/operations/operation.js';
+import { credentialFor } from '../mock/security/credential-hint.js';
+import type { PlainRequest } from '../openapi/validation/judge-request.js';
 import { FITS_OF_INTENT, type Case, type Intent } from './case.js';
 import type { Breach } from './confirmation.js';
 import type { Purpose } from './purpose.js';

@@ -5,9 +5,9 @@
  * invalid for a rule only when the validator finds that rule broken at that place. A case that is
  * not what it claims is not sent; it is counted, and the report says why.
  */
-import type { Operation } from '../operations/operation.js';
-import type { CompiledDocument } from '../validation/compiled-document.js';
-import type { PlainRequest } from '../validation/judge-request.js';
+import type { Operation } from '../openapi/operations/operation.js';
+import type { CompiledDocument } from '../openapi/validation/compiled-document.js';
+import type { PlainRequest } from '../openapi/validation/judge-request.js';
 import { formatProblem, type Problem } from '../core/problem.js';
 import type { Case, Exchange } from './case.js';
 

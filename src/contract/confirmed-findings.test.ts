@@ -4,7 +4,7 @@
  * not a failure; refused again, it is a failure that says it was seen twice.
  */
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { FLAKY_BOOKS, flakyServer } from '../test-support/contract-servers/flaky-server.js';
 import { formatReport } from './report/console.js';
 import { toJUnit } from './report/junit.js';

@@ -4,8 +4,8 @@
  * own keeps them byte for byte, with nothing left behind.
  */
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
+import { buildMock } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { ROOT } from '../test-support/petstore.js';
 import { describeFinding } from './case.js';
 import { eventsServer } from '../test-support/contract-servers/events-server.js';

@@ -5,7 +5,7 @@
  * from the document.
  */
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { checkRegistry } from './checks/index.js';
 import { ContractContext, UnsafeRequestError } from './context.js';
 import { NOTES, notesServer } from '../test-support/contract-servers/small-notes.js';

@@ -6,11 +6,11 @@
  */
 import type { Faker } from '@faker-js/faker';
 import type { ValidateFunction } from 'ajv';
-import type { ParameterSpec, SchemaObject } from '../document/schema.js';
-import type { Collection, CrudAction, CrudBinding } from '../operations/collection.js';
-import type { Operation } from '../operations/operation.js';
-import { serverBasePath } from '../routing/server-base-path.js';
-import { compileDocument, type CompiledDocument } from '../validation/compiled-document.js';
+import type { ParameterSpec, SchemaObject } from '../openapi/document/schema.js';
+import type { Collection, CrudAction, CrudBinding } from '../openapi/operations/collection.js';
+import type { Operation } from '../openapi/operations/operation.js';
+import { serverBasePath } from '../mock/routing/server-base-path.js';
+import { compileDocument, type CompiledDocument } from '../openapi/validation/compiled-document.js';
 import type { Problem } from '../core/problem.js';
 import type { Case, CheckId, Exchange } from './case.js';
 import { checkContext } from './checks/check.js';
@@ -21,7 +21,7 @@ import { RunMarker } from './marker.js';
 import type { RequestBodies } from './request-bodies.js';
 import type { ChosenKeys } from './chosen-keys.js';
 import { OwnRecords } from './own-records.js';
-import { templateFinder } from '../operations/path-template.js';
+import { templateFinder } from '../openapi/operations/path-template.js';
 import { isRead } from './safety.js';
 import { fetchSender, wireSender, type Limits, type Sender } from './transport.js';
 import { Results } from './results.js';

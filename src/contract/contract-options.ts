@@ -3,9 +3,9 @@
  * errors that stop a request or the run: a request that could change records of others, the
  * run's --timeout.
  */
-import type { LoadedDocument } from '../document/document.js';
-import type { Operation } from '../operations/operation.js';
-import type { CompiledDocument } from '../validation/compiled-document.js';
+import type { LoadedDocument } from '../openapi/document/document.js';
+import type { Operation } from '../openapi/operations/operation.js';
+import type { CompiledDocument } from '../openapi/validation/compiled-document.js';
 import type { CheckId, Exchange } from './case.js';
 import type { Fetch } from './transport.js';
 

@@ -11,7 +11,7 @@ import type { ExploredFailure } from './explore/sequence.js';
 import type { Harm } from './harm.js';
 import type { Reach } from './reach.js';
 import type { CheckOutcome } from './results.js';
-import type { UnenforcedPattern } from '../validation/unenforced-patterns.js';
+import type { UnenforcedPattern } from '../openapi/validation/unenforced-patterns.js';
 
 export interface CoverageRow {
   operationId: string;

@@ -4,9 +4,9 @@
  * reports exactly the document's own gap.
  */
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
-import { serverBasePath } from '../routing/server-base-path.js';
+import { buildMock } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
+import { serverBasePath } from '../mock/routing/server-base-path.js';
 import { CORPUS } from '../test-support/petstore.js';
 import { describeFinding, type Exchange } from './case.js';
 import { judgedCounts } from '../test-support/contract-servers/judged-counts.js';

@@ -6,7 +6,7 @@
  * confirmed before it is reported (re-validated; a refusal of a valid request, or a 5xx the suite
  * provoked, sent once more by the context): one that does not reproduce is flaky, reported apart.
  */
-import type { Operation } from '../operations/operation.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import type { CheckId, Exchange, Finding } from './case.js';
 import { excerpt, type Check, type CheckContext, type Verdict } from './checks/check.js';
 import { provokedBy } from './provoked.js';

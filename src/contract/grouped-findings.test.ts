@@ -5,7 +5,7 @@
  * same few causes as on 2 collections: the report grows with causes, not with findings.
  */
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { namelessDocument, namelessServer } from '../test-support/contract-servers/nameless-server.js';
 import { formatReport } from './report/console.js';
 import { runContract } from './run-contract.js';

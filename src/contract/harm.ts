@@ -6,7 +6,7 @@
  * for a deletion.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Collection } from '../operations/collection.js';
+import type { Collection } from '../openapi/operations/collection.js';
 import type { ContractContext } from './context.js';
 import { listItems } from './list-items.js';
 

@@ -8,8 +8,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildMock } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
+import { buildMock } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { ROOT } from '../test-support/petstore.js';
 import { describeFinding, type Exchange } from './case.js';
 import { judgedCounts } from '../test-support/contract-servers/judged-counts.js';

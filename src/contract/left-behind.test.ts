@@ -5,7 +5,7 @@
  * contract.process.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { SHELF, SHELF_TOKEN, shelfServer, type ShelfOptions } from '../test-support/contract-servers/shelf-server.js';
 import { formatReport } from './report/console.js';
 import { toJUnit } from './report/junit.js';

@@ -4,7 +4,7 @@
  * and what a create answered (one record, or several: an array, or an envelope holding one).
  * Shared by the phases that read records and lists and the checks that judge them.
  */
-import type { Collection } from '../operations/collection.js';
+import type { Collection } from '../openapi/operations/collection.js';
 
 type Row = Record<string, unknown>;
 

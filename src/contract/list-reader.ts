@@ -2,9 +2,9 @@
  * Reading a collection's list through the API, page by page by its paging parameters (bounded),
  * and finding in it the record a failed create stored under the run's marker.
  */
-import type { Collection } from '../operations/collection.js';
-import { paginationOf } from '../operations/pagination.js';
-import type { Operation } from '../operations/operation.js';
+import type { Collection } from '../openapi/operations/collection.js';
+import { paginationOf } from '../openapi/operations/pagination.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import type { Exchange } from './case.js';
 import type { ContractContext } from './context.js';
 import { listItems } from './list-items.js';

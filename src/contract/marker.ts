@@ -4,8 +4,8 @@
  * a list, even when the answer to the create did not say which key the record got (a 500 that
  * stored the row anyway).
  */
-import type { SchemaObject } from '../document/schema.js';
-import { mergedProperties } from '../operations/schema-properties.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
+import { mergedProperties } from '../openapi/operations/schema-properties.js';
 
 /** Fields most likely to be free text, tried first. */
 const PREFERRED = /^(name|title|label|description|desc|note|notes|comment|summary|text|body|friendly_?name|display_?name)$/i;

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { startServer } from '../server/serve.js';
 import { ROOT } from '../test-support/petstore.js';
 import { tablesServer, type TablesOptions } from '../test-support/contract-servers/tables-server.js';

@@ -3,11 +3,11 @@
  * again at the end. A record is known by its collection and key, or only by the `Location` of the
  * 201 that created it (a create the suite did not recognise as one).
  */
-import { templateMatcher } from '../operations/path-template.js';
-import type { Collection, CrudBinding } from '../operations/collection.js';
+import { templateMatcher } from '../openapi/operations/path-template.js';
+import type { Collection, CrudBinding } from '../openapi/operations/collection.js';
 import type { RunMarker } from './marker.js';
 import { isCreate, isRead } from './safety.js';
-import type { Operation } from '../operations/operation.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import type { Exchange } from './case.js';
 import { createdRecords } from './list-items.js';
 

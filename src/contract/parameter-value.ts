@@ -10,13 +10,13 @@
  * - anything else is drawn from the parameter's own schema (its enum, example, default, bounds),
  *   with no example of the rest of the document.
  */
-import { schemaType, type ParameterSpec, type SchemaObject } from '../document/schema.js';
-import type { Collection, CrudBinding } from '../operations/collection.js';
-import { bare, propertyNamed } from '../operations/names.js';
-import { mergedProperties } from '../operations/schema-properties.js';
-import { successSchema } from '../operations/success-schema.js';
-import type { Operation } from '../operations/operation.js';
-import { PAGE_PARAMS } from '../operations/pagination.js';
+import { schemaType, type ParameterSpec, type SchemaObject } from '../openapi/document/schema.js';
+import type { Collection, CrudBinding } from '../openapi/operations/collection.js';
+import { bare, propertyNamed } from '../openapi/operations/names.js';
+import { mergedProperties } from '../openapi/operations/schema-properties.js';
+import { successSchema } from '../openapi/operations/success-schema.js';
+import type { Operation } from '../openapi/operations/operation.js';
+import { PAGE_PARAMS } from '../openapi/operations/pagination.js';
 
 /** What choosing a value needs of the run. */
 export interface ValueSources {

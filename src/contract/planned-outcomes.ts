@@ -3,8 +3,8 @@
  * the same selection the run's results are built from (context.ts), so a test runner can name one
  * test per row at collection time and read each verdict from the report afterwards.
  */
-import type { LoadedDocument } from '../document/document.js';
-import { buildOperations } from '../operations/build-operations.js';
+import type { LoadedDocument } from '../openapi/document/document.js';
+import { buildOperations } from '../openapi/operations/build-operations.js';
 import type { CheckId } from './check-id.js';
 import { checkRegistry } from './checks/index.js';
 import type { LoadedPlugin } from './plugin.js';

@@ -4,9 +4,9 @@
  * base URL where every path of the document answers 404, or the same page as a path the document
  * does not have, stops it too. Either is a `ContractSetupError` (exit 2), never a wall of findings.
  */
-import type { SecuritySchemeObject } from '../document/objects.js';
-import type { Operation } from '../operations/operation.js';
-import { credentialFor } from '../security/credential-hint.js';
+import type { SecuritySchemeObject } from '../openapi/document/objects.js';
+import type { Operation } from '../openapi/operations/operation.js';
+import { credentialFor } from '../mock/security/credential-hint.js';
 import type { Exchange } from './case.js';
 import type { ContractContext } from './context.js';
 

@@ -9,7 +9,7 @@
  *   interface Purposes { referential_integrity: { status: number; promise: string } }
  * }
  */
-import type { Collection } from '../operations/collection.js';
+import type { Collection } from '../openapi/operations/collection.js';
 import type { CheckId } from './check-id.js';
 
 type Row = Record<string, unknown>;

@@ -7,8 +7,8 @@
  * describe; and a broken promise is one finding at its place, not one per branch.
  */
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
+import { buildMock } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { ROOT } from '../test-support/petstore.js';
 import { constraintsServer } from '../test-support/contract-servers/constraints-server.js';
 import { describeFinding } from './case.js';

@@ -3,7 +3,7 @@
  * `/roles/{id}`), how many it requested and how many answered 2xx; and for every operation it
  * never requested, why, in one line (the reason a phase gave, never "not applicable").
  */
-import type { Operation } from '../operations/operation.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import type { ContractContext } from './context.js';
 
 export interface Reach {

@@ -7,7 +7,7 @@
  * Each shape's own test (records-model, references, reach-past-refusals) shows what failed before.
  */
 import { describe, expect, it } from 'vitest';
-import { loadDocument, type LoadedDocument } from '../document/load-document.js';
+import { loadDocument, type LoadedDocument } from '../openapi/document/load-document.js';
 import { petstoreContract } from '../plugins/petstore/contract.js';
 import { cmsServer } from '../test-support/contract-servers/cms-server.js';
 import { constraintsServer } from '../test-support/contract-servers/constraints-server.js';

@@ -5,8 +5,8 @@
  * suite reaches the record operations, sends no key it does not have, and leaves nothing behind.
  */
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
+import { buildMock } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { ROOT } from '../test-support/petstore.js';
 import { cmsServer, type CmsServer } from '../test-support/contract-servers/cms-server.js';
 import { describeFinding } from './case.js';

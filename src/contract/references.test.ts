@@ -6,7 +6,7 @@
  * create, and take parameter values from the operation itself.
  */
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { ROOT } from '../test-support/petstore.js';
 import { foldersServer, type FoldersServer } from '../test-support/contract-servers/folders-server.js';
 import { describeFinding } from './case.js';

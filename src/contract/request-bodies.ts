@@ -10,10 +10,10 @@
  * is never sent as it stands, nor a value sent before.
  */
 import type { ValidateFunction } from 'ajv';
-import type { SchemaObject } from '../document/schema.js';
-import type { CrudBinding } from '../operations/collection.js';
-import { branchesOf, mergedProperties, requiredProperties } from '../operations/schema-properties.js';
-import type { Operation } from '../operations/operation.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
+import type { CrudBinding } from '../openapi/operations/collection.js';
+import { branchesOf, mergedProperties, requiredProperties } from '../openapi/operations/schema-properties.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import { jsonMediaType } from '../core/media-type.js';
 import type { RunMarker } from './marker.js';
 import { freshVariant, mayBeUnique, namedProperties, typicalValues } from './variations.js';

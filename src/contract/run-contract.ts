@@ -7,11 +7,11 @@
  * report.conforms // true when the implementation keeps every promise of the document
  */
 import { reachOf } from './reach.js';
-import { findResponse } from '../operations/build-operations.js';
+import { findResponse } from '../openapi/operations/build-operations.js';
 import { causesOf } from './causes.js';
 import { cleanUp } from './clean-up.js';
-import { unmappedReason } from '../operations/unmapped-reason.js';
-import { unenforcedPatterns } from '../validation/unenforced-patterns.js';
+import { unmappedReason } from '../openapi/operations/unmapped-reason.js';
+import { unenforcedPatterns } from '../openapi/validation/unenforced-patterns.js';
 import type { ContractReport, CoverageRow } from './contract-report.js';
 import { checkRegistry } from './checks/index.js';
 import { ContractContext, DeadlineError, UnsafeRequestError } from './context.js';

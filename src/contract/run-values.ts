@@ -5,12 +5,12 @@
  */
 import type { Faker } from '@faker-js/faker';
 import type { ValidateFunction } from 'ajv';
-import type { DocumentObject } from '../document/objects.js';
-import type { ParameterSpec, SchemaObject } from '../document/schema.js';
-import { createFaker } from '../generate/create-faker.js';
-import { createGenerator } from '../generate/from-schema.js';
-import type { Collection, CrudBinding } from '../operations/collection.js';
-import type { Operation } from '../operations/operation.js';
+import type { DocumentObject } from '../openapi/document/objects.js';
+import type { ParameterSpec, SchemaObject } from '../openapi/document/schema.js';
+import { createFaker } from '../openapi/generate/create-faker.js';
+import { createGenerator } from '../openapi/generate/from-schema.js';
+import type { Collection, CrudBinding } from '../openapi/operations/collection.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import type { Exchange } from './case.js';
 import { ChosenKeys } from './chosen-keys.js';
 import { listItems } from './list-items.js';

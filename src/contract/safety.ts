@@ -10,10 +10,10 @@
  * create under a parent (`POST /fields/{collection}`) is sent only under the suite's own parent,
  * and no write is sent whose body refers to a record the suite did not create (`unownedReference`).
  */
-import { isBelow, type Collection, type CrudBinding, type Reference } from '../operations/collection.js';
-import { bare, propertyNamed, singular } from '../operations/names.js';
-import type { Operation } from '../operations/operation.js';
-import { countsRecords, recordSelector } from '../operations/bulk-writes.js';
+import { isBelow, type Collection, type CrudBinding, type Reference } from '../openapi/operations/collection.js';
+import { bare, propertyNamed, singular } from '../openapi/operations/names.js';
+import type { Operation } from '../openapi/operations/operation.js';
+import { countsRecords, recordSelector } from '../openapi/operations/bulk-writes.js';
 
 const READS = new Set(['get', 'head', 'options', 'trace']);
 

@@ -3,9 +3,9 @@
  * never a green run over nothing. Shared by the CLI (`contract`) and the library (`runContract`),
  * which give the plugins they know by name.
  */
-import type { LoadedDocument } from '../document/document.js';
+import type { LoadedDocument } from '../openapi/document/document.js';
 import type { CheckId } from './check-id.js';
-import { buildOperations } from '../operations/build-operations.js';
+import { buildOperations } from '../openapi/operations/build-operations.js';
 import { checkRegistry } from './checks/index.js';
 import { loadContractParts, type ContractPlugin, type LoadedPlugin } from './plugin.js';
 

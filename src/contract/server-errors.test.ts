@@ -5,7 +5,7 @@
  * sequence that led to it, as curl lines in order.
  */
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { ORPHANS, orphansServer } from '../test-support/contract-servers/orphans-server.js';
 import { formatReport } from './report/console.js';
 import { toJUnit } from './report/junit.js';

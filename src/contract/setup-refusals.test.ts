@@ -4,7 +4,7 @@
  * where every path answers 404, or the same page, is a wrong address, not 225 failures.
  */
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { SHELF, SHELF_TOKEN, shelfServer, type ShelfOptions } from '../test-support/contract-servers/shelf-server.js';
 import { ContractSetupError, runContract } from './run-contract.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOperations } from '../operations/build-operations.js';
+import { buildOperations } from '../openapi/operations/build-operations.js';
 import { petstoreDocument } from '../test-support/petstore.js';
 import { sliceOperations } from './slice-operations.js';
 

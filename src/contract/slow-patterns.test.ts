@@ -6,8 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../document/load-document.js';
-import { createAjv } from '../validation/ajv-instance.js';
+import { loadDocument } from '../openapi/document/load-document.js';
+import { createAjv } from '../openapi/validation/ajv-instance.js';
 import { linearRegExp } from '../core/regex-engine.js';
 import { formatReport } from './report/console.js';
 import { runContract } from './run-contract.js';

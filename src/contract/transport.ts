@@ -4,7 +4,7 @@
  * or breaks off becomes an exchange with status 0 and its `error` (judged by `response_received`
  * alone): a server can fail a check, never crash the run or take the machine's memory.
  */
-import { readBody } from '../validation/read-body.js';
+import { readBody } from '../openapi/validation/read-body.js';
 import type { Case, Exchange } from './case.js';
 
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;

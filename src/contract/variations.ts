@@ -5,7 +5,7 @@
  * server's error names; and the values that may have to be unique (slugs, e-mails, names, keys),
  * made fresh so that no example is ever sent twice as it stands.
  */
-import type { SchemaObject } from '../document/schema.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
 
 /** Names of values a server may keep unique: `slug`, `email`, `authorEmail`, `username`, `handle`, `apiKey`, `code`, `name`. */
 const UNIQUE_NAME = /(slug|e?mail|username|login|handle|key|code|name)$/;

@@ -5,10 +5,10 @@
  * (--allow-write). What was refused, and why, is kept for the report's `Never sent`.
  */
 import type { ValidateFunction } from 'ajv';
-import type { SchemaObject } from '../document/schema.js';
-import { referencesIn } from '../operations/record-references.js';
-import { type Collection, type CrudBinding, type Reference } from '../operations/collection.js';
-import type { Operation } from '../operations/operation.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
+import { referencesIn } from '../openapi/operations/record-references.js';
+import { type Collection, type CrudBinding, type Reference } from '../openapi/operations/collection.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import type { OwnRecords } from './own-records.js';
 import { requestSchema } from './request-bodies.js';
 import { isCreate, isRead, unownedReference, unprovenTarget, unsafeWrite } from './safety.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ParameterSpec, SchemaObject } from '../document/schema.js';
-import { compileParameterParser } from '../validation/parse-parameters.js';
+import type { ParameterSpec, SchemaObject } from '../openapi/document/schema.js';
+import { compileParameterParser } from '../openapi/validation/parse-parameters.js';
 import { breaks } from './confirmation.js';
 import { writeParameter } from './write-parameter.js';
 

@@ -8,7 +8,7 @@
  * writeParameter({ name: 'ids', in: 'query', style: 'form', explode: false, required: false, schema: {} }, [1, 2])
  * // → { query: 'ids=1%2C2' }
  */
-import type { ParameterSpec } from '../document/schema.js';
+import type { ParameterSpec } from '../openapi/document/schema.js';
 
 export interface Written {
   /** A fragment of the query string: `ids=1&ids=2`. */

@@ -7,9 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../test-support/petstore.js';
-import { createAjv } from '../validation/ajv-instance.js';
+import { createAjv } from '../openapi/validation/ajv-instance.js';
 import { linearPattern, linearRegExp, toRe2Syntax } from './regex-engine.js';
-import { describeUnenforced, unenforcedPatterns } from '../validation/unenforced-patterns.js';
+import { describeUnenforced, unenforcedPatterns } from '../openapi/validation/unenforced-patterns.js';
 
 const EVIL = '^(a+)+$';
 const EVIL_INPUT = `${'a'.repeat(5000)}!`;
@@ -184,6 +184,6 @@ describe('every Ajv that validates what others send is made by createAjv', () =>
     };
     for (const dir of ['src', 'scripts', 'bench']) walk(dir);
     // meta-schemas.ts makes the build's (and, before a build, the sources') meta-schema validators.
-    expect(makers.sort()).toEqual(['src/document/meta-schema/meta-schemas.ts', 'src/validation/ajv-instance.ts']);
+    expect(makers.sort()).toEqual(['src/openapi/document/meta-schema/meta-schemas.ts', 'src/openapi/validation/ajv-instance.ts']);
   });
 });

@@ -5,14 +5,14 @@
  */
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../core/bundled.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
-import { packageDocsAssets } from '../docs/docs-assets.js';
-import { loadDocument } from '../document/load-document.js';
-import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../middleware/host-guard.js';
+import { packageDocsAssets } from '../mock/docs/docs-assets.js';
+import { loadDocument } from '../openapi/document/load-document.js';
+import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../mock/middleware/host-guard.js';
 import { errorResponse } from '../core/api-error.js';
 import { startServer } from '../server/serve.js';
 import { NODE_REQUESTS } from '../server/node-requests.js';
 import { inProcessMock, type InProcessMock } from './in-process-mock.js';
-import type { MockOptions } from '../mock-options.js';
+import type { MockOptions } from '../mock/mock-options.js';
 import { connectPostgres } from '../state/postgres-stores.js';
 
 export { BUNDLED_FIXTURES, BUNDLED_SPEC };

@@ -5,16 +5,16 @@
  */
 import { BUNDLED_FIXTURES, BUNDLED_SPEC } from '../core/bundled.js';
 import { loadContractParts } from '../contract/plugin.js';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { errorResponse } from '../core/api-error.js';
-import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../middleware/host-guard.js';
-import type { MockOptions } from '../mock-options.js';
+import { allowedHostsFor, hostCheck, isLoopbackAddress } from '../mock/middleware/host-guard.js';
+import type { MockOptions } from '../mock/mock-options.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import type { UpstreamFetch } from '../proxy/forward.js';
 import type { Violation } from '../proxy/inspect.js';
 import { buildProxy, type ProxyExchange } from '../proxy/proxy.js';
 import { createRecorder, type RecordingSummary } from '../proxy/record.js';
-import { compileDocument } from '../validation/compiled-document.js';
+import { compileDocument } from '../openapi/validation/compiled-document.js';
 import type { ViolationCounts } from '../proxy/violations.js';
 import { startServer } from '../server/serve.js';
 import { NODE_REQUESTS } from '../server/node-requests.js';

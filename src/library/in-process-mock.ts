@@ -4,14 +4,14 @@
  * controls of the admin API (reset, seed, snapshot, restore) as plain methods.
  */
 import type { Hono } from 'hono';
-import { buildMock, type BuildMockOptions, type Mock, type OperationAnswer } from '../app.js';
-import type { LoadedDocument } from '../document/document.js';
-import type { OpenAPIDocument } from '../document/openapi.js';
-import { templateMatcher } from '../operations/path-template.js';
-import { serverBasePath } from '../routing/server-base-path.js';
+import { buildMock, type BuildMockOptions, type Mock, type OperationAnswer } from '../mock/app.js';
+import type { LoadedDocument } from '../openapi/document/document.js';
+import type { OpenAPIDocument } from '../openapi/document/openapi.js';
+import { templateMatcher } from '../openapi/operations/path-template.js';
+import { serverBasePath } from '../mock/routing/server-base-path.js';
 import { exportSnapshot, type StateSnapshot } from '../state/snapshot.js';
 import type { StateStore } from '../state/state-store.js';
-import type { SelfCheckCounts } from '../respond/self-check.js';
+import type { SelfCheckCounts } from '../mock/respond/self-check.js';
 
 /** A mock answering in-process. */
 export interface InProcessMock {

@@ -5,9 +5,9 @@
  * short run against a mock on 127.0.0.1. Every server started here is closed in a finally.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO_API_KEY } from '../app.js';
+import { DEMO_API_KEY } from '../mock/app.js';
 import { ContractSetupError } from '../contract/run-contract.js';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { createMock } from './create-mock.js';
 import { inProcessMock } from './in-process-mock.js';
 import { runContract } from './run-contract.js';

@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContractSetupError, createMock, DEMO_API_KEY, DocumentLoadError, runContract, type MockInstance } from '../index.js';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 
 const auth = { Authorization: `Bearer ${DEMO_API_KEY}` };
 const json = { ...auth, 'Content-Type': 'application/json' };

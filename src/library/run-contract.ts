@@ -2,7 +2,7 @@
  * `runContract` for programs and test runners: the contract suite against a running server (or
  * any `fetch`, such as a mock's), returning the structured report the CLI prints.
  */
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import type { ContractReport } from '../contract/contract-report.js';
 import { ContractSetupError, runContract as run } from '../contract/run-contract.js';
 import type { ContractSettings } from '../contract/context.js';
@@ -10,7 +10,7 @@ import { selectRun } from '../contract/select.js';
 import { BUNDLED_SPEC } from '../core/bundled.js';
 import { PLUGINS } from '../plugins/index.js';
 import type { ContractPlugin, LoadedPlugin } from '../contract/plugin.js';
-import type { LoadedDocument } from '../document/document.js';
+import type { LoadedDocument } from '../openapi/document/document.js';
 import type { CheckId } from '../contract/check-id.js';
 
 export interface RunContractOptions extends ContractSettings {

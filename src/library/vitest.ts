@@ -12,7 +12,7 @@ import type { ContractReport } from '../contract/contract-report.js';
 import { runContract as run } from '../contract/run-contract.js';
 import { plannedOutcomes, type PlannedOutcome } from '../contract/planned-outcomes.js';
 import { sliceOperations } from '../contract/slice-operations.js';
-import { buildOperations } from '../operations/build-operations.js';
+import { buildOperations } from '../openapi/operations/build-operations.js';
 import { prepareContract, type RunContractOptions } from './run-contract.js';
 
 export interface DescribeContractOptions extends RunContractOptions {

@@ -1,7 +1,7 @@
 /**
  * One plugin shape for the mock and the contract suite: what an API states only in prose, written
  * once and registered once. Its mock part registers rules, directives, decoders and seed hooks
- * (src/registries/extension.ts); its contract part adds checks, phases and preparations
+ * (src/mock/registries/extension.ts); its contract part adds checks, phases and preparations
  * (src/contract/plugin.ts). Either part may be left out. The Petstore's is the first plugin, built
  * through these same parts.
  *
@@ -10,6 +10,6 @@
  * await createMock({ plugins: [audit] });
  */
 import type { ContractPlugin } from '../contract/plugin.js';
-import type { MockPlugin } from '../registries/extension.js';
+import type { MockPlugin } from '../mock/registries/extension.js';
 
 export interface Plugin extends MockPlugin, ContractPlugin {}

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildMock } from '../app.js';
+import { buildMock } from '../mock/app.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { startServer, type RunningServer } from '../server/serve.js';
 import { FAULTS } from '../test-support/contract-servers/faults.js';

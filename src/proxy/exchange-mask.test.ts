@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toBase64, utf8 } from '../core/bytes.js';
-import type { DocumentObject } from '../document/objects.js';
+import type { DocumentObject } from '../openapi/document/objects.js';
 import { exchangeMasker } from './exchange-mask.js';
 
 const API = { openapi: '3.1.0', info: { title: 'T', version: '1' }, paths: {}, components: { securitySchemes: { q: { type: 'apiKey', in: 'query', name: 'sub' }, h: { type: 'apiKey', in: 'header', name: 'X-Partner' } } } } as unknown as DocumentObject;

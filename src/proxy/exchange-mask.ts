@@ -15,11 +15,11 @@
  * const maskOf = exchangeMasker(document.api);
  * maskOf({ target: '/pets?api_key=k3y-value', headers: { authorization: 'Bearer s3cret-value' } }).text('echo: s3cret-value') // 'echo: ***'
  */
-import { queryKeyNames } from '../app.js';
+import { queryKeyNames } from '../mock/app.js';
 import { fromUtf8 } from '../core/bytes.js';
 import { isJsonObject } from '../core/json-object.js';
 import { isSecretName, isSecretParameterName } from '../core/secret-names.js';
-import type { DocumentObject } from '../document/objects.js';
+import type { DocumentObject } from '../openapi/document/objects.js';
 import { MASK, secretMask, type Mask } from '../contract/report/mask.js';
 
 export interface ExchangeMask extends Mask {

@@ -7,13 +7,13 @@
  */
 import type { ApiError } from '../core/api-error.js';
 import type { Problem } from '../core/problem.js';
-import type { LoadedDocument } from '../document/load-document.js';
-import type { Operation } from '../operations/operation.js';
-import { createFaker } from '../generate/create-faker.js';
-import { createGenerator } from '../generate/from-schema.js';
-import { compileErrorResponder, type ErrorResponder } from '../respond/error-response.js';
-import { compileDocument, type CompiledDocument } from '../validation/compiled-document.js';
-import type { PlainRequest } from '../validation/judge-request.js';
+import type { LoadedDocument } from '../openapi/document/load-document.js';
+import type { Operation } from '../openapi/operations/operation.js';
+import { createFaker } from '../openapi/generate/create-faker.js';
+import { createGenerator } from '../openapi/generate/from-schema.js';
+import { compileErrorResponder, type ErrorResponder } from '../mock/respond/error-response.js';
+import { compileDocument, type CompiledDocument } from '../openapi/validation/compiled-document.js';
+import type { PlainRequest } from '../openapi/validation/judge-request.js';
 import { FITS_OF_INTENT, type Case, type Exchange, type FindingKind } from '../contract/case.js';
 import { CHECK_IDS, RESPONSE_CHECK_IDS, type CheckId } from '../contract/check-id.js';
 import { checkContext, excerpt, type Verdict } from '../contract/checks/check.js';

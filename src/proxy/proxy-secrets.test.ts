@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildMock, DEMO_API_KEY } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
+import { buildMock, DEMO_API_KEY } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { buildProxy, type ProxyExchange } from './proxy.js';
 import { createRecorder } from './record.js';
 

@@ -5,11 +5,11 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { buildMock, DEMO_API_KEY } from '../app.js';
+import { buildMock, DEMO_API_KEY } from '../mock/app.js';
 import { loadContractParts } from '../contract/plugin.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { FAULTS } from '../test-support/contract-servers/faults.js';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { AUTH, FIXTURES, petstoreDocument } from '../test-support/petstore.js';
 import type { UpstreamFetch } from './forward.js';
 import { buildProxy, VIOLATIONS_HEADER, type ProxyExchange, type ProxyOptions } from './proxy.js';

@@ -16,24 +16,24 @@ import { ApiError, errorResponse, errors } from '../core/api-error.js';
 import { fromUtf8 } from '../core/bytes.js';
 import { isJsonMediaType, parseMediaType } from '../core/media-type.js';
 import { respondJson } from '../core/security-headers.js';
-import type { LoadedDocument } from '../document/load-document.js';
-import type { Operation } from '../operations/operation.js';
-import { templateFinder } from '../operations/path-template.js';
-import { WEB_REQUESTS, type RequestReader } from '../pipeline/request-reader.js';
-import { serverBasePath } from '../routing/server-base-path.js';
-import { guardHosts } from '../middleware/host-guard.js';
-import type { AdminEndpoint } from '../admin/admin-api.js';
-import { buildMock, maxBodyBytesOf, type BuildMockOptions, type Mock } from '../app.js';
+import type { LoadedDocument } from '../openapi/document/load-document.js';
+import type { Operation } from '../openapi/operations/operation.js';
+import { templateFinder } from '../openapi/operations/path-template.js';
+import { WEB_REQUESTS, type RequestReader } from '../mock/pipeline/request-reader.js';
+import { serverBasePath } from '../mock/routing/server-base-path.js';
+import { guardHosts } from '../mock/middleware/host-guard.js';
+import type { AdminEndpoint } from '../mock/admin/admin-api.js';
+import { buildMock, maxBodyBytesOf, type BuildMockOptions, type Mock } from '../mock/app.js';
 import { checkRegistry } from '../contract/checks/index.js';
 import type { LoadedPlugin } from '../contract/plugin.js';
-import type { MockPlugin } from '../registries/extension.js';
+import type { MockPlugin } from '../mock/registries/extension.js';
 import { fetchForwarder, forwardedHeaders, parseUpstream, poolForwarder, type UpstreamFetch, type UpstreamAnswer, type UpstreamFailure } from './forward.js';
 import { loopGuard } from './loop-guard.js';
 import { createInspector, type AnsweredBy, type ProxyCheckId, type SeenAnswer, type SeenRequest, type Violation } from './inspect.js';
 import type { ExchangeMask } from './exchange-mask.js';
 import type { Problem } from '../core/problem.js';
 import { ViolationLog } from './violations.js';
-import { compileDocument, type CompiledDocument } from '../validation/compiled-document.js';
+import { compileDocument, type CompiledDocument } from '../openapi/validation/compiled-document.js';
 import { violationsMark } from './violations-header.js';
 
 /** The header that names what an answer breaks, with `errors`. */
@@ -49,7 +49,7 @@ export const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 const NOT_IMPLEMENTED = new Set([404, 405, 501]);
 
 export interface ProxyOptions {
-  /** The document compiled once (src/validation/compiled-document.ts), shared by the mock, the inspector and a recorder; default: one compiled here. */
+  /** The document compiled once (src/openapi/validation/compiled-document.ts), shared by the mock, the inspector and a recorder; default: one compiled here. */
   compiled?: CompiledDocument;
   /** The real server's base URL; a request's path and query are appended to it. */
   upstream: string;

@@ -20,16 +20,16 @@
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import type { LoadedDocument } from '../document/document.js';
-import type { SchemaObject } from '../document/schema.js';
+import type { LoadedDocument } from '../openapi/document/document.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
 import { formatProblem } from '../core/problem.js';
 import { isJsonObject } from '../core/json-object.js';
-import { isIntegerKey, type Collection, type CrudBinding } from '../operations/collection.js';
-import { mergedProperties } from '../operations/schema-properties.js';
-import type { Operation } from '../operations/operation.js';
+import { isIntegerKey, type Collection, type CrudBinding } from '../openapi/operations/collection.js';
+import { mergedProperties } from '../openapi/operations/schema-properties.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import type { StoredRecord } from '../state/state-store.js';
-import { toProblems } from '../validation/ajv-problems.js';
-import { compileDocument, type CompiledDocument } from '../validation/compiled-document.js';
+import { toProblems } from '../openapi/validation/ajv-problems.js';
+import { compileDocument, type CompiledDocument } from '../openapi/validation/compiled-document.js';
 import { listItems } from '../contract/list-items.js';
 import { hidesIn, secretScrubber } from './scrub-secrets.js';
 

@@ -3,15 +3,15 @@
  * (`writeOnly`, `format: password`), what is named like a secret, and what holds a secret of the
  * exchange it came in (the client's credentials echoed back).
  */
-import type { LoadedDocument } from '../document/document.js';
-import type { SchemaObject } from '../document/schema.js';
+import type { LoadedDocument } from '../openapi/document/document.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
 import { fnv1a } from '../core/fnv.js';
 import { isJsonObject } from '../core/json-object.js';
 import { isSecretName } from '../core/secret-names.js';
-import { createFaker } from '../generate/create-faker.js';
-import { createGenerator } from '../generate/from-schema.js';
-import { branchFor, mergedProperties, requiredSet } from '../operations/schema-properties.js';
-import { type Collection } from '../operations/collection.js';
+import { createFaker } from '../openapi/generate/create-faker.js';
+import { createGenerator } from '../openapi/generate/from-schema.js';
+import { branchFor, mergedProperties, requiredSet } from '../openapi/operations/schema-properties.js';
+import { type Collection } from '../openapi/operations/collection.js';
 import type { StoredRecord } from '../state/state-store.js';
 
 /** A schema says so itself, or through one of its `allOf` parts. */

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { loadContractParts } from '../contract/plugin.js';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { AUTH, FIXTURES, petstoreDocument } from '../test-support/petstore.js';
 import { buildProxy, VIOLATIONS_HEADER } from './proxy.js';

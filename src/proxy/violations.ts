@@ -5,7 +5,7 @@
  * operations no request reached, skipped with that reason, never passed.
  */
 import { escapeHtml as escape } from '../core/html.js';
-import type { Operation } from '../operations/operation.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import type { ProxyCheckId, Violation } from './inspect.js';
 
 export interface ViolationCounts {

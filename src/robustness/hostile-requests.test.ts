@@ -4,8 +4,8 @@
  * unless the row says the request is valid, and the app still serving afterwards.
  */
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
+import { buildMock } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { AUTH, CORPUS, petstore } from '../test-support/petstore.js';
 
 type Mock = Awaited<ReturnType<typeof petstore>>;

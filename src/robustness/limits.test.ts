@@ -4,12 +4,12 @@
  * with 400. The cases come from the schemas: maxLength/minLength, maximum/minimum, maxItems of
  * every body field and parameter, and the 64 KiB body limit to the byte.
  */
-import { createFaker } from '../generate/create-faker.js';
+import { createFaker } from '../openapi/generate/create-faker.js';
 import { describe, expect, it } from 'vitest';
-import type { SchemaObject } from '../document/schema.js';
-import { createGenerator } from '../generate/from-schema.js';
-import { mergedProperties } from '../operations/schema-properties.js';
-import type { Operation } from '../operations/operation.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
+import { createGenerator } from '../openapi/generate/from-schema.js';
+import { mergedProperties } from '../openapi/operations/schema-properties.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import { AUTH, petstore } from '../test-support/petstore.js';
 
 type Mock = Awaited<ReturnType<typeof petstore>>;

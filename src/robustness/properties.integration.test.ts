@@ -10,18 +10,18 @@
  * property, fewer for the expensive ones); FUZZ_SEED picks another seed. A failure prints the
  * seed, the path and the shrunk counterexample, so `fc.assert(..., { seed, path })` replays it.
  */
-import { createFaker } from '../generate/create-faker.js';
+import { createFaker } from '../openapi/generate/create-faker.js';
 import type { ValidateFunction } from 'ajv';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SchemaObject } from '../document/schema.js';
-import { createGenerator } from '../generate/from-schema.js';
-import type { Collection } from '../operations/collection.js';
-import { mergedProperties } from '../operations/schema-properties.js';
-import type { Operation } from '../operations/operation.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
+import { createGenerator } from '../openapi/generate/from-schema.js';
+import type { Collection } from '../openapi/operations/collection.js';
+import { mergedProperties } from '../openapi/operations/schema-properties.js';
+import type { Operation } from '../openapi/operations/operation.js';
 import { AUTH, petstore, petstoreDocument } from '../test-support/petstore.js';
-import { createAjv } from '../validation/ajv-instance.js';
-import { SchemaConverter } from '../validation/to-json-schema.js';
+import { createAjv } from '../openapi/validation/ajv-instance.js';
+import { SchemaConverter } from '../openapi/validation/to-json-schema.js';
 
 // ---------------------------------------------------------------------------------------------
 // Settings

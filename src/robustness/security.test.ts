@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { AUTH, petstore } from '../test-support/petstore.js';
-import type { MockPlugin } from '../registries/extension.js';
+import type { MockPlugin } from '../mock/registries/extension.js';
 import { NODE_REQUESTS } from '../server/node-requests.js';
 
 const stop: Array<() => void> = [];

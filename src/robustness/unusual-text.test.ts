@@ -8,9 +8,9 @@
  * and src/state/unusual-text.process.test.ts (PostgreSQL).
  */
 import { describe, expect, it } from 'vitest';
-import { buildMock, type Mock } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
-import type { MockPlugin } from '../registries/extension.js';
+import { buildMock, type Mock } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
+import type { MockPlugin } from '../mock/registries/extension.js';
 import { caller, petstore, ROOT } from '../test-support/petstore.js';
 
 const LABELS = `${ROOT}test/documents/labels-api.yaml`;

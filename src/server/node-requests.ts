@@ -1,5 +1,5 @@
 /**
- * The request reader of the Node server (see src/pipeline/request-reader.ts): headers, body and
+ * The request reader of the Node server (see src/mock/pipeline/request-reader.ts): headers, body and
  * peer read from Node's IncomingMessage, which @hono/node-server hands over as `c.env.incoming`.
  * Building a WHATWG Request, its Headers and its body stream for each request was about a tenth of
  * the samples in a profile under load. A request that came from no socket (`app.request` in a
@@ -8,7 +8,7 @@
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { WEB_REQUESTS, type RequestReader } from '../pipeline/request-reader.js';
+import { WEB_REQUESTS, type RequestReader } from '../mock/pipeline/request-reader.js';
 
 /** The Node request behind a Hono context, when the request came over a socket. */
 function incomingOf(c: Context): IncomingMessage | undefined {

@@ -4,7 +4,7 @@
  * collection alone is copied. A new session costs nothing up front (with 200,000 pets, seeding a
  * full copy per session stalled the event loop 1.4 s and took 128 MB), and a copy it makes counts
  * against the same bound as every other record, in the sessions' share of it: before a copy is
- * made, `room` drops other sessions as needed (src/assembly/create-state.ts).
+ * made, `room` drops other sessions as needed (src/mock/assembly/create-state.ts).
  */
 import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from './state-store.js';
 import type { StateBudget } from './budget.js';

@@ -8,8 +8,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rename
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildMock, type Mock, type BuildMockOptions } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
+import { buildMock, type Mock, type BuildMockOptions } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { AUTH, petstore, ROOT } from '../test-support/petstore.js';
 import { StateJournal } from './journal.js';
 import { persistAnswers, persistenceRefusal } from './persistence.js';

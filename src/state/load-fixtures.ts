@@ -5,9 +5,9 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Collection } from '../operations/collection.js';
+import type { Collection } from '../openapi/operations/collection.js';
 import { formatProblem } from '../core/problem.js';
-import { toProblems } from '../validation/ajv-problems.js';
+import { toProblems } from '../openapi/validation/ajv-problems.js';
 import type { StoredRecord } from './state-store.js';
 import type { ValidateFunction } from 'ajv';
 

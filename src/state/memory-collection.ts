@@ -14,7 +14,7 @@
  *
  * The postings of the indexes, and why a key is never deleted from one, are in posting.ts.
  */
-import type { Collection } from '../operations/collection.js';
+import type { Collection } from '../openapi/operations/collection.js';
 import { StateBudget } from './budget.js';
 import { jsonSize } from './json-size.js';
 import { mergeInOrder, STALE_SLACK, valueKey, type Posting } from './posting.js';

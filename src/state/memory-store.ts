@@ -2,7 +2,7 @@
  * The in-memory state store: one MemoryCollection (memory-collection.ts) per collection of the
  * document, every request's work run at once, and collections seeded on their first use.
  */
-import type { Collection } from '../operations/collection.js';
+import type { Collection } from '../openapi/operations/collection.js';
 import { StateBudget } from './budget.js';
 import { MemoryCollection } from './memory-collection.js';
 import type { CollectionSnapshot, StateStore } from './state-store.js';

@@ -12,8 +12,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
+import { buildMock } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { ASCII, longText, MULTI_BYTE, utf8Length } from '../test-support/long-text.js';
 import { caller, ROOT, type Call } from '../test-support/petstore.js';
 import { postgresForTests } from '../test-support/postgres.js';

@@ -6,7 +6,7 @@
  */
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { fnv1a } from '../core/fnv.js';
-import type { Collection } from '../operations/collection.js';
+import type { Collection } from '../openapi/operations/collection.js';
 import { borrow } from './borrow-client.js';
 import type { StateBudget } from './budget.js';
 import { MemoryStore } from './memory-store.js';

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.js';
+import { buildMock } from '../mock/app.js';
 import { fnv1a } from '../core/fnv.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { caller, FIXTURES, petstoreDocument } from '../test-support/petstore.js';

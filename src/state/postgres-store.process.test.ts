@@ -7,9 +7,9 @@
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../document/load-document.js';
-import { buildOperations } from '../operations/build-operations.js';
-import { inferCollections } from '../operations/infer-collections.js';
+import { loadDocument } from '../openapi/document/load-document.js';
+import { buildOperations } from '../openapi/operations/build-operations.js';
+import { inferCollections } from '../openapi/operations/infer-collections.js';
 import { ROOT } from '../test-support/petstore.js';
 import { describeStoreConformance } from '../test-support/store-conformance.js';
 import { startPostgres } from '../test-support/postgres.js';

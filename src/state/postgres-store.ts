@@ -35,7 +35,7 @@
  * namespace, its copy in memory and its log are postgres-namespace.ts; the connection and the
  * stores of one database, postgres-stores.ts; the schema, postgres-schema.ts.
  */
-import type { Collection } from '../operations/collection.js';
+import type { Collection } from '../openapi/operations/collection.js';
 import type { StateBudget } from './budget.js';
 import type { MemoryCollection } from './memory-collection.js';
 import { observeStore, type JournalEntry } from './observe-store.js';

@@ -7,7 +7,7 @@
  * `pg` is loaded only when a PostgreSQL store is asked for: the in-memory default never loads it.
  */
 import type { Pool } from 'pg';
-import type { Collection } from '../operations/collection.js';
+import type { Collection } from '../openapi/operations/collection.js';
 import { borrow } from './borrow-client.js';
 import type { StateBudget } from './budget.js';
 import type { PersistenceHealth } from './persistence-health.js';

@@ -2,10 +2,10 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildMock, DEMO_API_KEY } from '../app.js';
+import { buildMock, DEMO_API_KEY } from '../mock/app.js';
 import { FIXTURES, petstore, petstoreDocument, ROOT } from '../test-support/petstore.js';
 import { FixtureError } from './load-fixtures.js';
-import { loadDocument } from '../document/load-document.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 
 const dump = (mock: Awaited<ReturnType<typeof petstore>>) =>
   Object.fromEntries(mock.collections.map(({ name }) => [name, [...mock.store.collection(name).all()]]));

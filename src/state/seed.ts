@@ -6,11 +6,11 @@
 import { fnv1a, seeded } from '../core/fnv.js';
 import type { Faker } from '@faker-js/faker';
 import type { ValidateFunction } from 'ajv';
-import type { SchemaObject } from '../document/schema.js';
-import { own } from '../generate/helpers.js';
-import type { GenerateHints } from '../generate/strings.js';
-import { isIntegerKey, type Collection } from '../operations/collection.js';
-import { requiredSet } from '../operations/schema-properties.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
+import { own } from '../openapi/generate/helpers.js';
+import type { GenerateHints } from '../openapi/generate/strings.js';
+import { isIntegerKey, type Collection } from '../openapi/operations/collection.js';
+import { requiredSet } from '../openapi/operations/schema-properties.js';
 import type { RecordCollection, StateStore, StoredRecord } from './state-store.js';
 import { versionOf } from './speedups.js';
 import { SeededValues } from './seeded-values.js';
@@ -25,7 +25,7 @@ export interface SeedOptions {
   /** The validator of any schema (a property's, for its examples). */
   validatorOf?: (schema: SchemaObject) => ValidateFunction | undefined;
   warn: (message: string) => void;
-  /** Writes a generated record's links to itself (`uri`, `links.self`) once its key and scope are known (src/operations/record-links.ts). */
+  /** Writes a generated record's links to itself (`uri`, `links.self`) once its key and scope are known (src/openapi/operations/record-links.ts). */
   ownLinks?: (collection: Collection, record: StoredRecord, scope: string) => void;
 }
 

@@ -8,10 +8,10 @@
  * for 60 pets), or it has 10,000 names, it is left to repeat.
  */
 import type { ValidateFunction } from 'ajv';
-import type { SchemaObject } from '../document/schema.js';
-import type { Collection } from '../operations/collection.js';
-import { mergedProperties } from '../operations/schema-properties.js';
-import { selfLinkSlots } from '../operations/record-links.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
+import type { Collection } from '../openapi/operations/collection.js';
+import { mergedProperties } from '../openapi/operations/schema-properties.js';
+import { selfLinkSlots } from '../openapi/operations/record-links.js';
 import type { StoredRecord } from './state-store.js';
 
 /** Properties that name a record, compared lower case without separators; first and last names repeat in life, and are left. */

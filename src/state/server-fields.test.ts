@@ -3,7 +3,7 @@
  * whose values are dates of another shape (Twilio's RFC 2822), a number of seconds (Stripe's `created`).
  */
 import { describe, expect, it } from 'vitest';
-import type { SchemaObject } from '../document/schema.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
 import { fillServerFields } from './server-fields.js';
 
 const NOW = Date.UTC(2031, 4, 6, 7, 8, 9);

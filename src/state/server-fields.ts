@@ -11,10 +11,10 @@
  * branch. So an answer keeps to its schema whatever the client left out, and a created record is as
  * full as a seeded one in what the server owns.
  */
-import type { SchemaObject } from '../document/schema.js';
-import { branchFor, mergedProperties, requiredSet } from '../operations/schema-properties.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
+import { branchFor, mergedProperties, requiredSet } from '../openapi/operations/schema-properties.js';
 import type { StoredRecord } from './state-store.js';
-import { dateShapeOf, formatDate } from '../generate/shapes.js';
+import { dateShapeOf, formatDate } from '../openapi/generate/shapes.js';
 
 const CREATED = /^(created|inserted|creation|logged|recorded|issued)(_?(at|on|date|time|timestamp))?$|^date_?created$|^(at|timestamp)$/i;
 const UPDATED = /^(updated|modified|last_?modified|last_?updated|changed)(_?(at|on|date|time|timestamp))?$|^date_?(updated|modified)$/i;

@@ -4,8 +4,8 @@
  * changes nothing and says which collection, record and field is wrong.
  */
 import type { ValidateFunction } from 'ajv';
-import type { Collection } from '../operations/collection.js';
-import { toProblems } from '../validation/ajv-problems.js';
+import type { Collection } from '../openapi/operations/collection.js';
+import { toProblems } from '../openapi/validation/ajv-problems.js';
 import { formatProblem } from '../core/problem.js';
 import type { CollectionSnapshot, StateStore } from './state-store.js';
 

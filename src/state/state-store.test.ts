@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildMock } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
-import { buildOperations } from '../operations/build-operations.js';
-import type { Collection } from '../operations/collection.js';
-import { inferCollections } from '../operations/infer-collections.js';
+import { buildMock } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
+import { buildOperations } from '../openapi/operations/build-operations.js';
+import type { Collection } from '../openapi/operations/collection.js';
+import { inferCollections } from '../openapi/operations/infer-collections.js';
 import { petstoreDocument, ROOT } from '../test-support/petstore.js';
 import { DeferredStore, PlainStore } from '../test-support/test-stores.js';
 import { recordJson, indexOf, versionOf } from './speedups.js';

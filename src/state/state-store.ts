@@ -11,7 +11,7 @@
  * What the comments below promise is checked for every implementation by one shared suite, the
  * store conformance suite (src/test-support/store-conformance.ts): a new store runs it as it is.
  */
-import type { Collection } from '../operations/collection.js';
+import type { Collection } from '../openapi/operations/collection.js';
 
 export type StoredRecord = Record<string, unknown>;
 

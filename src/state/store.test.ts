@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { petstore } from '../test-support/petstore.js';
-import type { Collection } from '../operations/collection.js';
+import type { Collection } from '../openapi/operations/collection.js';
 import type { StateStore } from './state-store.js';
 import { MemoryCollection } from './memory-collection.js';
 

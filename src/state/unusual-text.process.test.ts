@@ -7,8 +7,8 @@
  * src/robustness/unusual-text-stores.integration.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMock } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
+import { buildMock } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { caller, FIXTURES, petstoreDocument, ROOT, type Call } from '../test-support/petstore.js';
 import { startPostgres, type RunningPostgres } from '../test-support/postgres.js';

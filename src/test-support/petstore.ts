@@ -2,8 +2,8 @@
  * Test helpers: the Petstore document loaded once per test file, a mock built from it in one
  * line, and requests with the demo key.
  */
-import { buildMock, DEMO_API_KEY, type Mock, type BuildMockOptions } from '../app.js';
-import { loadDocument, type LoadedDocument } from '../document/load-document.js';
+import { buildMock, DEMO_API_KEY, type Mock, type BuildMockOptions } from '../mock/app.js';
+import { loadDocument, type LoadedDocument } from '../openapi/document/load-document.js';
 import { DEFAULT_PLUGINS } from '../plugins/index.js';
 import { PACKAGE_ROOT } from '../core/package-root.js';
 import { expect } from 'vitest';

@@ -1,7 +1,7 @@
-import type { LoadedDocument } from '../document/load-document.js';
-import { createAjv } from '../validation/ajv-instance.js';
-import { SchemaConverter } from '../validation/to-json-schema.js';
-import { createResponseChecker } from '../validation/validate-response.js';
+import type { LoadedDocument } from '../openapi/document/load-document.js';
+import { createAjv } from '../openapi/validation/ajv-instance.js';
+import { SchemaConverter } from '../openapi/validation/to-json-schema.js';
+import { createResponseChecker } from '../openapi/validation/validate-response.js';
 
 /** A response checker for a document, with its own Ajv. */
 export function responseCheckerFor(document: LoadedDocument) {

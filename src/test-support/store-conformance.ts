@@ -17,7 +17,7 @@
  *   asserts what its answers must be, so that it fails on a store both mocks would share (the
  *   in-memory one), not only on a difference.
  *
- * Here, in test support, rather than beside the store: it builds mocks (src/app.ts, a layer above
+ * Here, in test support, rather than beside the store: it builds mocks (src/mock/app.ts, a layer above
  * the state) and declares vitest suites, which only tests and test support may do.
  */
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';

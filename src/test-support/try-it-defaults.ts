@@ -1,6 +1,6 @@
 /**
  * The request Swagger UI's try-it panel sends by default for each operation of the docs page's
- * copy of a document (src/docs/docs-document.ts `documentForDocs`, as the page builds it), read
+ * copy of a document (src/mock/docs/docs-document.ts `documentForDocs`, as the page builds it), read
  * as Swagger UI reads its starting values: a parameter from its first named example, else its
  * `example`, else its schema's `example`, else its schema's `default`; a JSON body from its media
  * type's first named example, else its `example`; a form's fields from their properties'
@@ -9,11 +9,11 @@
  * What Swagger UI would not send (a required value it has none for) is listed in `missing`; a
  * body it would make up itself (the page gives it none) is `ownSample`, not known here.
  */
-import type { DocumentObject, OperationObject, ParameterObject, PathItemObject } from '../document/objects.js';
-import type { SchemaObject } from '../document/schema.js';
-import { followRef } from '../docs/follow-ref.js';
-import { documentForDocs, hidesTryIt, type DocsConfig } from '../docs/docs-document.js';
-import { HTTP_METHODS } from '../operations/operation.js';
+import type { DocumentObject, OperationObject, ParameterObject, PathItemObject } from '../openapi/document/objects.js';
+import type { SchemaObject } from '../openapi/document/schema.js';
+import { followRef } from '../mock/docs/follow-ref.js';
+import { documentForDocs, hidesTryIt, type DocsConfig } from '../mock/docs/docs-document.js';
+import { HTTP_METHODS } from '../openapi/operations/operation.js';
 
 export interface DefaultRequest {
   method: string;

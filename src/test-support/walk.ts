@@ -4,14 +4,14 @@
  * status, media type, body schema, required headers). A test then asserts reads after writes.
  */
 import { expect } from 'vitest';
-import { buildMock, type Mock, type BuildMockOptions } from '../app.js';
-import { loadDocument } from '../document/load-document.js';
-import type { Operation } from '../operations/operation.js';
-import { templateFinder } from '../operations/path-template.js';
-import { serverBasePath } from '../routing/server-base-path.js';
-import { createAjv } from '../validation/ajv-instance.js';
-import { SchemaConverter } from '../validation/to-json-schema.js';
-import { createResponseChecker } from '../validation/validate-response.js';
+import { buildMock, type Mock, type BuildMockOptions } from '../mock/app.js';
+import { loadDocument } from '../openapi/document/load-document.js';
+import type { Operation } from '../openapi/operations/operation.js';
+import { templateFinder } from '../openapi/operations/path-template.js';
+import { serverBasePath } from '../mock/routing/server-base-path.js';
+import { createAjv } from '../openapi/validation/ajv-instance.js';
+import { SchemaConverter } from '../openapi/validation/to-json-schema.js';
+import { createResponseChecker } from '../openapi/validation/validate-response.js';
 
 export interface Answer {
   status: number;

@@ -5,10 +5,10 @@
  * not apply). The runner adds the operation, the request, the response and a repro, and counts
  * passes per check and operation.
  */
-import { findResponse } from '../../operations/build-operations.js';
-import type { Operation } from '../../operations/operation.js';
+import { findResponse } from '../../openapi/operations/build-operations.js';
+import type { Operation } from '../../openapi/operations/operation.js';
 import type { Problem } from '../../core/problem.js';
-import type { ReceivedResponse } from '../../validation/validate-response.js';
+import type { ReceivedResponse } from '../../openapi/validation/validate-response.js';
 import type { Evidence, Exchange, FindingKind } from '../case.js';
 import type { CheckId } from '../check-id.js';
 import type { PurposeOf, Purposes } from '../purpose.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Operation } from '../../operations/operation.js';
+import type { Operation } from '../../openapi/operations/operation.js';
 import { FITS_OF_INTENT, type Case, type Intent } from '../case.js';
 import { statusRule } from './status-rule.js';
 

@@ -3,8 +3,8 @@
  * whether it declares a status exactly or through a range like `4XX` (never through `default`,
  * which names no status).
  */
-import { findResponse } from '../../operations/build-operations.js';
-import type { Operation } from '../../operations/operation.js';
+import { findResponse } from '../../openapi/operations/build-operations.js';
+import type { Operation } from '../../openapi/operations/operation.js';
 
 /** The statuses of 2xx responses an operation declares. */
 export function successStatuses(op: Operation): number[] {

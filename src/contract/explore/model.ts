@@ -3,8 +3,8 @@
  * as it was last written (the fields the document promises to read back) and whether it was
  * deleted, with the step that made it (so a repro can name it as `{ $fromStep: i }`).
  */
-import type { Collection } from '../../operations/collection.js';
-import { mergedProperties } from '../../operations/schema-properties.js';
+import type { Collection } from '../../openapi/operations/collection.js';
+import { mergedProperties } from '../../openapi/operations/schema-properties.js';
 
 type Row = Record<string, unknown>;
 

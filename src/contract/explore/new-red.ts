@@ -8,7 +8,7 @@
 import type { Finding } from '../case.js';
 import type { CheckId } from '../check-id.js';
 import type { ContractContext } from '../context.js';
-import type { Collection } from '../../operations/collection.js';
+import type { Collection } from '../../openapi/operations/collection.js';
 
 /**
  * Findings that never fail a draw: a refusal (4xx) of a drawn valid value may be a rule the

@@ -10,9 +10,9 @@
  * values.learn(stepThen, stepNow); // body.categoryId 26 then, 31 now
  * values.of('categoryId', 26); // 31
  */
-import type { Collection } from '../../operations/collection.js';
-import { mergedProperties } from '../../operations/schema-properties.js';
-import type { Operation } from '../../operations/operation.js';
+import type { Collection } from '../../openapi/operations/collection.js';
+import { mergedProperties } from '../../openapi/operations/schema-properties.js';
+import type { Operation } from '../../openapi/operations/operation.js';
 import { isMarked } from '../marker.js';
 import { requestSchema } from '../request-bodies.js';
 import type { Step } from './sequence.js';

@@ -7,10 +7,10 @@
  * such steps again and judges them by the same promises (`--replay`).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Collection, CrudAction } from '../../operations/collection.js';
-import { mergedProperties } from '../../operations/schema-properties.js';
-import type { Operation } from '../../operations/operation.js';
-import { isPaginationParam, paginationOf } from '../../operations/pagination.js';
+import type { Collection, CrudAction } from '../../openapi/operations/collection.js';
+import { mergedProperties } from '../../openapi/operations/schema-properties.js';
+import type { Operation } from '../../openapi/operations/operation.js';
+import { isPaginationParam, paginationOf } from '../../openapi/operations/pagination.js';
 import type { CheckId } from '../check-id.js';
 import { goneStatuses } from '../checks/lifecycle-checks.js';
 import type { ContractContext } from '../context.js';

@@ -6,7 +6,7 @@
  * confirm, and reported as a finding of its check and as an explored failure with its steps.
  */
 import fc from 'fast-check';
-import type { Collection } from '../../operations/collection.js';
+import type { Collection } from '../../openapi/operations/collection.js';
 import type { Finding } from '../case.js';
 import type { CheckId } from '../check-id.js';
 import type { ContractContext } from '../context.js';

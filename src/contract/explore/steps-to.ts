@@ -8,8 +8,8 @@
  * stepsTo(ctx, { op: updateInventoryItem, label, params: { petId: 24 }, body: { quantity: 99900 } })
  * // [create a category, create a pet { categoryId: { $fromStep: 0 } }, PUT { petId: { $fromStep: 1 } }]
  */
-import type { Operation } from '../../operations/operation.js';
-import type { Collection } from '../../operations/collection.js';
+import type { Operation } from '../../openapi/operations/operation.js';
+import type { Collection } from '../../openapi/operations/collection.js';
 import type { ContractContext } from '../context.js';
 import { pathParamsOf, type OwnRecord } from '../own-records.js';
 import type { Step, StepValue } from './sequence.js';

@@ -5,7 +5,7 @@
  * suite's own records, so a server that ignores auth harms nothing (and answers 404, not 401);
  * other writes are not sent.
  */
-import type { Operation } from '../../operations/operation.js';
+import type { Operation } from '../../openapi/operations/operation.js';
 import type { ContractContext } from '../context.js';
 import type { Phase } from './phase.js';
 import { freeItemParams, notSafe, validBodyFor } from './phase.js';

@@ -3,7 +3,7 @@
  * only when the first one does not show it is the last.
  */
 import { describe, expect, it } from 'vitest';
-import type { Collection } from '../../operations/collection.js';
+import type { Collection } from '../../openapi/operations/collection.js';
 import type { Exchange } from '../case.js';
 import { lastPageReason } from './lifecycle.js';
 

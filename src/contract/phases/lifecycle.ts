@@ -4,11 +4,11 @@
  * delete again gives 404. A collection without a create (a sub-resource) gets read and update,
  * and its record is put back as it was.
  */
-import type { SchemaObject } from '../../document/schema.js';
-import type { Collection } from '../../operations/collection.js';
-import type { Operation } from '../../operations/operation.js';
-import { mergedProperties } from '../../operations/schema-properties.js';
-import { isPaginationParam, paginationOf } from '../../operations/pagination.js';
+import type { SchemaObject } from '../../openapi/document/schema.js';
+import type { Collection } from '../../openapi/operations/collection.js';
+import type { Operation } from '../../openapi/operations/operation.js';
+import { mergedProperties } from '../../openapi/operations/schema-properties.js';
+import { isPaginationParam, paginationOf } from '../../openapi/operations/pagination.js';
 import type { Exchange } from '../case.js';
 import type { CheckId } from '../check-id.js';
 import type { ContractContext } from '../context.js';

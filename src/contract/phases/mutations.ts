@@ -5,9 +5,9 @@
  * that one body does not hold (`pages` has a maximum on a Book, none on an Audiobook) is broken
  * on a body that holds it, or not at all.
  */
-import { schemaType, type ParameterSpec, type SchemaObject } from '../../document/schema.js';
-import { branchFor, mergedProperties, requiredProperties } from '../../operations/schema-properties.js';
-import type { Operation } from '../../operations/operation.js';
+import { schemaType, type ParameterSpec, type SchemaObject } from '../../openapi/document/schema.js';
+import { branchFor, mergedProperties, requiredProperties } from '../../openapi/operations/schema-properties.js';
+import type { Operation } from '../../openapi/operations/operation.js';
 import type { Breach } from '../confirmation.js';
 import type { ContractContext } from '../context.js';
 import { writeParameter } from '../write-parameter.js';

@@ -12,8 +12,8 @@
  * parameter; 415 for the media type; 413 for the size); the check judges the answer by the one
  * status rule (checks/status-rule.ts).
  */
-import { branchesOf } from '../../operations/schema-properties.js';
-import type { Operation } from '../../operations/operation.js';
+import { branchesOf } from '../../openapi/operations/schema-properties.js';
+import type { Operation } from '../../openapi/operations/operation.js';
 import { jsonMediaType } from '../../core/media-type.js';
 import { breaks } from '../confirmation.js';
 import type { RequestSpec } from '../compose-request.js';

@@ -6,12 +6,12 @@
  * schema requires fails response_schema_conformance. A cursor is left out (only a page the server
  * gave names one), and so is a parameter that carries the credentials.
  */
-import type { ParameterSpec } from '../../document/schema.js';
+import type { ParameterSpec } from '../../openapi/document/schema.js';
 import type { Intent } from '../case.js';
 import type { RequestSpec } from '../compose-request.js';
 import type { ContractContext } from '../context.js';
-import type { Operation } from '../../operations/operation.js';
-import { paginationOf } from '../../operations/pagination.js';
+import type { Operation } from '../../openapi/operations/operation.js';
+import { paginationOf } from '../../openapi/operations/pagination.js';
 import { writeParameter } from '../write-parameter.js';
 
 const ATTEMPTS = 5;

@@ -4,7 +4,7 @@
  * bodies are sent (request-bodies.ts `others`: the fields the answer names first), so the
  * operation is still seen to succeed, and the kind that worked is kept for the rest of the run.
  */
-import type { Operation } from '../../operations/operation.js';
+import type { Operation } from '../../openapi/operations/operation.js';
 import type { CheckId, Exchange } from '../case.js';
 import type { RequestSpec } from '../compose-request.js';
 import type { ContractContext } from '../context.js';

@@ -1,8 +1,8 @@
 /**
  * A phase generates one family of cases from the document and sends them.
  */
-import type { Collection } from '../../operations/collection.js';
-import type { Operation } from '../../operations/operation.js';
+import type { Collection } from '../../openapi/operations/collection.js';
+import type { Operation } from '../../openapi/operations/operation.js';
 import type { CheckId, Exchange } from '../case.js';
 import type { Breach } from '../confirmation.js';
 import type { ContractContext } from '../context.js';

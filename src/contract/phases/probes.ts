@@ -5,8 +5,8 @@
  * aimed at records the suite creates; what a server does with them beyond not failing is left to
  * the checks the document's promises feed (a declared 4xx, a schema).
  */
-import type { Collection } from '../../operations/collection.js';
-import { paginationOf } from '../../operations/pagination.js';
+import type { Collection } from '../../openapi/operations/collection.js';
+import { paginationOf } from '../../openapi/operations/pagination.js';
 import type { CheckId } from '../check-id.js';
 import type { ContractContext } from '../context.js';
 import type { Phase, Targets } from './phase.js';

@@ -2,13 +2,13 @@
  * Records the phases work on: created by the suite (with the records they reference created
  * first), or found through the list when the suite must not change anything.
  */
-import { schemaType, type SchemaObject } from '../../document/schema.js';
-import { integerFormatRange } from '../../generate/integer-formats.js';
-import type { Collection } from '../../operations/collection.js';
-import { propertyNamed } from '../../operations/names.js';
-import { requiredProperties } from '../../operations/schema-properties.js';
+import { schemaType, type SchemaObject } from '../../openapi/document/schema.js';
+import { integerFormatRange } from '../../openapi/generate/integer-formats.js';
+import type { Collection } from '../../openapi/operations/collection.js';
+import { propertyNamed } from '../../openapi/operations/names.js';
+import { requiredProperties } from '../../openapi/operations/schema-properties.js';
 import { requestSchema } from '../request-bodies.js';
-import type { Operation } from '../../operations/operation.js';
+import type { Operation } from '../../openapi/operations/operation.js';
 import type { ContractContext } from '../context.js';
 import { createdRecords, listItems, recordOf } from '../list-items.js';
 import { storedAnyway } from '../list-reader.js';

@@ -3,7 +3,7 @@
  * key no record has and expects the 404; an operation declaring no 404 is skipped with the reason.
  */
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../../document/load-document.js';
+import { loadDocument } from '../../openapi/document/load-document.js';
 import { NOTES, notesServer } from '../../test-support/contract-servers/small-notes.js';
 import { checkRegistry } from '../checks/index.js';
 import { ContractContext } from '../context.js';

@@ -177,8 +177,8 @@ describe('Petstore rules', () => {
   });
 
   it('stays off for another document, even one with a placeOrder operation', async () => {
-    const { buildMock } = await import('../../app.js');
-    const { loadDocument } = await import('../../document/load-document.js');
+    const { buildMock } = await import('../../mock/app.js');
+    const { loadDocument } = await import('../../openapi/document/load-document.js');
     const mock = buildMock(await loadDocument(`${CORPUS}/swagger-petstore3.yaml`), { plugins: [petstore] });
     expect(mock.plugins).toEqual([]);
     expect(mock.operations.some((op) => op.id === 'placeOrder')).toBe(true);

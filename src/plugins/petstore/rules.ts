@@ -7,10 +7,10 @@
  * Hooked operations: createPet, replacePet, updatePet, deletePet, deleteCategory, placeOrder,
  * updateOrder, deleteOrder, updateInventoryItem.
  */
-import type { Collection } from '../../operations/collection.js';
+import type { Collection } from '../../openapi/operations/collection.js';
 import { ApiError } from '../../core/api-error.js';
 import type { StateStore, StoredRecord } from '../../state/state-store.js';
-import type { OperationRule, RuleContext } from '../../actions/action.js';
+import type { OperationRule, RuleContext } from '../../mock/actions/action.js';
 import { missingPetstoreOperations, PETSTORE_COLLECTIONS } from './operations.js';
 
 const SHIP_AFTER_MS = 3 * 24 * 3600 * 1000;

@@ -3,7 +3,7 @@
  * each with the check that must catch it. The suite proves its strength by failing on every one
  * (and passing on the unbroken mock).
  */
-import type { Mock } from '../../app.js';
+import type { Mock } from '../../mock/app.js';
 import type { CheckId } from '../../contract/case.js';
 
 export type Handler = (request: Request) => Promise<Response>;

@@ -4,7 +4,7 @@
  * behind a framework's error middleware would) to a valid request the mock accepts. The fixed
  * script of the suite passes every one; input exploration must not.
  */
-import type { Mock } from '../../app.js';
+import type { Mock } from '../../mock/app.js';
 import type { CheckId } from '../../contract/case.js';
 import type { Handler } from './faults.js';
 

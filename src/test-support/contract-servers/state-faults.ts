@@ -4,7 +4,7 @@
  * the shortest sequence that shows it. The fixed script of the suite passes every one; stateful
  * exploration must not.
  */
-import type { Mock } from '../../app.js';
+import type { Mock } from '../../mock/app.js';
 import type { CheckId } from '../../contract/case.js';
 import type { Handler } from './faults.js';
 

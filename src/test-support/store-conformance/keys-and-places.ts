@@ -2,7 +2,7 @@
  * Part of the store conformance suite (../store-conformance.ts): how a store gives keys and places: its speed-ups, integer keys (per parent too), records with no key, the key of a record, and a collection cleared back to new.
  */
 import { describe, expect, it } from 'vitest';
-import { isIntegerKey } from '../../operations/collection.js';
+import { isIntegerKey } from '../../openapi/operations/collection.js';
 import type { ConformanceSuite } from './store-under-test.js';
 import { integerKeyed, inTransaction, keyed, keyFor, listed, nested, on, recordFor, scopeFor, subjects } from './subjects.js';
 

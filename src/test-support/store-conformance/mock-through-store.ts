@@ -4,10 +4,10 @@
  * answer compared pairwise and checked against the document, the states compared after every write.
  */
 import { describe, expect, it } from 'vitest';
-import { buildMock, type BuildMockOptions, type Mock } from '../../app.js';
-import { loadDocument } from '../../document/load-document.js';
+import { buildMock, type BuildMockOptions, type Mock } from '../../mock/app.js';
+import { loadDocument } from '../../openapi/document/load-document.js';
 import { DEFAULT_PLUGINS } from '../../plugins/index.js';
-import type { MockPlugin } from '../../registries/extension.js';
+import type { MockPlugin } from '../../mock/registries/extension.js';
 import type { CollectionSnapshot } from '../../state/state-store.js';
 import { AUTH, FIXTURES, ROOT, SPEC } from '../petstore.js';
 import { walk, type Answer, type WalkCall } from '../walk.js';

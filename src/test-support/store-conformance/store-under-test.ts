@@ -2,7 +2,7 @@
  * What the store conformance suite (../store-conformance.ts) is given to check a store, and what
  * each of its topics is handed: the store under test, and a fresh empty store per check.
  */
-import type { Collection } from '../../operations/collection.js';
+import type { Collection } from '../../openapi/operations/collection.js';
 import type { StateBudget } from '../../state/budget.js';
 import type { StateStore } from '../../state/state-store.js';
 import type { DocumentName } from './subjects.js';

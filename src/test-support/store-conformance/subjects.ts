@@ -5,10 +5,10 @@
  * read what it holds.
  */
 import { expect, it } from 'vitest';
-import { loadDocument } from '../../document/load-document.js';
-import { buildOperations } from '../../operations/build-operations.js';
-import { isIntegerKey, type Collection } from '../../operations/collection.js';
-import { inferCollections } from '../../operations/infer-collections.js';
+import { loadDocument } from '../../openapi/document/load-document.js';
+import { buildOperations } from '../../openapi/operations/build-operations.js';
+import { isIntegerKey, type Collection } from '../../openapi/operations/collection.js';
+import { inferCollections } from '../../openapi/operations/infer-collections.js';
 import type { CollectionSnapshot, RecordCollection, StateStore, StoredRecord } from '../../state/state-store.js';
 import { ASCII, longText, MULTI_BYTE } from '../long-text.js';
 import { ROOT, SPEC } from '../petstore.js';
