@@ -61,7 +61,7 @@ const docsFiles = {
       'docs/swagger-ui-LICENSE': swaggerUi('LICENSE'),
       'docs/swagger-ui-NOTICE': swaggerUi('NOTICE'),
       'docs/swagger-ui-bundle.js.LICENSE.txt': swaggerUi('swagger-ui-bundle.js.LICENSE.txt'),
-      'docs/docs-ui.css': here('./src/docs/ui/docs-ui.css'),
+      'docs/docs-ui.css': here('./src/mock/docs/ui/docs-ui.css'),
     };
     for (const [fileName, from] of Object.entries(files)) this.emitFile({ type: 'asset', fileName, source: readFileSync(from) });
   },

@@ -15,7 +15,7 @@ import type { Operation } from './openapi/operations/operation.js';
 import type { SchemaObject } from './openapi/document/schema.js';
 import { responseCheckerFor } from './test-support/response-checker.js';
 import { CORPUS } from './test-support/petstore.js';
-import { serverBasePath } from './mock/routing/server-base-path.js';
+import { serverBasePath } from './openapi/operations/server-base-path.js';
 
 const files = readdirSync(CORPUS).filter((f) => /\.(ya?ml|json)$/.test(f));
 

@@ -7,7 +7,7 @@
  */
 import { http, type HttpHandler } from 'msw';
 import type { InProcessMock } from './library/in-process-mock.js';
-import { firstServerUrl, serverBasePath } from './mock/routing/server-base-path.js';
+import { firstServerUrl, serverBasePath } from './openapi/operations/server-base-path.js';
 import { MOUNT_ENV, type MountPoint } from './mock/pipeline/client-base.js';
 
 export interface MswHandlerOptions {

@@ -8,7 +8,7 @@
 import { jsonMediaType } from '../core/media-type.js';
 import type { ParameterSpec } from '../openapi/document/schema.js';
 import type { Operation } from '../openapi/operations/operation.js';
-import { credentialFor } from '../mock/security/credential-hint.js';
+import { credentialFor } from '../openapi/operations/credential-hint.js';
 import type { PlainRequest } from '../openapi/validation/judge-request.js';
 import { FITS_OF_INTENT, type Case, type Intent } from './case.js';
 import type { Breach } from './confirmation.js';

@@ -9,7 +9,7 @@ import type { ValidateFunction } from 'ajv';
 import type { ParameterSpec, SchemaObject } from '../openapi/document/schema.js';
 import type { Collection, CrudAction, CrudBinding } from '../openapi/operations/collection.js';
 import type { Operation } from '../openapi/operations/operation.js';
-import { serverBasePath } from '../mock/routing/server-base-path.js';
+import { serverBasePath } from '../openapi/operations/server-base-path.js';
 import { compileDocument, type CompiledDocument } from '../openapi/validation/compiled-document.js';
 import type { Problem } from '../core/problem.js';
 import type { Case, CheckId, Exchange } from './case.js';

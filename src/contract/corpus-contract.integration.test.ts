@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMock } from '../mock/app.js';
 import { loadDocument } from '../openapi/document/load-document.js';
-import { serverBasePath } from '../mock/routing/server-base-path.js';
+import { serverBasePath } from '../openapi/operations/server-base-path.js';
 import { CORPUS } from '../test-support/petstore.js';
 import { describeFinding, type Exchange } from './case.js';
 import { judgedCounts } from '../test-support/contract-servers/judged-counts.js';

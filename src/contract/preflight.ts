@@ -6,7 +6,7 @@
  */
 import type { SecuritySchemeObject } from '../openapi/document/objects.js';
 import type { Operation } from '../openapi/operations/operation.js';
-import { credentialFor } from '../mock/security/credential-hint.js';
+import { credentialFor } from '../openapi/operations/credential-hint.js';
 import type { Exchange } from './case.js';
 import type { ContractContext } from './context.js';
 

@@ -8,7 +8,7 @@ import { buildMock, type BuildMockOptions, type Mock, type OperationAnswer } fro
 import type { LoadedDocument } from '../openapi/document/document.js';
 import type { OpenAPIDocument } from '../openapi/document/openapi.js';
 import { templateMatcher } from '../openapi/operations/path-template.js';
-import { serverBasePath } from '../mock/routing/server-base-path.js';
+import { serverBasePath } from '../openapi/operations/server-base-path.js';
 import { exportSnapshot, type StateSnapshot } from '../state/snapshot.js';
 import type { StateStore } from '../state/state-store.js';
 import type { SelfCheckCounts } from '../mock/respond/self-check.js';

@@ -29,7 +29,7 @@ import { createSelfCheck, type SelfCheckCounts } from './respond/self-check.js';
 import { WEB_REQUESTS, type RequestReader } from './pipeline/request-reader.js';
 import { mountRoutes } from './routing/mount-routes.js';
 import { undeclaredPathParameters } from './routing/undeclared-path-parameters.js';
-import { serverBasePath } from './routing/server-base-path.js';
+import { serverBasePath } from '../openapi/operations/server-base-path.js';
 import { preferDirectives } from './scenarios/read-scenario.js';
 import { bearerCheck, securitySchemeChecks } from './security/authenticate.js';
 import { hasWebCrypto } from './oauth/crypto.js';

@@ -20,7 +20,7 @@ import type { LoadedDocument } from '../openapi/document/load-document.js';
 import type { Operation } from '../openapi/operations/operation.js';
 import { templateFinder } from '../openapi/operations/path-template.js';
 import { WEB_REQUESTS, type RequestReader } from '../mock/pipeline/request-reader.js';
-import { serverBasePath } from '../mock/routing/server-base-path.js';
+import { serverBasePath } from '../openapi/operations/server-base-path.js';
 import { guardHosts } from '../mock/middleware/host-guard.js';
 import type { AdminEndpoint } from '../mock/admin/admin-api.js';
 import { buildMock, maxBodyBytesOf, type BuildMockOptions, type Mock } from '../mock/app.js';

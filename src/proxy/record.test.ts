@@ -9,7 +9,7 @@ import type { Collection } from '../openapi/operations/collection.js';
 import { inferCollections } from '../openapi/operations/infer-collections.js';
 import type { Operation } from '../openapi/operations/operation.js';
 import { templateFinder, templateMatcher } from '../openapi/operations/path-template.js';
-import { serverBasePath } from '../mock/routing/server-base-path.js';
+import { serverBasePath } from '../openapi/operations/server-base-path.js';
 import { listItems } from '../contract/list-items.js';
 import { ROOT, SPEC } from '../test-support/petstore.js';
 import { createRecorder, type Recorder } from './record.js';

@@ -8,7 +8,7 @@ import { buildMock, type Mock, type BuildMockOptions } from '../mock/app.js';
 import { loadDocument } from '../openapi/document/load-document.js';
 import type { Operation } from '../openapi/operations/operation.js';
 import { templateFinder } from '../openapi/operations/path-template.js';
-import { serverBasePath } from '../mock/routing/server-base-path.js';
+import { serverBasePath } from '../openapi/operations/server-base-path.js';
 import { createAjv } from '../openapi/validation/ajv-instance.js';
 import { SchemaConverter } from '../openapi/validation/to-json-schema.js';
 import { createResponseChecker } from '../openapi/validation/validate-response.js';

@@ -12,7 +12,7 @@ import { createGenerator } from '../../openapi/generate/from-schema.js';
 import { own } from '../../openapi/generate/helpers.js';
 import { isIntegerKey, type Collection } from '../../openapi/operations/collection.js';
 import { recordLinksOf, type LinkServer, type RecordLinks } from '../../openapi/operations/record-links.js';
-import { firstServerUrl, serverBasePath } from '../routing/server-base-path.js';
+import { firstServerUrl, serverBasePath } from '../../openapi/operations/server-base-path.js';
 import type { SeedHook } from '../registries/extension.js';
 import { ApiError } from '../../core/api-error.js';
 import { loadFixtures } from '../../state/load-fixtures.js';

@@ -10,7 +10,7 @@ import { objectOr, type JsonObject } from '../../core/json-object.js';
 import type { DocumentObject, OperationObject, ResponseObject } from '../../openapi/document/objects.js';
 import { HTTP_METHODS } from '../../openapi/operations/operation.js';
 import { OAUTH_ENDPOINTS } from '../oauth/oauth-paths.js';
-import { serverUrl } from '../routing/server-base-path.js';
+import { serverUrl } from '../../openapi/operations/server-base-path.js';
 import { addNumberExamples } from './number-examples.js';
 import { addTryItValues } from './add-try-it-values.js';
 import type { TryItValues } from './try-it-values.js';

@@ -9,7 +9,7 @@
  */
 import { HTTP_METHODS, type Operation } from '../../openapi/operations/operation.js';
 import { templateMatcher } from '../../openapi/operations/path-template.js';
-import { firstServerUrl, serverBasePath } from '../routing/server-base-path.js';
+import { firstServerUrl, serverBasePath } from '../../openapi/operations/server-base-path.js';
 import type { DocumentObject } from '../../openapi/document/objects.js';
 import { OAUTH_ENDPOINTS } from './oauth-paths.js';
 

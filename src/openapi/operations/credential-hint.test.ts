@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Operation } from '../../openapi/operations/operation.js';
+import type { Operation } from './operation.js';
 import { credentialHint } from './credential-hint.js';
 
 const op = (scheme: Record<string, unknown>) => ({ security: [[{ name: 's', scheme }]] }) as unknown as Operation;

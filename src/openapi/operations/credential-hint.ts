@@ -3,8 +3,8 @@
  * apiKey header, query parameter or cookie. One mapping for the banner's hints and the contract
  * suite's requests.
  */
-import type { SecuritySchemeObject } from '../../openapi/document/objects.js';
-import type { Operation } from '../../openapi/operations/operation.js';
+import type { SecuritySchemeObject } from '../document/objects.js';
+import type { Operation } from './operation.js';
 import { toBase64 } from '../../core/bytes.js';
 
 /** Where one scheme carries a key: a header, a query parameter or a cookie, as [name, value]. */
