@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { petstore } from '../../test-support/petstore.js';
+import { QueryString } from '../../core/query-string.js';
+import { buildOperations } from '../../openapi/operations/build-operations.js';
+import { petstore, petstoreDocument } from '../../test-support/petstore.js';
+import { compileAuthenticator } from './authenticate.js';
 
 const mock = await petstore({ apiKeys: ['key-one', 'key-two'] });
 const get = (headers: Record<string, string>) => mock.app.request('/pets', { headers });
@@ -63,5 +66,18 @@ describe('authentication before the body', () => {
     const { app } = await petstore();
     const response = await app.request('/pets', { method: 'POST', body: 'x'.repeat(70_000), headers: { 'Content-Type': 'application/json' } });
     expect(response.status).toBe(401);
+  });
+});
+
+describe('compileAuthenticator', () => {
+  it('gives a check for a secured operation: a known bearer key passes, none or another is refused with 401', async () => {
+    const operations = buildOperations((await petstoreDocument()).api);
+    const listPets = operations.find((op) => op.id === 'listPets')!;
+    const check = compileAuthenticator(listPets, { apiKeys: ['good-key'], realm: 'Petstore' });
+    expect(check).toBeDefined();
+    const withHeader = (value: string | undefined) => ({ header: (name: string) => (name.toLowerCase() === 'authorization' ? value : undefined), query: QueryString.EMPTY });
+    expect(check!(withHeader('Bearer good-key'))).toBeUndefined();
+    expect(check!(withHeader(undefined))?.status).toBe(401);
+    expect(check!(withHeader('Bearer other-key'))?.status).toBe(401);
   });
 });
