@@ -149,6 +149,6 @@ describe('one compiled document', () => {
     };
     walk(src);
     // Besides the compiled document: where the setups are defined (a default argument of the response checker).
-    expect(setups.sort()).toEqual(['operations/infer-collections.ts', 'validation/ajv-instance.ts', 'validation/compile-schema.ts', 'validation/compiled-document.ts', 'validation/validate-response.ts']);
+    expect(setups.sort()).toEqual(['openapi/operations/infer-collections.ts', 'openapi/validation/ajv-instance.ts', 'openapi/validation/compile-schema.ts', 'openapi/validation/compiled-document.ts', 'openapi/validation/validate-response.ts']);
   });
 });
