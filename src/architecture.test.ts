@@ -10,9 +10,10 @@
  * dependency that climbs. Tests and test support are outside the layers (they may import anything).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './test-support/petstore.js';
+import { SRC, sourceFiles } from './test-support/source-files.js';
 
 /**
  * Bottom to top: the folders of src/ (and the entries at its root). Three products (the mock, the
@@ -64,28 +65,9 @@ export const INNER: Readonly<Record<string, readonly (readonly string[])[]>> = {
   ],
 };
 
-const SRC = join(ROOT, 'src');
-
 interface Import {
   from: string;
   to: string;
-}
-
-/** Every source module of src/ (tests and test support left out), by its path from src/. */
-function modules(): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'test-support') walk(path);
-      } else if (/\.ts$/.test(entry.name) && !/\.test\.ts$|\.d\.ts$/.test(entry.name)) {
-        found.push(relative(SRC, path));
-      }
-    }
-  };
-  walk(SRC);
-  return found.sort();
 }
 
 /** The relative imports (and re-exports) of each module that name another module of src/. */
@@ -125,7 +107,7 @@ const rowOf = new Map(LAYERS.flatMap((row, index) => row.map((unit) => [unit, in
 const innerRowOf = (folder: string) => new Map(INNER[folder]!.flatMap((row, index) => row.map((unit) => [unit, index] as const)));
 
 describe('the layers', () => {
-  const all = modules();
+  const all = sourceFiles();
   const edges = imports(all);
 
   it('place every module of src/ in a layer, in at most 12 folders', () => {

@@ -5,9 +5,9 @@
  * source, as the architecture test reads imports; unit files share a module cache, so Ajv
  * instances cannot be counted by mocking a module).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { buildMock, DEMO_API_KEY } from '../../mock/app.js';
 import { tryCommand } from '../../cli/banner.js';
@@ -20,7 +20,8 @@ import { buildOperations } from '../operations/build-operations.js';
 import { DEFAULT_PLUGINS } from '../../plugins/index.js';
 import { buildProxy } from '../../proxy/proxy.js';
 import { createRecorder } from '../../proxy/record.js';
-import { AUTH, FIXTURES, petstoreDocument, ROOT } from '../../test-support/petstore.js';
+import { AUTH, FIXTURES, petstoreDocument } from '../../test-support/petstore.js';
+import { SRC, sourceFiles } from '../../test-support/source-files.js';
 import { compileDocument, type CompiledDocument } from './compiled-document.js';
 
 /** Counts the uses of a compiled document's parts, by part. */
@@ -133,22 +134,9 @@ describe('one compiled document', () => {
   });
 
   it('is the only module of src/ that sets up a document\'s validators or collections', () => {
-    const src = join(ROOT, 'src');
-    const setups: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) {
-          if (entry.name !== 'test-support') walk(path);
-        } else if (/\.ts$/.test(entry.name) && !/\.test\.ts$|\.d\.ts$/.test(entry.name)) {
-          // Comments and JSDoc examples name the calls too: only code counts.
-          const code = readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-          if (SETUPS.test(code)) setups.push(relative(src, path));
-        }
-      }
-    };
-    walk(src);
+    // Comments and JSDoc examples name the calls too: only code counts.
+    const setups = sourceFiles().filter((file) => SETUPS.test(readFileSync(join(SRC, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
     // Besides the compiled document: where the setups are defined (a default argument of the response checker).
-    expect(setups.sort()).toEqual(['openapi/operations/infer-collections.ts', 'openapi/validation/ajv-instance.ts', 'openapi/validation/compile-schema.ts', 'openapi/validation/compiled-document.ts', 'openapi/validation/validate-response.ts']);
+    expect(setups).toEqual(['openapi/operations/infer-collections.ts', 'openapi/validation/ajv-instance.ts', 'openapi/validation/compile-schema.ts', 'openapi/validation/compiled-document.ts', 'openapi/validation/validate-response.ts']);
   });
 });
