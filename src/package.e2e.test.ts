@@ -148,8 +148,7 @@ describe('the packed package', () => {
   it('type-checks every TypeScript example of docs/library.md and docs/proxy.md, and runs those that print', async () => {
     const examples = TYPESCRIPT_PAGES.flatMap((page) => readmeBlocks(readFileSync(page, 'utf8')).filter((b) => b.lang === 'ts').map((block) => ({ ...block, page: relative(PACKAGE_ROOT, page) })));
     expect(examples.length).toBeGreaterThanOrEqual(5);
-    // The MSW example is a vitest setup file: vitest's types come from this checkout.
-    symlinkSync(join(PACKAGE_ROOT, 'node_modules/vitest'), join(project, 'node_modules/vitest'), 'dir');
+    // The MSW example is a vitest setup file: vitest is installed beside the package, as petstore-mock-kit/vitest's users install it.
     const names = examples.map((block, i) => {
       writeFileSync(join(project, `readme-${i}.ts`), `${block.text}\nexport {};\n`);
       return `readme-${i}.ts`;
