@@ -27,7 +27,7 @@ const shared = {
  * - `browser`: `*.browser.test.ts`, Chromium (Debian's, driven by playwright-core).
  * - `e2e`: `*.e2e.test.ts`, the package as users get it: a fresh clone, `npm pack` and install,
  *   other Node.js versions (these need the npm registry).
- * `npm test` builds, then runs every tier in one run (`vitest run`), two files at a time.
+ * `npm test` builds, then runs every tier in one run (`vitest run`), the browser's last.
  */
 const NOT_UNIT = ['src/**/*.integration.test.ts', 'src/**/*.process.test.ts', 'src/**/*.dist.test.ts', 'src/**/*.browser.test.ts', 'src/**/*.e2e.test.ts'];
 
@@ -37,16 +37,17 @@ export default defineConfig({
     // Here only: the root's global setup runs once for the whole run, whichever tiers it runs.
     globalSetup: ['src/test-support/global-setup.ts'],
     projects: [
-      // Two files at a time in every tier (vitest's default on 2 cores is one worker: a worker per core but one), all
-      // in one group: the unit, integration and browser files compute while the process and e2e files wait on their
-      // children, npm and the registry, so the two overlap. Each file works in temporary folders and on free
+      // Two files at a time in every tier but the browser's (vitest's default on 2 cores is one worker: a worker per
+      // core but one), all in one group: the unit and integration files compute while the process and e2e files wait
+      // on their children, npm and the registry, so the two overlap. Each file works in temporary folders and on free
       // ports of its own.
       { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts'], exclude: NOT_UNIT, isolate: false, maxWorkers: 2 } },
       { test: { ...shared, name: 'integration', include: ['src/**/*.integration.test.ts'], maxWorkers: 2 } },
       { test: { ...shared, name: 'process', include: ['src/**/*.process.test.ts', 'src/**/*.dist.test.ts'], maxWorkers: 2 } },
       { test: { ...shared, name: 'e2e', include: ['src/**/*.e2e.test.ts'], maxWorkers: 2 } },
-      // Concurrent tests of a file (describe.concurrent) two at a time: one Chromium page each.
-      { test: { ...shared, name: 'browser', include: ['src/**/*.browser.test.ts'], maxConcurrency: 2, maxWorkers: 2 } },
+      // After the others (a group of its own): concurrent tests of a file (describe.concurrent) two at a time, one
+      // Chromium page each, on 2 cores.
+      { test: { ...shared, name: 'browser', include: ['src/**/*.browser.test.ts'], maxConcurrency: 2, sequence: { groupOrder: 1 } } },
     ],
   },
 });
