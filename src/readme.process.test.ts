@@ -155,15 +155,17 @@ function firstCurlOnRunningServer(blocks: ReadmeBlock[]): ReadmeCommand | undefi
   return undefined;
 }
 
-const before = new Set(readdirSync(ROOT));
+/** Where the commands may write: the checkout, and contract-tests/ (vitest's root there, so its --outputFile lands in it). */
+const WRITTEN_INTO = [ROOT, join(ROOT, 'contract-tests')];
+const before = new Map(WRITTEN_INTO.map((dir) => [dir, new Set(readdirSync(dir))]));
 let defaultServer: Server | undefined;
 const skipped: string[] = [];
 
 afterAll(async () => {
   await defaultServer?.stop();
   await database?.stop();
-  // What the commands wrote into the checkout (contract.xml, demo-state.json).
-  for (const entry of readdirSync(ROOT)) if (!before.has(entry)) rmSync(join(ROOT, entry), { recursive: true, force: true });
+  // What the commands wrote into the checkout (contract.xml, demo-state.json, contract-tests/contract-vitest.xml).
+  for (const dir of WRITTEN_INTO) for (const entry of readdirSync(dir)) if (!before.get(dir)!.has(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
   rmSync(workspace, { recursive: true, force: true });
 });
 
