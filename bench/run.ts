@@ -20,7 +20,7 @@
  * Flags: --duration S (default 5), --connections N (default 50), --repeat N (default 3), --quick
  * (1 s, 1 repetition, no million-record run, small documents: for checking the script itself),
  * --only large (only the large documents; the other results in latest.json are kept), --only proxy
- * (only the proxy's section, the same way), --only replicas (only the PostgreSQL replicas' section, the same way), --limit S
+ * (only the proxy's section, the same way), --only throughput (only the mock beside its peers, the same way), --only replicas (only the PostgreSQL replicas' section, the same way), --limit S
  * (how long a target may take to answer a large document, default 120), --document FILE (one more
  * large document; it must answer GET /), --baseline DIR (a built checkout of an earlier commit: its
  * mock is measured beside this one, as one more target, so a change is judged in one run).
@@ -63,7 +63,8 @@ const ONLY_LARGE = values.only === 'large';
 const ONLY_PROXY = values.only === 'proxy';
 const ONLY_REPLICAS = values.only === 'replicas';
 const ONLY_CONTRACT = values.only === 'contract';
-if (values.only !== undefined && !ONLY_LARGE && !ONLY_PROXY && !ONLY_REPLICAS && !ONLY_CONTRACT) throw new Error(`--only ${values.only}: only "large", "proxy", "replicas" and "contract" are known`);
+const ONLY_THROUGHPUT = values.only === 'throughput';
+if (values.only !== undefined && !ONLY_LARGE && !ONLY_PROXY && !ONLY_REPLICAS && !ONLY_CONTRACT && !ONLY_THROUGHPUT) throw new Error(`--only ${values.only}: only "throughput", "large", "proxy", "replicas" and "contract" are known`);
 const LIMIT_MS = Number(values.limit ?? 120) * 1000;
 
 interface Target {
@@ -284,7 +285,7 @@ async function main() {
   // --only large and --only proxy keep the other figures of the last run.
   const only = values.only !== undefined;
   const earlier = only && existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : {};
-  const report = only ? { ...earlier } : await throughput();
+  const report = only && !ONLY_THROUGHPUT ? { ...earlier } : { ...earlier, ...(await throughput()) };
   if (!only || ONLY_PROXY) {
     report.proxy = await proxySection({ scenarios: PROXY_SCENARIOS });
     // An upstream that does work of its own (20 ms an answer, as a server reading a database does): what a proxy in front of one costs.
