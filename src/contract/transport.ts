@@ -35,13 +35,13 @@ export function fetchSender(fetch: Fetch): Sender {
  * `close()` ends its connections.
  */
 export function wireSender(): { send: Sender; close: () => Promise<void> } {
-  let agent: Promise<import('undici').Agent> | undefined;
-  const agentOf = () => (agent ??= import('undici').then(({ Agent }) => new Agent({ connections: 64 })));
+  // undici and its connections, loaded once on the first request.
+  let client: Promise<{ agent: import('undici').Agent; request: typeof import('undici').request }> | undefined;
+  const clientOf = () => (client ??= import('undici').then(({ Agent, request }) => ({ agent: new Agent({ connections: 64 }), request })));
   const send: Sender = (url, c, limits) =>
     answered(c, limits, async (signal) => {
-      const dispatcher = await agentOf();
-      const { request } = await import('undici');
-      const answer = await request(url, { dispatcher, method: c.method as never, headers: c.headers, body: c.body as string | undefined, signal });
+      const { agent, request } = await clientOf();
+      const answer = await request(url, { dispatcher: agent, method: c.method as never, headers: c.headers, body: c.body as string | undefined, signal });
       const headers = new Headers();
       for (const [name, value] of Object.entries(answer.headers)) for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
       const declared = Number(headers.get('content-length') ?? NaN);
@@ -61,7 +61,7 @@ export function wireSender(): { send: Sender; close: () => Promise<void> } {
       }
       return { status: answer.statusCode, headers, text: Buffer.concat(chunks).toString('utf8') };
     });
-  return { send, close: async () => void (await (await agent)?.close()) };
+  return { send, close: async () => void (await (await client)?.agent.close()) };
 }
 
 /** The exchange of what `send` received within the limits; a timeout, a broken connection or an answer too large is an exchange with status 0 and its `error`. */

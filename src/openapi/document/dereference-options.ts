@@ -10,6 +10,7 @@
  * dereferenced where they are used. The others are walked as before, so a broken `$ref` in a
  * schema nothing uses still stops the load.
  */
+import { walkObjects } from '../../core/walk-objects.js';
 
 /** `#/components/schemas/Pet` itself, reached by walking the document rather than through a `$ref`. */
 const NAMED_SCHEMA = /^#\/components\/schemas\/([^/]+)$/;
@@ -30,18 +31,12 @@ export function dereferenceOptions(document: unknown): { circular: 'ignore'; exc
 /** The names of the schemas that a local `$ref` of the document names whole. */
 function referencedSchemas(document: unknown): Set<string> {
   const names = new Set<string>();
-  // An explicit stack: documents nest as deep as they like. Each object once: a YAML alias shares one among many places.
-  const stack: unknown[] = [document];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
-    seen.add(node);
-    const ref = (node as { $ref?: unknown }).$ref;
+  walkObjects(document, (node) => {
+    const ref = node.$ref;
     const name = typeof ref === 'string' ? NAMED_SCHEMA.exec(ref)?.[1] : undefined;
     if (name !== undefined) names.add(unescape(name));
-    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') stack.push(value);
-  }
+    return true;
+  });
   return names;
 }
 

@@ -6,6 +6,7 @@
  * with a sentence naming the reference, and enforced again in swagger-parser's resolvers for the
  * documents those references bring in.
  */
+import { walkObjects } from '../../core/walk-objects.js';
 
 /** The first `$ref` of a document read from `url` that leads off its origin (a file, another host, port or scheme), or undefined. */
 export function foreignReference(document: unknown, url: string): string | undefined {
@@ -22,17 +23,13 @@ export function externalReference(document: unknown): string | undefined {
  * (documents nest deep), each object once (a YAML alias shares one among many places).
  */
 function firstReference(document: unknown, matches: (ref: string) => boolean): string | undefined {
-  const stack: unknown[] = [document];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
-    seen.add(node);
-    const ref = (node as { $ref?: unknown }).$ref;
-    if (typeof ref === 'string' && !ref.startsWith('#') && matches(ref)) return ref;
-    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') stack.push(value);
-  }
-  return undefined;
+  let found: string | undefined;
+  walkObjects(document, (node) => {
+    const ref = node.$ref;
+    if (found === undefined && typeof ref === 'string' && !ref.startsWith('#') && matches(ref)) found = ref;
+    return found === undefined;
+  });
+  return found;
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { DocumentObject } from '../document/objects.js';
 import type { SchemaObject } from '../document/schema.js';
 import { isReference } from './lazy-reference.js';
+import { walkObjects } from '../../core/walk-objects.js';
 
 /** The keywords holding subschemas: by name (`properties`), in a list (`allOf`), or one (`items`). */
 export const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
@@ -62,15 +63,7 @@ export function hidesRequired(schema: SchemaObject): boolean {
 
 /** Visits the objects of a converted schema once each, without recursion; `visit` returns false to skip what is inside. */
 export function walk(root: SchemaObject, visit: (node: SchemaObject) => boolean): void {
-  const seen = new Set<object>();
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
-    seen.add(node);
-    if (!Array.isArray(node) && !visit(node as SchemaObject)) continue;
-    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') stack.push(value);
-  }
+  walkObjects(root, (node) => visit(node as SchemaObject));
 }
 
 /** True when a converted schema refers to a registered one (Ajv then compiles it apart rather than copying it in). */
